@@ -1,0 +1,1 @@
+"""Rules engines, replay and verdicts (pure code: no I/O)."""

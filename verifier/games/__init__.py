@@ -1,0 +1,1 @@
+"""One module per game, each exposing one Engine subclass."""
