@@ -1,12 +1,23 @@
-"""The replay driver: plays a line of a record through its game's engine and yields every step."""
+"""The replay driver: plays a line of a record through its game's engine and yields every step.
+
+The driver owns what all five games share: numbering the moves, resignation (not a turn, and the last move), moves
+that the reader could not type, setup nodes after the first move (ING-8), the TB/TW marks a node carries, and which
+player made each move after any swap. Everything else is the engine's.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..records.model import Colour, Move, Node, Record
-from .engine import Change, Engine, IllegalMove
+from ..records.games import Game, MoveKind
+from ..records.model import Colour, Move, Node, Record, Setup
+from ..records.setup import SETUP_IDENTS, collect_setup, point_list
+from .engine import Change, Engine, IllegalMove, Marks
+from .registry import engine_for
+
+_RULE_IN_REASON = re.compile(r"\(([A-Z]+-\d+)\)")
 
 
 @dataclass(slots=True)
@@ -18,7 +29,7 @@ class Step:
     before it, and the replay stops there).
     """
 
-    number: int  # 1-based move number
+    number: int  # 1-based move number (passes, swaps and a resignation count)
     move: Move
     node: Node
     colour: Colour
@@ -28,13 +39,140 @@ class Step:
     to_move: Colour | None = None  # colour to move after this step
     player_to_move: str | None = None
     illegal: IllegalMove | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+class Replay:
+    """A replay in progress: iterate it for the Steps; afterwards it tells how the line ended."""
+
+    def __init__(self, record: Record, *, line: list[Node] | None = None, snapshots: bool = False) -> None:
+        self.record = record
+        self.nodes = record.main_line() if line is None else line
+        self.snapshots = snapshots
+        self.engine = new_engine(record)
+        self.resigned: Colour | None = None  # the colour that resigned, when the line ends by resignation
+        self.resign_step: int | None = None
+        self.illegal: IllegalMove | None = None
+        self.steps_played = 0
+
+    # Players: player 0 started with Black (PB), player 1 with White (PW).
+    def player_name(self, player: int) -> str | None:
+        return self.record.black if player == 0 else self.record.white
+
+    def holder(self, colour: Colour) -> str | None:
+        """The player who holds `colour` now (after any swap)."""
+        engine = self.engine
+        player = 0 if engine.colour_of_player(0) is colour else 1
+        return self.player_name(player)
+
+    def __iter__(self) -> Iterator[Step]:
+        engine = self.engine
+        number = 0
+        seen_move = False
+        for node in self.nodes:
+            move = node.move
+            misplaced = _misplaced_setup(node, self.record.game, seen_move)
+            if misplaced is not None:
+                colour = move.colour if move is not None else (engine.to_move or Colour.BLACK)
+                bad = Move(colour, MoveKind.INVALID, raw="setup", problem=misplaced[1], rule=misplaced[0],
+                           pos=node.pos)
+                yield self._refuse(number + 1, bad, node, IllegalMove("setup-after-move", misplaced[0],
+                                                                        misplaced[1]))
+                return
+            if move is None:
+                continue
+            seen_move = True
+            number += 1
+            mover = self._mover(move)
+            try:
+                change = self._apply(move, node)
+            except IllegalMove as illegal:
+                yield self._refuse(number, move, node, illegal)
+                return
+            self.steps_played = number
+            yield Step(
+                number=number,
+                move=move,
+                node=node,
+                colour=move.colour,
+                player=mover,
+                change=change,
+                board=engine.rows() if self.snapshots else None,
+                to_move=None if self.resigned else engine.to_move,
+                player_to_move=None if self.resigned or engine.end else self.player_name(engine.player_to_move),
+            )
+
+    def _mover(self, move: Move) -> str | None:
+        if move.kind is MoveKind.RESIGN:
+            return self.holder(move.colour)
+        return self.player_name(self.engine.player_to_move)
+
+    def _apply(self, move: Move, node: Node) -> Change:
+        engine = self.engine
+        if self.resigned is not None:
+            raise IllegalMove("after-end", "FORMAT:resign", "move after the end of the game", move.point)
+        if move.kind is MoveKind.INVALID:
+            raise IllegalMove("bad-move-value", move.rule or "FORMAT:move", move.problem or "not a move",
+                              move.point)
+        if move.kind is MoveKind.RESIGN:
+            if engine.end is not None:
+                match = _RULE_IN_REASON.search(engine.end.reason)
+                raise IllegalMove("after-end", match.group(1) if match else "FORMAT:resign",
+                                  "move after the end of the game")
+            # A resignation is not a turn: either colour may resign (rules README, Results).
+            self.resigned = move.colour
+            return Change()
+        return engine.play(move, node_marks(node, self.record.size))
+
+    def _refuse(self, number: int, move: Move, node: Node, illegal: IllegalMove) -> Step:
+        self.illegal = illegal
+        return Step(
+            number=number,
+            move=move,
+            node=node,
+            colour=move.colour,
+            player=self._mover(move) if move.kind is not MoveKind.INVALID else None,
+            change=Change(),
+            board=self.engine.rows() if self.snapshots else None,
+            to_move=self.engine.to_move,
+            player_to_move=self.player_name(self.engine.player_to_move),
+            illegal=illegal,
+        )
 
 
 def replay(record: Record, *, line: list[Node] | None = None, snapshots: bool = False) -> Iterator[Step]:
     """Yield every step of the main line (or `line`), stopping after the first illegal move."""
-    raise NotImplementedError
+    return iter(Replay(record, line=line, snapshots=snapshots))
 
 
 def new_engine(record: Record) -> Engine:
     """An engine for the record's game, size, komi and setup, before the first move."""
-    raise NotImplementedError
+    cls = engine_for(record.game)
+    setup: Setup | None = None
+    if record.game is Game.GO:
+        setup = collect_setup(record)[0]
+    return cls(record.size, komi=record.komi or 0.0, setup=setup)
+
+
+def _misplaced_setup(node: Node, game: Game, seen_move: bool) -> tuple[str, str] | None:
+    """(rule, reason) when the node holds setup where it may not stand (ING-8; setup only for Go)."""
+    idents = [i for i in SETUP_IDENTS if i in node.properties]
+    if not idents:
+        return None
+    names = "/".join(idents)
+    if game is not Game.GO:
+        return "FORMAT:setup", f"setup ({names}) is only for Go records"
+    if node.move is not None:
+        return "ING-8", f"setup ({names}) in the same node as a move"
+    if seen_move:
+        return "ING-8", f"setup ({names}) after the first move"
+    return None
+
+
+def node_marks(node: Node, size: int) -> Marks | None:
+    """The TB/TW marks of a node, or None when it has none (points off the board are ignored)."""
+    props = node.properties
+    if "TB" not in props and "TW" not in props:
+        return None
+    return Marks(frozenset(point_list(node.get_all("TB"), size)), frozenset(point_list(node.get_all("TW"), size)))
+

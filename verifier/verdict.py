@@ -5,8 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..records.games import SPECS
 from ..records.model import Colour, Record, Result, Severity, SourcePos
+from ..records.points import format_point
 from .engine import Score
+from .replay import Replay
+from .results import Judgement, judge_result
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +46,9 @@ class Verdict:
     size: int | None
     valid: bool  # every move legal and the end-of-game marks consistent
     problems: list[Problem] = field(default_factory=list)
-    moves_replayed: int = 0  # legal moves replayed on the checked line
+    moves_replayed: int = 0  # legal moves replayed on the main line
     moves_total: int = 0  # moves on the main line
-    end: str | None = None  # how the game ended, e.g. "chain (CAT-8)"; None when it did not end
+    end: str | None = None  # how the game ended, e.g. "chain (CAT-8)", "unfinished"; None when invalid
     winner_colour: Colour | None = None
     winner_player: str | None = None
     swapped: bool = False
@@ -54,7 +58,7 @@ class Verdict:
     computed: str = "?"  # the result the replay shows, in record vocabulary
     score: Score | None = None
     agrees: bool | None = None  # None when no result is declared
-    result_checked: bool = True  # False when a rule exempts the result (ING-9) or it cannot be checked
+    result_checked: bool = True  # False when a rule exempts the result (ING-9)
     result_note: str | None = None  # why the result could not be checked, or how it was judged
 
     @property
@@ -67,11 +71,127 @@ class Verdict:
         return [p for p in self.problems if p.severity is Severity.ERROR]
 
     @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity is Severity.WARNING]
+
+    def to_json(self) -> dict[str, Any]:
+        """The verdict as plain JSON data (the `records verify --json` object, without file and index)."""
+        declared = self.declared
+        return {
+            "game": self.game,
+            "size": self.size,
+            "valid": self.valid,
+            "passes": self.passes,
+            "winner": {
+                "colour": self.winner_colour.value if self.winner_colour else None,
+                "player": self.winner_player,
+            },
+            "result": {
+                "declared": declared.raw if declared is not None and declared.raw else None,
+                "computed": self.computed,
+                "agrees": self.agrees,
+                "checked": self.result_checked,
+                "note": self.result_note,
+            },
+            "score": None if self.score is None else {
+                "black": self.score.black, "white": self.score.white, "komi": self.score.komi,
+                "margin": self.score.margin,
+            },
+            "end": self.end,
+            "swapped": self.swapped,
+            "players": {"black": self.black_player, "white": self.white_player},
+            "moves": {"replayed": self.moves_replayed, "total": self.moves_total},
+            "problems": [p.to_json() for p in self.problems],
+        }
+
+    @property
     def first_error(self) -> Problem | None:
-        errs = [p for p in self.errors if p.move is not None]
-        return errs[0] if errs else (self.errors[0] if self.errors else None)
+        """The first illegal move (the replay stops there), else the first error of any kind."""
+        errors = self.errors
+        for p in errors:
+            if p.move is not None:
+                return p
+        return errors[0] if errors else None
 
 
 def verify(record: Record, *, variations: bool = False) -> Verdict:
     """Replay the record's main line (every line with `variations`) and judge it."""
-    raise NotImplementedError
+    verdict = Verdict(game=record.game.value, size=record.size, valid=True, declared=record.result,
+                      black_player=record.black, white_player=record.white)
+    for d in record.diagnostics:
+        verdict.problems.append(Problem(d.code, d.message, d.severity, rule=d.rule, pos=d.pos))
+    spec = SPECS[record.game]
+    if not spec.min_size <= record.size <= spec.max_size:
+        verdict.problems.append(Problem(
+            "bad-size", f"a {record.size}x{record.size} board is outside {spec.min_size}..{spec.max_size} "
+            f"({spec.size_rule})", rule=spec.size_rule, pos=_pos(record, "SZ")))
+    if any(p.severity is Severity.ERROR for p in verdict.problems):
+        # Header errors: the record cannot be replayed as the game it claims to be.
+        verdict.valid = False
+        verdict.agrees = False if record.result.declared else None
+        verdict.result_note = "the record cannot be replayed"
+        return verdict
+
+    run = Replay(record)
+    verdict.moves_total = sum(1 for n in run.nodes if n.move is not None)
+    engine = run.engine
+    seen_warnings = 0
+    for step in run:
+        for w in engine.warnings[seen_warnings:]:
+            verdict.problems.append(Problem(w.code, w.message, Severity.WARNING, step.number, rule=w.rule,
+                                            pos=step.move.pos or step.node.pos))
+        seen_warnings = len(engine.warnings)
+        if step.illegal is not None:
+            ill = step.illegal
+            point = ill.point if ill.point is not None else step.move.point
+            verdict.problems.append(Problem(
+                ill.code, ill.message, Severity.ERROR, step.number,
+                format_point(point) if point is not None else None, ill.rule, step.move.pos or step.node.pos))
+    verdict.moves_replayed = run.steps_played
+    verdict.swapped = engine.swapped
+    verdict.black_player = run.holder(Colour.BLACK)
+    verdict.white_player = run.holder(Colour.WHITE)
+
+    if variations:
+        _check_variations(record, verdict)
+
+    verdict.valid = not verdict.errors
+    judgement = judge_result(record, run) if run.illegal is None else Judgement.stopped(record, run)
+    _apply_judgement(verdict, judgement, run)
+    return verdict
+
+
+def _apply_judgement(verdict: Verdict, judgement: Judgement, run: Replay) -> None:
+    verdict.end = judgement.end
+    verdict.computed = judgement.computed
+    verdict.score = judgement.score
+    verdict.winner_colour = judgement.winner
+    verdict.winner_player = run.holder(judgement.winner) if judgement.winner is not None else None
+    verdict.agrees = judgement.agrees if verdict.valid or judgement.agrees is None else False
+    verdict.result_checked = judgement.checked
+    verdict.result_note = judgement.note
+
+
+def _check_variations(record: Record, verdict: Verdict) -> None:
+    """Replay every other line of the tree; an illegal move anywhere is an error of the record."""
+    main = record.main_line()
+    reported: set[int] = set()
+    for index, line in enumerate(record.lines()):
+        if index == 0 or line == main:
+            continue
+        run = Replay(record, line=line)
+        for step in run:
+            if step.illegal is None or id(step.node) in reported:
+                continue
+            reported.add(id(step.node))
+            ill = step.illegal
+            point = ill.point if ill.point is not None else step.move.point
+            verdict.problems.append(Problem(
+                ill.code, f"in variation {index}: {ill.message}", Severity.ERROR, step.number,
+                format_point(point) if point is not None else None, ill.rule, step.move.pos or step.node.pos))
+
+
+def _pos(record: Record, ident: str) -> SourcePos | None:
+    prop = record.root.properties.get(ident)
+    return prop.pos if prop is not None else record.root.pos
+

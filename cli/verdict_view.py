@@ -1,0 +1,157 @@
+"""How verdicts look in a terminal: a full report for one record, a summary table for many."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ..records.games import SPECS
+from ..records.model import FormatError, Record, Severity
+from ..verifier.replay import replay
+from ..verifier.verdict import Verdict
+
+
+@dataclass(frozen=True, slots=True)
+class FileFailure:
+    """A file that could not be opened or read: it still gets a line in the report."""
+
+    file: str
+    message: str
+    error: FormatError | None
+
+
+Outcome = FileFailure | tuple[str, Record, Verdict]
+
+
+def _status(verdict: Verdict) -> Text:
+    if verdict.passes:
+        return Text("PASS", style="bold green")
+    if verdict.valid:
+        return Text("RESULT", style="bold yellow")
+    return Text("FAIL", style="bold red")
+
+
+def _agree_text(verdict: Verdict) -> Text:
+    if verdict.agrees is None:
+        return Text("not declared", style="dim")
+    if verdict.agrees:
+        return Text("agrees" if verdict.result_checked else "agrees (kind only)", style="green")
+    return Text("disagrees", style="red")
+
+
+def render_report(console: Console, outcome: Outcome) -> None:
+    """The full report on one record."""
+    if isinstance(outcome, FileFailure):
+        console.print(Text("FAIL ", style="bold red") + Text(outcome.message))
+        return
+    file, record, verdict = outcome
+    spec = SPECS[record.game]
+    head = Table.grid(padding=(0, 2))
+    head.add_column(style="bold")
+    head.add_column()
+    head.add_row("File", Text(file + (f" (record {record.index + 1})" if record.index else "")))
+    head.add_row("Game", Text(f"{spec.title}, {record.size}x{record.size}"))
+    head.add_row("Black", Text(_player(record.black, verdict.black_player, verdict.swapped, "Black")))
+    head.add_row("White", Text(_player(record.white, verdict.white_player, verdict.swapped, "White")))
+    for label, value in (("Event", record.event), ("Round", record.round),
+                         ("Date", record.date.raw if record.date else None), ("Place", record.place)):
+        if value:
+            head.add_row(label, Text(value))
+    head.add_row("Moves", Text(f"{verdict.moves_replayed} of {verdict.moves_total} replayed"))
+    head.add_row("End", Text(verdict.end or "replay stopped at an illegal move"))
+    declared = verdict.declared.raw if verdict.declared and verdict.declared.raw else "(none)"
+    result = Text(f"declared {declared}, replay shows {verdict.computed}: ") + _agree_text(verdict)
+    head.add_row("Result", result)
+    if verdict.score is not None:
+        s = verdict.score
+        head.add_row("Score", Text(f"Black {s.black:g}, White {s.white:g}, komi {s.komi:g}"))
+    if verdict.winner_colour is not None:
+        head.add_row("Winner", Text(f"{verdict.winner_colour.word} ({verdict.winner_player or 'unnamed'})"))
+    if verdict.result_note:
+        head.add_row("Note", Text(verdict.result_note))
+    parts: list[object] = [head]
+    if verdict.problems:
+        parts.append(_problem_table(verdict))
+    excerpt = _excerpt(record, verdict)
+    if excerpt is not None:
+        parts.append(excerpt)
+    title = Text.assemble(_status(verdict), " ", Text(file))
+    console.print(Panel(Group(*parts), title=title, title_align="left"))  # type: ignore[arg-type]
+
+
+def _player(start: str | None, now: str | None, swapped: bool, colour: str) -> str:
+    start = start or "(unnamed)"
+    if swapped and now != start:
+        return f"{start} at the start; {now or '(unnamed)'} after the swap"
+    return start
+
+
+def _problem_table(verdict: Verdict) -> Table:
+    table = Table(title="Problems", title_justify="left", expand=False)
+    for col in ("", "move", "point", "rule", "where", "problem"):
+        table.add_column(col, overflow="fold")
+    for p in verdict.problems:
+        sev = Text("error", style="red") if p.severity is Severity.ERROR else Text("warning", style="yellow")
+        where = f"{p.pos.line}:{p.pos.column}" if p.pos else ""
+        table.add_row(sev, str(p.move or ""), p.point or "", p.rule or "", where, Text(p.message))
+    return table
+
+
+def _excerpt(record: Record, verdict: Verdict) -> object | None:
+    """A small board around the first illegal move, as the position stood before it."""
+    first = verdict.first_error
+    if first is None or first.move is None or first.point is None:
+        return None
+    try:
+        from .boards import board_excerpt
+    except ImportError:
+        return None
+    steps = list(replay(record, snapshots=True))
+    if not steps or steps[-1].board is None:
+        return None
+    point = steps[-1].move.point
+    if point is None or not (0 <= point[0] < record.size and 0 <= point[1] < record.size):
+        return None
+    return Panel(board_excerpt(record, steps[-1].board, point), title=f"before move {first.move}",
+                 expand=False)
+
+
+def render_summary(console: Console, outcomes: list[Outcome]) -> None:
+    """One line per record, then totals."""
+    table = Table(title="Verification", title_justify="left")
+    for col, just in (("file", "left"), ("#", "right"), ("game", "left"), ("moves", "right"),
+                      ("verdict", "left"), ("result", "left"), ("first problem", "left")):
+        table.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
+    passed = invalid = disagree = unreadable = 0
+    for outcome in outcomes:
+        if isinstance(outcome, FileFailure):
+            unreadable += 1
+            table.add_row(Text(outcome.file), "", "", "", Text("UNREADABLE", style="bold red"), "",
+                          Text(outcome.message))
+            continue
+        file, record, verdict = outcome
+        if verdict.passes:
+            passed += 1
+        elif not verdict.valid:
+            invalid += 1
+        else:
+            disagree += 1
+        first = verdict.first_error
+        problem = ""
+        if first is not None:
+            at = f"move {first.move}: " if first.move else ""
+            problem = f"{at}{first.message}" + (f" [{first.rule}]" if first.rule else "")
+        elif verdict.agrees is False and verdict.result_note:
+            problem = verdict.result_note
+        declared = verdict.declared.raw if verdict.declared and verdict.declared.raw else "-"
+        table.add_row(Text(file), str(record.index + 1), record.game.value, str(verdict.moves_total),
+                      _status(verdict), Text(f"{declared} / {verdict.computed}"), Text(problem))
+    console.print(table)
+    total = passed + invalid + disagree + unreadable
+    console.print(Text.assemble(
+        (f"{total} records: ", "bold"), (f"{passed} pass", "green"), ", ", (f"{invalid} invalid", "red"), ", ",
+        (f"{disagree} with a wrong result", "yellow"), ", ", (f"{unreadable} unreadable", "red")))
