@@ -1,9 +1,255 @@
-"""Commands of the `records` tool (see cli/main.py)."""
+"""The commands `records replay`, `records diagram` and `records html` (see cli/main.py).
+
+Each takes a record file or, when the argument is an integer and no such file exists, an archive id (`--db`).
+They only show what the replay computed (boards.ReplayData); bad input ends with `error: ...` and a non-zero
+exit, never a traceback.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, NoReturn
+
 import typer
+from rich.console import Console
+from rich.text import Text
+
+from ..records.model import FormatError, Record
+from .boards import ReplayData, build_replay, console_needs_ascii, move_line
+
+EXIT_NOT_FOUND = 1
+EXIT_USAGE = 2
+
+
+class CommandError(Exception):
+    def __init__(self, message: str, code: int = EXIT_USAGE) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+def _fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    raise CommandError(message, code)
+
+
+def _stderr() -> Console:
+    return Console(stderr=True, markup=False, highlight=False, color_system=None)
+
+
+def _note(message: str) -> None:
+    _stderr().print(Text(message))
+
+
+def make_console(no_color: bool = False) -> Console:
+    """The output console. `--no-color` or a non-empty NO_COLOR turn off every colour and style escape code."""
+    plain = no_color or bool(os.environ.get("NO_COLOR"))
+    # markup=False: no string printed here is ever read as rich markup (record text is shown literally).
+    return Console(markup=False, highlight=False, emoji=False, no_color=plain,
+                   color_system=None if plain else "auto")
+
+
+# -- loading -----------------------------------------------------------------------------------------------
+
+
+def _read_path(path: Path, index: int | None) -> Record:
+    from ..records.reader import read_file
+
+    try:
+        records = read_file(path)
+    except FormatError as exc:
+        _fail(exc.describe())
+    except OSError as exc:
+        _fail(f"cannot read {path}: {exc.strerror or exc}")
+    if not records:
+        _fail(f"{path}: no game record in this file")
+    if index is None:
+        if len(records) > 1:
+            _note(f"{path} holds {len(records)} records; showing the first (choose another with --index)")
+        index = 0
+    if not 0 <= index < len(records):
+        _fail(f"{path} holds {len(records)} record(s): --index must be 0..{len(records) - 1}")
+    return records[index]
+
+
+def _read_archive(record_id: int, db: str | None) -> Record:
+    from ..schema.archive import record_by_id
+    from ..schema.db import ArchiveError
+
+    try:
+        found = record_by_id(db, record_id)
+    except ArchiveError as exc:
+        _fail(str(exc))
+    except FormatError as exc:
+        _fail(f"archive record {record_id}: {exc.describe()}")
+    except Exception as exc:  # a database error the archive did not wrap: a message, never a traceback
+        _fail(f"cannot read the archive: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
+    if found is None:
+        _fail(f"no record with id {record_id} in the archive", EXIT_NOT_FOUND)
+    return found[0]
+
+
+def load_record(source: str, db: str | None, index: int | None) -> Record:
+    """The record a command's argument names: a file, or an archive id when it is an integer and no such file."""
+    path = Path(source)
+    if path.exists():
+        if path.is_dir():
+            _fail(f"{source} is a folder, not a record file")
+        return _read_path(path, index)
+    if source.strip().isdigit():
+        return _read_archive(int(source), db)
+    _fail(f"no such file: {source} (nor an archive id)")
+
+
+def load_replay(source: str, db: str | None, index: int | None) -> ReplayData:
+    record = load_record(source, db, index)
+    try:
+        return build_replay(record)
+    except NotImplementedError as exc:
+        _fail(f"cannot replay {source}: the rules engine is not available ({exc})", 1)
+    except Exception as exc:  # an engine refusing a header (size, setup) is bad input, not a crash
+        problems = "; ".join(d.message for d in record.errors)
+        _fail(f"cannot replay {source}: {exc}" + (f" ({problems})" if problems else ""), 1)
+
+
+def _check_move(data: ReplayData, move: int) -> int:
+    if move < 0:
+        _fail("--move must be 0 (the start) or a move number")
+    if move > data.last:
+        ill = data.illegal_step
+        if ill is not None and ill.illegal is not None:
+            _fail(f"no position after move {move}: the replay stops at move {ill.number}, which is illegal: "
+                  f"{ill.illegal.message} ({ill.illegal.rule})")
+        _fail(f"no position after move {move}: the record has {data.last} moves")
+    return move
+
+
+# -- commands ------------------------------------------------------------------------------------------------
+
+SourceArg = Annotated[str, typer.Argument(help="A record file (.rec, .sgf), or an archive id.", show_default=False)]
+DbOpt = Annotated[str | None, typer.Option("--db", help="Archive: a path or SQLAlchemy URL (default: $RECORDS_DB, "
+                                                        "else records.db).")]
+IndexOpt = Annotated[int | None, typer.Option("--index", help="Which record of a collection file (0 = the first).")]
+
+
+def _run(action) -> None:
+    try:
+        action()
+    except CommandError as exc:
+        _stderr().print(Text(f"error: {exc.message}"))
+        raise typer.Exit(exc.code) from None
+
+
+def replay_command(
+    source: SourceArg,
+    move: Annotated[int | None, typer.Option("--move", "-m", help="Print the position after move N (0: start).")]
+    = None,
+    all_: Annotated[bool, typer.Option("--all", help="Print every position, one after the other.")] = False,
+    ascii_: Annotated[bool, typer.Option("--ascii", help="Plain ASCII board.")] = False,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No colours or styles (also: NO_COLOR set).")]
+    = False,
+    db: DbOpt = None,
+    index: IndexOpt = None,
+) -> None:
+    """Replay a record: interactive in a terminal (→/n next, ←/p back, Home/End, g N Enter jump, q quit)."""
+
+    def action() -> None:
+        console = make_console(no_color)
+        data = load_replay(source, db, index)
+        ascii = ascii_ or console_needs_ascii(console)
+        if move is not None:
+            _print_position(console, data, _check_move(data, move), ascii)
+            return
+        key_fd = None if all_ else _terminal_input()
+        if all_ or key_fd is None or not console.is_terminal:
+            for i in range(data.last + 1):
+                _print_position(console, data, i, ascii)
+            return
+        from .interactive import run
+
+        run(console, data, ascii=ascii, fd=key_fd)
+
+    _run(action)
+
+
+def _terminal_input() -> int | None:
+    """The file descriptor to read keys from: stdin when it is a terminal, else the controlling terminal."""
+    try:
+        if sys.stdin is not None and sys.stdin.isatty():
+            return sys.stdin.fileno()
+    except (ValueError, OSError):
+        pass
+    try:
+        return os.open("/dev/tty", os.O_RDONLY)
+    except OSError:
+        return None
+
+
+def _print_position(console: Console, data: ReplayData, index: int, ascii: bool) -> None:
+    from .interactive import position_view
+
+    if data.last > 0 or index > 0:
+        console.print(Text(("=" if ascii else "━") * 3 + " " + move_line(data, index), style="bold"))
+    console.print(position_view(data, index, ascii=ascii, width=console.width))
+    console.print()
+
+
+def diagram_command(
+    source: SourceArg,
+    move: Annotated[int | None, typer.Option("--move", "-m", help="The position after move N (default: the last).")]
+    = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="The SVG file to write (default: stdout).")]
+    = None,
+    numbers: Annotated[bool, typer.Option("--numbers", help="Number the stones by the move that placed them.")]
+    = False,
+    db: DbOpt = None,
+    index: IndexOpt = None,
+) -> None:
+    """Write an SVG diagram of one position: stones, coordinates, owned edges, last move and what it changed."""
+
+    def action() -> None:
+        from .svg import diagram_svg
+
+        data = load_replay(source, db, index)
+        at = data.last if move is None else _check_move(data, move)
+        _write(output, diagram_svg(data, at, numbers=numbers))
+
+    _run(action)
+
+
+def html_command(
+    source: SourceArg,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="The HTML file to write (default: stdout).")]
+    = None,
+    db: DbOpt = None,
+    index: IndexOpt = None,
+) -> None:
+    """Write one self-contained HTML page (no network access) that replays the game with buttons and arrow keys."""
+
+    def action() -> None:
+        from .html_page import html_page
+
+        data = load_replay(source, db, index)
+        _write(output, html_page(data))
+
+    _run(action)
+
+
+def _write(output: Path | None, text: str) -> None:
+    if output is None or str(output) == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot write {output}: {exc.strerror or exc}")
+    _note(f"wrote {output}")
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the app."""
+    """Add `replay`, `diagram` and `html` to the app."""
+    app.command("replay")(replay_command)
+    app.command("diagram")(diagram_command)
+    app.command("html")(html_command)

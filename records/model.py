@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
+from typing import Protocol
 
 from .games import Game, MoveKind
 from .points import Point, format_point
@@ -28,16 +29,67 @@ class Colour(StrEnum):
         return "Black" if self is Colour.BLACK else "White"
 
 
-@dataclass(frozen=True, slots=True)
 class SourcePos:
-    """Where something stands in the source: 1-based line and column (in characters), 0-based byte offset."""
+    """Where something stands in the source: 1-based line and column (in characters), 0-based byte offset.
 
-    line: int
-    column: int
-    offset: int
+    Positions made by the reader know only their byte offset at first: the line and column are worked out on
+    first use (a bisection over the file's line starts), so that reading a large file costs nothing for the
+    positions nobody asks for.
+    """
+
+    __slots__ = ("_column", "_line", "_src", "offset")
+
+    def __init__(self, line: int, column: int, offset: int) -> None:
+        self._line = line
+        self._column = column
+        self.offset = offset
+        self._src: _Locator | None = None
+
+    @classmethod
+    def lazy(cls, offset: int, src: _Locator) -> SourcePos:
+        """A position known by its byte offset; `src.line_col(offset)` gives line and column when asked."""
+        pos = cls.__new__(cls)
+        pos._line = 0
+        pos._column = 0
+        pos.offset = offset
+        pos._src = src
+        return pos
+
+    def _resolve(self) -> None:
+        src = self._src
+        if src is not None:
+            self._line, self._column = src.line_col(self.offset)
+            self._src = None
+
+    @property
+    def line(self) -> int:
+        if self._src is not None:
+            self._resolve()
+        return self._line
+
+    @property
+    def column(self) -> int:
+        if self._src is not None:
+            self._resolve()
+        return self._column
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SourcePos):
+            return NotImplemented
+        return (self.line, self.column, self.offset) == (other.line, other.column, other.offset)
+
+    def __hash__(self) -> int:
+        return hash((self.line, self.column, self.offset))
+
+    def __repr__(self) -> str:
+        return f"SourcePos(line={self.line}, column={self.column}, offset={self.offset})"
 
     def __str__(self) -> str:
         return f"{self.line}:{self.column}"
+
+
+class _Locator(Protocol):
+    def line_col(self, offset: int) -> tuple[int, int]: ...
 
 
 class Severity(StrEnum):
@@ -78,32 +130,135 @@ class FormatError(Exception):
         return f"{where}: {self.message}"
 
 
-@dataclass(slots=True)
 class Property:
     """One property as written: identifier (normalised, e.g. `CP`), the raw identifier (`CoPyright`),
-    its decoded values (escapes resolved, soft line breaks removed) and positions."""
+    its decoded values (escapes resolved, soft line breaks removed) and positions.
 
-    ident: str
-    values: list[str]
-    pos: SourcePos
-    raw_ident: str = ""
-    value_pos: list[SourcePos] = field(default_factory=list)
+    A property that occurs twice in a node is one Property holding the values of both occurrences; `pos` is
+    where the first occurrence starts, `value_pos` where each value's `[` stands.
+    """
+
+    __slots__ = ("_node_off", "_pos", "_src", "_value_pos", "ident", "raw_ident", "values")
+
+    def __init__(self, ident: str, values: list[str], pos: SourcePos | None = None, raw_ident: str = "",
+                 value_pos: list[SourcePos] | None = None) -> None:
+        self.ident = ident
+        self.values = values
+        self.raw_ident = raw_ident or ident
+        self._pos = pos
+        self._value_pos = value_pos
+        self._src: _Scanner | None = None
+        self._node_off = -1
+
+    @classmethod
+    def parsed(cls, ident: str, values: list[str], raw_ident: str, node_off: int, src: _Scanner) -> Property:
+        """A property read from a file: its positions are found again in the source when first asked for."""
+        prop = cls.__new__(cls)
+        prop.ident = ident
+        prop.values = values
+        prop.raw_ident = raw_ident
+        prop._pos = None
+        prop._value_pos = None
+        prop._node_off = node_off
+        prop._src = src
+        return prop
+
+    def _locate(self) -> None:
+        src = self._src
+        if src is None:
+            return
+        found = src.scan_node(self._node_off).get(self.ident)
+        if found is None:  # pragma: no cover - the scan reads the same bytes the parser read
+            self._pos = SourcePos.lazy(self._node_off, src)
+            self._value_pos = []
+        else:
+            self._pos = SourcePos.lazy(found[0], src)
+            self._value_pos = [SourcePos.lazy(o, src) for o in found[1]]
+        self._src = None
+
+    @property
+    def pos(self) -> SourcePos | None:
+        """Where the identifier stands; None for a property made in code."""
+        if self._src is not None:
+            self._locate()
+        return self._pos
+
+    @pos.setter
+    def pos(self, value: SourcePos | None) -> None:
+        self._locate()
+        self._pos = value
+
+    @property
+    def value_pos(self) -> list[SourcePos]:
+        """Where each value's `[` stands (empty for a property made in code)."""
+        if self._src is not None:
+            self._locate()
+        return self._value_pos if self._value_pos is not None else []
 
     @property
     def value(self) -> str:
         return self.values[0] if self.values else ""
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Property):
+            return NotImplemented
+        return self.ident == other.ident and self.values == other.values
 
-@dataclass(slots=True, eq=False)
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Property({self.ident!r}, {self.values!r})"
+
+
 class Node:
-    """A node of the game tree: its properties in source order, and its child nodes (the first is the main line)."""
+    """A node of the game tree: its properties in source order, and its child nodes (the first is the main line).
 
-    properties: dict[str, Property]
-    pos: SourcePos
-    children: list[Node] = field(default_factory=list)
-    parent: Node | None = None
-    # The move this node holds, typed for the record's game; set when the record is built.
-    move: Move | None = None
+    Nodes read from a file keep only their byte offset: `pos` is worked out when asked for, and a node that holds
+    nothing but a plain move builds its `properties` dict on first use.
+    """
+
+    __slots__ = ("_off", "_pos", "_props", "_src", "children", "move", "parent")
+
+    def __init__(self, properties: dict[str, Property] | None = None, pos: SourcePos | None = None,
+                 children: list[Node] | None = None, parent: Node | None = None, move: Move | None = None) -> None:
+        self._props = properties if properties is not None else {}
+        self._pos = pos
+        self.children: list[Node] = children if children is not None else []
+        self.parent = parent
+        # The move this node holds, typed for the record's game; set when the record is built.
+        self.move = move
+        self._off = -1
+        self._src: _Scanner | None = None
+
+    @property
+    def properties(self) -> dict[str, Property]:
+        props = self._props
+        if props is None:
+            # A node read on the fast path: its only property is its move, whose value is the move's raw text.
+            props = {}
+            move = self.move
+            if move is not None:
+                ident = move.colour.value
+                props[ident] = Property.parsed(ident, [move.raw], ident, self._off, self._src)  # type: ignore
+            self._props = props
+        return props
+
+    @properties.setter
+    def properties(self, value: dict[str, Property]) -> None:
+        self._props = value
+
+    @property
+    def pos(self) -> SourcePos | None:
+        """Where the node's `;` stands; None for a node made in code."""
+        src = self._src
+        if src is not None:
+            return SourcePos.lazy(self._off, src)
+        return self._pos
+
+    @pos.setter
+    def pos(self, value: SourcePos | None) -> None:
+        self._src = None
+        self._pos = value
 
     def get(self, ident: str) -> str | None:
         prop = self.properties.get(ident)
@@ -119,6 +274,14 @@ class Node:
     @property
     def comment(self) -> str | None:
         return self.get("C")
+
+    def __repr__(self) -> str:
+        idents = "".join(f"{p.ident}[{p.value[:12]}]" for p in self.properties.values())
+        return f"<Node ;{idents} children={len(self.children)}>"
+
+
+class _Scanner(_Locator, Protocol):
+    def scan_node(self, offset: int) -> dict[str, tuple[int, list[int]]]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,14 +450,23 @@ class Record:
     def lines(self) -> list[list[Node]]:
         """Every line of play from the root to a leaf (the main line first), for checking variations."""
         out: list[list[Node]] = []
-        stack: list[tuple[Node, list[Node]]] = [(self.root, [])]
+        path: list[Node] = []
+        # Iterative depth-first walk with one shared path; a None on the stack means "leave the last node".
+        stack: list[Node | None] = [child for child in reversed(self.root.children)]
+        if not stack:
+            return [[]]
         while stack:
-            node, path = stack.pop()
-            if not node.children:
-                out.append(path)
+            node = stack.pop()
+            if node is None:
+                path.pop()
                 continue
-            for child in reversed(node.children):
-                stack.append((child, [*path, child]))
+            path.append(node)
+            if not node.children:
+                out.append(list(path))
+                path.pop()
+                continue
+            stack.append(None)
+            stack.extend(reversed(node.children))
         return out
 
     @property

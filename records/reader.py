@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import gc
+import re
 from pathlib import Path
 
-from .model import Record
+from .charset import BOM, DEFAULT, FALLBACK, Decoder, NeedsFallback, codec_for
+from .games import Game, game_from_gm
+from .grammar import Note, ParsedTree, parse_tree, scan_root, show_byte
+from .model import Diagnostic, FormatError, Node, Property, Record, Severity, SourcePos
+from .properties import RecordMoves, move_table, read_date, read_handicap, read_komi, read_result, read_size
+from .source import RecordSource, SourceText
+
+_TREE_START = re.compile(rb"\(\s*;")
+_EMPTY_TREES = re.compile(rb"(?:\(\s*\)\s*)+")
+_SETUP = ("AB", "AW", "AE", "PL")
 
 
 def read_bytes(data: bytes, source: str | None = None, *, strict: bool = False) -> list[Record]:
@@ -14,10 +25,248 @@ def read_bytes(data: bytes, source: str | None = None, *, strict: bool = False) 
     `strict=True` turns those warnings into errors. Raises FormatError (with file, line and column) when the data
     cannot be read as a collection at all.
     """
-    raise NotImplementedError
+    if not isinstance(data, bytes):
+        data = bytes(data)
+    # The parser makes many small objects and no garbage: the cyclic collector would only rescan them.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _Reader(data, source, strict).read()
+    except RecursionError as err:  # pragma: no cover - everything is iterative; kept as a last guard
+        raise FormatError("the data is nested too deeply to read", None, source) from err
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def read_file(path: str | Path, *, strict: bool = False) -> list[Record]:
     """`read_bytes` of a file's contents, with the file's name in every message."""
     p = Path(path)
     return read_bytes(p.read_bytes(), str(p), strict=strict)
+
+
+class _Reader:
+    def __init__(self, data: bytes, source: str | None, strict: bool) -> None:
+        self.data = data
+        self.source = source
+        self.strict = strict
+        self.text = SourceText(data, source)
+
+    def error(self, src: RecordSource | None, code: str = "syntax"):
+        text = self.text
+        encoding = src.encoding if src is not None else DEFAULT
+
+        def make(message: str, offset: int) -> FormatError:
+            line, col = text.line_col(offset, encoding)
+            return FormatError(message, SourcePos(line, col, offset), self.source, code)
+
+        return make
+
+    def read(self) -> list[Record]:
+        data = self.data
+        pos = 0
+        notes: list[Note] = []
+        if data.startswith(BOM):
+            pos = len(BOM)
+            notes.append(("bom", "the file starts with a UTF-8 byte-order mark (skipped)", 0, Severity.WARNING,
+                          None))
+        m = _TREE_START.search(data, pos)
+        if m is None:
+            make = self.error(None, "no-game")
+            if not data[pos:].strip():
+                raise make("the data is empty: expected a game tree '(;'", pos)
+            first = re.compile(rb"\s*").match(data, pos).end()  # type: ignore[union-attr]
+            raise make(f"no game tree: expected '(;', found {show_byte(data, first)}", first)
+        notes.extend(_outside(data, pos, m.start(), before=True))
+        records: list[Record] = []
+        start = m.start()
+        while True:
+            record, end = self.tree(start, len(records), notes)
+            records.append(record)
+            m = _TREE_START.search(data, end)
+            stop = m.start() if m is not None else len(data)
+            record.diagnostics.extend(_diagnostics(_outside(data, end, stop, before=False), record))
+            if self.strict:
+                self.refuse_warnings(record)
+            if m is None:
+                return records
+            notes = []
+            start = m.start()
+
+    def tree(self, start: int, index: int, notes: list[Note]) -> tuple[Record, int]:
+        data = self.data
+        raw_root = scan_root(data, start)
+        ca_values = raw_root.get("CA")
+        codec = None
+        if ca_values:
+            codec = codec_for(ca_values[0].decode("ascii", "replace"))
+        declared = codec is not None
+        if codec is None:
+            codec = DEFAULT
+        game, size = _game_and_size(raw_root, codec)
+        src = RecordSource(self.text, codec)
+        decoder = Decoder(codec, declared)
+        tree_notes: list[Note] = list(notes)
+        fallback_at: int | None = None
+        try:
+            tree = parse_tree(data, start, src, decoder, RecordMoves(move_table(game, size), decoder, src),
+                              tree_notes, self.error(src))
+        except NeedsFallback as signal:
+            # No CA and not UTF-8: the whole record is read again as ISO-8859-1 (every byte is a character).
+            fallback_at = signal.offset
+            codec = FALLBACK
+            src = RecordSource(self.text, codec)
+            decoder = Decoder(codec, True)
+            tree_notes = list(notes)
+            tree = parse_tree(data, start, src, decoder, RecordMoves(move_table(game, size), decoder, src),
+                              tree_notes, self.error(src))
+        record = self.build(tree, start, index, game, size, src, tree_notes)
+        self.charset_notes(record, src, ca_values, declared, decoder, fallback_at)
+        return record, tree.end
+
+    def build(self, tree: ParsedTree, start: int, index: int, game: Game, size: int, src: RecordSource,
+              notes: list[Note]) -> Record:
+        root = tree.root
+        props = root.properties
+        record = Record(root=root, game=game, size=size, raw=self.data[start:tree.end], encoding=src.encoding,
+                        source=self.source, index=index)
+        diags = record.diagnostics
+        diags.extend(Diagnostic(code, message, SourcePos.lazy(off, src), severity, rule)
+                     for code, message, off, severity, rule in notes)
+
+        gm = props.get("GM")
+        if gm is not None and game_from_gm(gm.value) is None:
+            diags.append(Diagnostic("unknown-game", f"GM[{gm.value}] names no game this archive knows (Go, "
+                                    "Conversion Go, Cation, Quentin, Squer); read as Go", gm.pos, Severity.ERROR,
+                                    "FORMAT:GM"))
+        sz = props.get("SZ")
+        _, problem = read_size(game, sz.value if sz is not None else None)
+        if problem is not None:
+            diags.append(Diagnostic(problem.code, problem.message, sz.pos if sz is not None else root.pos,
+                                    problem.severity, problem.rule))
+
+        record.black = _text(props, "PB")
+        record.white = _text(props, "PW")
+        record.black_rank = _text(props, "BR")
+        record.white_rank = _text(props, "WR")
+        record.event = _text(props, "EV")
+        record.round = _text(props, "RO")
+        record.place = _text(props, "PC")
+        record.name = _text(props, "GN")
+        record.rules = _text(props, "RU")
+        for ident, reader in (("DT", read_date), ("RE", read_result), ("HA", read_handicap)):
+            prop = props.get(ident)
+            if prop is None:
+                continue
+            value, problem = reader(prop.value)  # type: ignore[operator]
+            if ident == "DT":
+                record.date = value  # type: ignore[assignment]
+            elif ident == "RE":
+                record.result = value  # type: ignore[assignment]
+            else:
+                record.handicap = value  # type: ignore[assignment]
+            if problem is not None:
+                diags.append(Diagnostic(problem.code, problem.message, prop.pos, problem.severity, problem.rule))
+        km = props.get("KM")
+        if km is not None:
+            record.komi, problem = read_komi(km.value, game)
+            if problem is not None:
+                diags.append(Diagnostic(problem.code, problem.message, km.pos, problem.severity, problem.rule))
+
+        if root.move is not None:
+            prop = props.get(root.move.colour.value)
+            diags.append(Diagnostic("move-in-root", f"the root node holds a move ({root.move}); moves belong in "
+                                    "the nodes after the root, so it is not played", prop.pos if prop else root.pos,
+                                    Severity.ERROR, "FORMAT:move"))
+        if game is not Game.GO:
+            found = _first_setup(root)
+            if found is not None:
+                diags.append(Diagnostic("setup-not-go", f"setup ({found.ident}) is only for Go records",
+                                        found.pos, Severity.ERROR, "FORMAT:setup"))
+        return record
+
+    def charset_notes(self, record: Record, src: RecordSource, ca_values: list[bytes] | None, declared: bool,
+                      decoder: Decoder, fallback_at: int | None) -> None:
+        diags = record.diagnostics
+        ca = record.root.properties.get("CA")
+        if ca_values and not declared:
+            diags.append(Diagnostic("charset-unknown", f"CA[{ca.value if ca else ''}] names no charset this reader "
+                                    f"knows; read as {'ISO-8859-1' if fallback_at is not None else 'UTF-8'}",
+                                    ca.pos if ca else None))
+        if fallback_at is not None:
+            diags.append(Diagnostic("charset-fallback", "the record has no usable CA and its bytes are not UTF-8; "
+                                    "read as ISO-8859-1", SourcePos.lazy(fallback_at, src)))
+        if decoder.bad_offset is not None:
+            diags.append(Diagnostic("charset-invalid", f"bytes that are not valid {src.encoding} are kept as they "
+                                    "are (shown as escapes; the writer gives them back)",
+                                    SourcePos.lazy(decoder.bad_offset, src)))
+
+    def refuse_warnings(self, record: Record) -> None:
+        warnings = [d for d in record.diagnostics if d.severity is Severity.WARNING]
+        if not warnings:
+            return
+        first = min(warnings, key=lambda d: d.pos.offset if d.pos is not None else -1)
+        raise FormatError(f"{first.message} (not allowed when reading strictly)", first.pos, self.source, first.code)
+
+
+def _game_and_size(raw_root: dict[str, list[bytes]], codec: str) -> tuple[Game, int]:
+    gm = raw_root.get("GM")
+    game = Game.GO
+    if gm:
+        game = game_from_gm(gm[0].decode(codec, "surrogateescape")) or Game.GO
+    sz = raw_root.get("SZ")
+    size, _ = read_size(game, sz[0].decode(codec, "surrogateescape") if sz else None)
+    return game, size
+
+
+def _text(props: dict[str, Property], ident: str) -> str | None:
+    prop = props.get(ident)
+    if prop is None or not prop.values or prop.values[0] == "":
+        return None
+    return prop.values[0]
+
+
+def _first_setup(root: Node) -> Property | None:
+    """The first setup property anywhere in the tree (nodes holding only a plain move are skipped unread)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        props = node._props
+        if props:
+            for ident in _SETUP:
+                if ident in props:
+                    return props[ident]
+        stack.extend(reversed(node.children))
+    return None
+
+
+def _outside(data: bytes, start: int, stop: int, *, before: bool) -> list[Note]:
+    """Warnings for what stands between game trees (or before the first, or after the last)."""
+    region = data[start:stop]
+    stripped = region.strip()
+    if not stripped:
+        return []
+    offset = start + (len(region) - len(region.lstrip()))
+    if not before and not stripped.strip(b") \t\r\n\f\v"):
+        count = stripped.count(b")")
+        return [("extra-paren", f"{count} extra ')' after the game tree (ignored)", offset, Severity.WARNING, None)]
+    if _EMPTY_TREES.fullmatch(stripped):
+        count = stripped.count(b"(")
+        return [("empty-tree", f"{count} empty game tree{'s' if count > 1 else ''} '()' skipped", offset,
+                 Severity.WARNING, None)]
+    excerpt = stripped[:40].decode("utf-8", "replace").replace("\r", " ").replace("\n", " ")
+    if len(stripped) > 40:
+        excerpt += "..."
+    if before:
+        return [("junk-before", f"text before the first game tree is ignored: {excerpt!r}", offset,
+                 Severity.WARNING, None)]
+    return [("junk-after", f"text after the game tree is ignored: {excerpt!r}", offset, Severity.WARNING, None)]
+
+
+def _diagnostics(notes: list[Note], record: Record) -> list[Diagnostic]:
+    src = record.root._src
+    out = []
+    for code, message, off, severity, rule in notes:
+        pos = SourcePos.lazy(off, src) if src is not None else None
+        out.append(Diagnostic(code, message, pos, severity, rule))
+    return out

@@ -1,0 +1,549 @@
+"""Board drawing with rich, shared by `replay`, `verify` and `show`, and the highlight model every view uses.
+
+Everything a view shows about a move comes from the replay's `Step` (its `change` and its `board`); nothing here
+knows a game's rules. Highlights never rely on colour alone: each one also has a bracket or glyph, so a board stays
+readable with `NO_COLOR` and in the ASCII fallback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rich.console import Console, Group, RenderableType
+from rich.style import Style
+from rich.text import Text
+
+from ..records.games import SPECS, MoveKind
+from ..records.model import Colour, Move, Record
+from ..records.points import Point, format_point, index_letter, parse_point
+from ..verifier.replay import Step, new_engine, replay
+from ..verifier.verdict import Verdict, verify
+
+Rows = Sequence[Sequence[Colour | None]]
+
+
+class Mark(StrEnum):
+    """What a view highlights on a point."""
+
+    LAST = "last"  # the point the move played (a placement, or a relocation's destination)
+    ILLEGAL = "illegal"  # the point of a refused move
+    CAPTURED = "captured"  # Go: removed by a capture or a suicide (ING-3)
+    REMOVED = "removed"  # Cation removal (CAT-7); Go stones removed by agreement (ING-7)
+    CONVERTED = "converted"  # Conversion Go (CON-3, CON-7)
+    FLIPPED = "flipped"  # Squer maneuver or sweep (SQU-3, SQU-4)
+    FILLED = "filled"  # Quentin territory filling (QUE-3)
+    FROM = "from"  # where a relocated Cation stone was lifted (CAT-6)
+    CROSSCUT = "crosscut"  # Cation: a stone of a crosscut on the board after the move (CAT-2)
+    SWEPT = "swept"  # Squer: a point of the swept line (SQU-4)
+    FOCUS = "focus"  # the point a problem report is about (board_excerpt)
+
+
+# What each mark means, for legends (terminal, SVG title, HTML).
+MARK_WORDS: dict[Mark, str] = {
+    Mark.LAST: "last move",
+    Mark.ILLEGAL: "illegal move",
+    Mark.CAPTURED: "captured",
+    Mark.REMOVED: "removed",
+    Mark.CONVERTED: "converted",
+    Mark.FLIPPED: "flipped",
+    Mark.FILLED: "filled",
+    Mark.FROM: "moved away",
+    Mark.CROSSCUT: "crosscut",
+    Mark.SWEPT: "swept line",
+    Mark.FOCUS: "this point",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Highlights:
+    """The highlights of one step: marks per point, and the swept line if any."""
+
+    marks: dict[Point, frozenset[Mark]]
+    swept: tuple[str, int] | None = None  # ("row" | "column", index)
+    crosscuts: tuple[tuple[Point, ...], ...] = ()  # Cation (CAT-2): the four points of each
+
+    def at(self, point: Point) -> frozenset[Mark]:
+        return self.marks.get(point, frozenset())
+
+    def used(self) -> list[Mark]:
+        """The marks present, in the order of MARK_WORDS (for a legend)."""
+        present: set[Mark] = set()
+        for m in self.marks.values():
+            present |= m
+        return [m for m in MARK_WORDS if m in present]
+
+
+NO_HIGHLIGHTS = Highlights({})
+
+
+def move_point(move: Move) -> Point | None:
+    """The point a move puts a stone on: the placement, or a relocation's destination; None for the others."""
+    if move.kind is MoveKind.PLACE:
+        return move.point
+    if move.kind is MoveKind.RELOCATE:
+        return move.target
+    return None
+
+
+def step_highlights(step: Step | None, size: int) -> Highlights:
+    """The marks a view shows for `step` (None: no highlights)."""
+    if step is None:
+        return NO_HIGHLIGHTS
+    marks: dict[Point, set[Mark]] = {}
+
+    def add(points: Iterable[Point | None], mark: Mark) -> None:
+        for p in points:
+            if p is not None and 0 <= p[0] < size and 0 <= p[1] < size:
+                marks.setdefault(p, set()).add(mark)
+
+    if step.illegal is not None:
+        # The position shown is the one before the refused move: only the move itself is marked.
+        add([step.illegal.point or move_point(step.move) or step.move.point], Mark.ILLEGAL)
+        return Highlights({p: frozenset(m) for p, m in marks.items()})
+
+    change = step.change
+    add([move_point(step.move), *change.placed], Mark.LAST)
+    add(change.captured, Mark.CAPTURED)
+    add(change.removed, Mark.REMOVED)
+    add(change.converted, Mark.CONVERTED)
+    add(change.flipped, Mark.FLIPPED)
+    add(change.filled, Mark.FILLED)
+    add((a for a, _ in change.relocated), Mark.FROM)
+    add((b for _, b in change.relocated), Mark.LAST)
+    for cut in change.crosscuts:
+        add(cut, Mark.CROSSCUT)
+    swept = change.swept
+    if swept is not None:
+        kind, index = swept
+        line = [(index, r) for r in range(size)] if kind == "column" else [(c, index) for c in range(size)]
+        add(line, Mark.SWEPT)
+    return Highlights({p: frozenset(m) for p, m in marks.items()}, swept, change.crosscuts)
+
+
+# -- the replay every view shows ---------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class ReplayData:
+    """A record's replay, computed once: the starting position, every Step with its snapshot, and the verdict.
+
+    Position `i` is the board after move `i` (0: the start). When the last step is illegal, its position is the one
+    before it (the replay stops there) and the view shows the refused move and why.
+    """
+
+    record: Record
+    start: list[list[Colour | None]]
+    start_to_move: Colour | None
+    steps: list[Step]
+    verdict: Verdict | None
+    verdict_note: str | None = None  # why there is no verdict
+
+    @property
+    def last(self) -> int:
+        return len(self.steps)
+
+    def step_at(self, index: int) -> Step | None:
+        return self.steps[index - 1] if index > 0 else None
+
+    def rows_at(self, index: int) -> list[list[Colour | None]]:
+        step = self.step_at(index)
+        if step is None or step.board is None:
+            return self.start
+        return step.board
+
+    @property
+    def illegal_step(self) -> Step | None:
+        return self.steps[-1] if self.steps and self.steps[-1].illegal is not None else None
+
+    @property
+    def swap_step(self) -> Step | None:
+        return next((s for s in self.steps if s.change.swapped and s.illegal is None), None)
+
+
+def build_replay(record: Record) -> ReplayData:
+    """Replay `record` through its engine with snapshots, and judge it. Engine errors propagate to the caller."""
+    engine = new_engine(record)
+    start = engine.rows()
+    start_to_move = engine.to_move
+    steps = list(replay(record, snapshots=True))
+    verdict: Verdict | None = None
+    note: str | None = None
+    try:
+        verdict = verify(record)
+    except NotImplementedError:
+        note = "the verifier is not available"
+    return ReplayData(record, start, start_to_move, steps, verdict, note)
+
+
+# -- words shared by every view -----------------------------------------------------------------------------
+
+def _points_text(points: Iterable[Point]) -> str:
+    return " ".join(format_point(p) for p in sorted(points, key=lambda p: (p[1], p[0])))
+
+
+def describe_move(move: Move) -> str:
+    """A move in words: `Black dc`, `White pass`, `Black dc→fe`, `White sweeps column c`, ..."""
+    who = move.colour.word
+    k = move.kind
+    if k is MoveKind.PLACE and move.point is not None:
+        return f"{who} {format_point(move.point)}"
+    if k is MoveKind.PASS:
+        return f"{who} passes"
+    if k is MoveKind.SWAP:
+        return f"{who} swaps sides"
+    if k is MoveKind.RELOCATE and move.point is not None and move.target is not None:
+        return f"{who} {format_point(move.point)}→{format_point(move.target)}"
+    if k is MoveKind.REMOVE and move.point is not None:
+        return f"{who} removes {format_point(move.point)}"
+    if k is MoveKind.SWEEP and move.line is not None:
+        # SQU-11: Black sweeps a row, White a column; the letter names the line as in a point.
+        line = "row" if move.colour is Colour.BLACK else "column"
+        return f"{who} sweeps {line} {index_letter(move.line)}"
+    if k is MoveKind.RESIGN:
+        return f"{who} resigns"
+    return f"{who} [{move.raw}]"
+
+
+def change_lines(step: Step | None) -> list[str]:
+    """What a step changed, one line per kind, e.g. `captured 2: cd ce`; the refusal for an illegal step."""
+    if step is None:
+        return []
+    if step.illegal is not None:
+        ill = step.illegal
+        return [f"illegal: {ill.message} ({ill.rule})"]
+    ch = step.change
+    out: list[str] = []
+    if ch.swapped:
+        out.append("the players swapped sides")
+    for word, points in (("captured", ch.captured), ("removed", ch.removed), ("converted", ch.converted),
+                         ("flipped", ch.flipped), ("filled", ch.filled)):
+        if points:
+            out.append(f"{word} {len(points)}: {_points_text(points)}")
+    for a, b in ch.relocated:
+        out.append(f"moved {format_point(a)}→{format_point(b)}")
+    if ch.swept is not None:
+        out.append(f"swept {ch.swept[0]} {index_letter(ch.swept[1])}")
+    if ch.crosscuts:
+        cuts = ", ".join(_points_text(cut) for cut in ch.crosscuts)
+        out.append(f"crosscuts {len(ch.crosscuts)}: {cuts}")
+    return out
+
+
+def _name(name: str | None) -> str:
+    return name if name else "?"
+
+
+def header_lines(record: Record) -> list[str]:
+    """The game, the players as they started, event, round, date and place (record text, not escaped)."""
+    out = [f"{SPECS[record.game].title}, {record.size}x{record.size}"]
+    black = _name(record.black) + (f" {record.black_rank}" if record.black_rank else "")
+    white = _name(record.white) + (f" {record.white_rank}" if record.white_rank else "")
+    out.append(f"Black: {black}")
+    out.append(f"White: {white}")
+    event = ", ".join(x for x in (record.event, f"round {record.round}" if record.round else None) if x)
+    if event:
+        out.append(f"Event: {event}")
+    if record.date is not None and record.date.raw:
+        out.append(f"Date: {record.date.raw}")
+    if record.place:
+        out.append(f"Place: {record.place}")
+    return out
+
+
+def who(colour: Colour | None, player: str | None) -> str:
+    if colour is None:
+        return "either colour" + (f" ({player})" if player else "")
+    return colour.word + (f" ({player})" if player else "")
+
+
+def move_line(data: ReplayData, index: int) -> str:
+    """`Move 5 of 40: Black dc (Alice)`; `Start` for position 0."""
+    step = data.step_at(index)
+    if step is None:
+        return f"Start (moves: {data.last})"
+    prefix = "Illegal move" if step.illegal is not None else "Move"
+    return f"{prefix} {step.number} of {data.last}: {describe_move(step.move)}" + (
+        f" ({step.player})" if step.player else "")
+
+
+def to_move_line(data: ReplayData, index: int) -> str:
+    step = data.step_at(index)
+    if step is None:
+        colour = data.start_to_move
+        # Before any move nobody has swapped: the player holding a colour is the one the record names for it;
+        # while either colour may move (Conversion Go's opening, CON-5) it is the first player (PB).
+        player = data.record.player(colour) if colour is not None else data.record.black
+        return f"To move: {who(colour, player)}"
+    if step.illegal is not None:
+        return f"To move: {who(step.colour, step.player)}; the recorded move is refused"
+    if index == data.last and data.verdict is not None and data.verdict.end is not None:
+        return f"Game over: {data.verdict.end}"
+    if step.move.kind is MoveKind.RESIGN:
+        return "Game over: resignation"
+    return f"To move: {who(step.to_move, step.player_to_move)}"
+
+
+def swap_line(data: ReplayData, index: int) -> str | None:
+    """The swap, once it has happened: who swapped and the colour they play from then on."""
+    step = data.swap_step
+    if step is None or step.number > index:
+        return None
+    # The swapper wrote the swap with the colour they held; from then on they play the other colour (README: pie).
+    return f"Swap at move {step.number}: {_name(step.player)} now plays {step.colour.other.word}"
+
+
+def comment_of(data: ReplayData, index: int) -> str | None:
+    step = data.step_at(index)
+    node = data.record.root if step is None else step.node
+    return node.comment
+
+
+def verdict_lines(data: ReplayData) -> list[str]:
+    """The verdict in a few lines: status, first error, results, winner (record text, not escaped)."""
+    v = data.verdict
+    if v is None:
+        return [f"Verdict: unavailable ({data.verdict_note or 'not computed'})"]
+    if v.passes:
+        status = "passes"
+    elif v.valid:
+        status = "valid, but the declared result disagrees"
+    else:
+        status = "INVALID"
+    out = [f"Verdict: {status}"]
+    first = v.first_error
+    if first is not None:
+        where = " ".join(x for x in (f"move {first.move}" if first.move else None, first.point) if x)
+        rule = f" ({first.rule})" if first.rule else ""
+        out.append(f"First error: {where + ': ' if where else ''}{first.message}{rule}")
+    declared = v.declared.raw if v.declared is not None and v.declared.declared else "none"
+    agree = {True: ", agrees", False: ", DISAGREES", None: ""}[v.agrees]
+    out.append(f"Result: declared {declared}, computed {v.computed}{agree}")
+    if v.winner_colour is not None:
+        out.append(f"Winner: {who(v.winner_colour, v.winner_player)}" + (f" by {v.end}" if v.end else ""))
+    elif v.end:
+        out.append(f"End: {v.end}")
+    if v.result_note:
+        out.append(v.result_note)
+    return out
+
+
+def point_of(value: Point | str | None) -> Point | None:
+    """A point given as a tuple or as SGF letters (`Problem.point`)."""
+    if value is None or isinstance(value, tuple):
+        return value
+    return parse_point(value)
+
+
+# -- glyphs and styles --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Glyphs:
+    black: str
+    white: str
+    empty: str
+    gone: str  # a captured or removed stone's point
+    vacated: str  # where a relocated stone was lifted
+    edge_h: str  # top and bottom edge of a board without owned edges
+    edge_v: str
+    corners: tuple[str, str, str, str]  # top-left, top-right, bottom-left, bottom-right
+    own_h: str  # Black's edges (connection games): top and bottom
+    own_v: str  # White's edges: left and right
+    own_corners: tuple[str, str, str, str]
+
+
+UNICODE = Glyphs("●", "○", "·", "×", "◌", "─", "│", ("┌", "┐", "└", "┘"), "━", "┃", ("┏", "┓", "┗", "┛"))
+ASCII = Glyphs("X", "O", ".", "x", "-", "-", "|", ("+", "+", "+", "+"), "=", "|", ("+", "+", "+", "+"))
+
+# Brackets around a point's glyph, by priority: the first mark present decides.
+_BRACKETS: list[tuple[Mark, str, str]] = [
+    (Mark.ILLEGAL, "!", "!"),
+    (Mark.LAST, "(", ")"),
+    (Mark.FOCUS, ">", "<"),
+    (Mark.CONVERTED, "[", "]"),
+    (Mark.FLIPPED, "[", "]"),
+    (Mark.FILLED, "[", "]"),
+    (Mark.CROSSCUT, "{", "}"),
+]
+
+_WOOD = "#d6aa5f"
+BOARD = Style(bgcolor=_WOOD, color="#5a4320")
+STONE = {Colour.BLACK: Style(color="#000000", bold=True, bgcolor=_WOOD),
+         Colour.WHITE: Style(color="#ffffff", bold=True, bgcolor=_WOOD)}
+_MARK_STYLE: dict[Mark, Style] = {
+    Mark.ILLEGAL: Style(color="#ff0000", bold=True, bgcolor="#ffd0d0"),
+    Mark.LAST: Style(color="#c00000", bold=True),
+    Mark.FOCUS: Style(color="#c00000", bold=True),
+    Mark.CONVERTED: Style(color="#7a00a8", bold=True, bgcolor="#e4b8f0"),
+    Mark.FLIPPED: Style(color="#7a00a8", bold=True, bgcolor="#e4b8f0"),
+    Mark.FILLED: Style(color="#006400", bold=True, bgcolor="#b8e6b0"),
+    Mark.CROSSCUT: Style(color="#8a6d00", bold=True, bgcolor="#fff08a"),
+    Mark.SWEPT: Style(bgcolor="#9fc7ef"),
+}
+_GONE_STYLE = Style(color="#c00000", bold=True, bgcolor=_WOOD)
+EDGE_STYLE = {Colour.BLACK: Style(color="#000000", bold=True, bgcolor=_WOOD),
+              Colour.WHITE: Style(color="#ffffff", bold=True, bgcolor=_WOOD)}
+_LABEL = Style(dim=True)
+
+
+def glyphs_for(ascii: bool) -> Glyphs:
+    return ASCII if ascii else UNICODE
+
+
+def console_needs_ascii(console: Console) -> bool:
+    """True when the console's encoding cannot show the stone glyphs (then the ASCII board is used)."""
+    sample = "".join(UNICODE.black + UNICODE.white + UNICODE.empty + UNICODE.gone + UNICODE.own_h + "→")
+    try:
+        sample.encode(console.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return True
+    return False
+
+
+def _cell(rows: Rows, point: Point, marks: frozenset[Mark], g: Glyphs, mover: Colour | None) -> Text:
+    """One point as three characters: a bracket, the glyph, a bracket."""
+    col, row = point
+    stone = rows[row][col]
+    if stone is not None:
+        glyph, style = (g.black if stone is Colour.BLACK else g.white), STONE[stone]
+    elif Mark.ILLEGAL in marks and mover is not None:
+        # An illegal placement on an empty point shows the stone that was refused.
+        glyph, style = (g.black if mover is Colour.BLACK else g.white), STONE[mover]
+    elif Mark.CAPTURED in marks or Mark.REMOVED in marks:
+        glyph, style = g.gone, _GONE_STYLE
+    elif Mark.FROM in marks:
+        glyph, style = g.vacated, _GONE_STYLE
+    else:
+        glyph, style = g.empty, BOARD
+    left = right = " "
+    bracket_style = BOARD
+    for mark, lb, rb in _BRACKETS:
+        if mark in marks:
+            left, right, bracket_style = lb, rb, BOARD + _MARK_STYLE[mark]
+            break
+    background = BOARD
+    for mark in (Mark.ILLEGAL, Mark.CONVERTED, Mark.FLIPPED, Mark.FILLED, Mark.CROSSCUT, Mark.SWEPT):
+        if mark in marks:
+            background = BOARD + Style(bgcolor=_MARK_STYLE[mark].bgcolor)
+            break
+    text = Text()
+    text.append(left, background + bracket_style + Style(bgcolor=background.bgcolor))
+    text.append(glyph, style + Style(bgcolor=background.bgcolor))
+    text.append(right, background + bracket_style + Style(bgcolor=background.bgcolor))
+    return text
+
+
+def _label(i: int, width: int = 1) -> str:
+    return index_letter(i).rjust(width)
+
+
+def _draw(record: Record, rows: Rows, highlights: Highlights, cols: range, rws: range, *, ascii: bool,
+          mover: Colour | None) -> Text:
+    """The board (or a window of it) with coordinates on all four sides and its edges drawn."""
+    size = record.size
+    g = glyphs_for(ascii)
+    owned = SPECS[record.game].connection
+    h_edge, v_edge = (g.own_h, g.own_v) if owned else (g.edge_h, g.edge_v)
+    corners = g.own_corners if owned else g.corners
+    top_style = EDGE_STYLE[Colour.BLACK] if owned else BOARD
+    side_style = EDGE_STYLE[Colour.WHITE] if owned else BOARD
+    corner_style = BOARD
+
+    left_open = cols.start > 0
+    right_open = cols.stop < size
+    top_open = rws.start > 0
+    bottom_open = rws.stop < size
+
+    out = Text(no_wrap=True, overflow="ignore")
+    pad = "   "  # row label, space, frame column
+
+    def column_labels() -> None:
+        out.append(pad)
+        for c in cols:
+            out.append(f" {_label(c)} ", _LABEL)
+        out.append("\n")
+
+    def horizontal(is_top: bool) -> None:
+        if top_open if is_top else bottom_open:
+            return  # a window that does not reach this edge: no edge line
+        left_c, right_c = (corners[0], corners[1]) if is_top else (corners[2], corners[3])
+        out.append("  ")
+        out.append(" " if left_open else left_c, corner_style)
+        out.append(h_edge * (3 * len(cols)), top_style)
+        out.append(" " if right_open else right_c, corner_style)
+        out.append("\n")
+
+    column_labels()
+    horizontal(True)
+    for r in rws:
+        out.append(f"{_label(r)} ", _LABEL)
+        out.append(" " if left_open else v_edge, BOARD if left_open else side_style)
+        for c in cols:
+            out.append_text(_cell(rows, (c, r), highlights.at((c, r)), g, mover))
+        out.append(" " if right_open else v_edge, BOARD if right_open else side_style)
+        out.append(f" {_label(r)}", _LABEL)
+        if highlights.swept == ("row", r):
+            out.append(" <" if ascii else " ◀", _MARK_STYLE[Mark.LAST])
+        out.append("\n")
+    horizontal(False)
+    column_labels()
+    if highlights.swept is not None and highlights.swept[0] == "column" and highlights.swept[1] in cols:
+        out.append(pad + "   " * (highlights.swept[1] - cols.start) + (" ^ " if ascii else " ▲ "),
+                   _MARK_STYLE[Mark.LAST])
+        out.append("\n")
+    out.rstrip()
+    return out
+
+
+def _legend(record: Record, highlights: Highlights, ascii: bool) -> Text | None:
+    parts: list[str] = []
+    g = glyphs_for(ascii)
+    if SPECS[record.game].connection:
+        parts.append(f"Black {g.black}: top and bottom edges ({g.own_h})   White {g.white}: left and right ({g.own_v})")
+    words = {
+        Mark.LAST: "(x) last move", Mark.ILLEGAL: "!x! illegal move", Mark.FOCUS: ">x< this point",
+        Mark.CAPTURED: f"{g.gone} captured", Mark.REMOVED: f"{g.gone} removed", Mark.FROM: f"{g.vacated} moved away",
+        Mark.CONVERTED: "[x] converted", Mark.FLIPPED: "[x] flipped", Mark.FILLED: "[x] filled",
+        Mark.CROSSCUT: "{x} crosscut", Mark.SWEPT: "swept line",
+    }
+    used = [words[m] for m in highlights.used() if m in words and not (m is Mark.SWEPT and highlights.swept)]
+    if highlights.swept is not None:
+        kind, index = highlights.swept
+        used.append(f"swept {kind} {index_letter(index)}")
+    if used:
+        parts.append("   ".join(used))
+    if not parts:
+        return None
+    return Text("\n".join(parts), style=_LABEL)
+
+
+def board_renderable(record: Record, step: Step | None, rows: Rows, *, ascii: bool = False) -> RenderableType:
+    """The whole board with coordinates, owned edges coloured (connection games) and the step's highlights.
+
+    `rows`: the position to draw (rows of Colour | None, row 0 at the top); `step`: the move whose changes are
+    highlighted (None: none). Works for every size from 2x2 to 52x52 (labels are SGF letters, as in records).
+    """
+    size = record.size
+    highlights = step_highlights(step, size)
+    mover = step.colour if step is not None else None
+    board = _draw(record, rows, highlights, range(size), range(size), ascii=ascii, mover=mover)
+    legend = _legend(record, highlights, ascii)
+    return board if legend is None else Group(board, legend)
+
+
+def board_excerpt(record: Record, rows: Rows, point: Point | str | None, *, radius: int = 3,
+                  ascii: bool = False) -> RenderableType:
+    """A small diagram of the points within `radius` of `point` (marked), for showing where a problem is.
+
+    `point` may be a (column, row) tuple or SGF letters (`Problem.point`); None or a point off the board draws
+    the whole board without a mark.
+    """
+    size = record.size
+    p = point_of(point)
+    if p is None or not (0 <= p[0] < size and 0 <= p[1] < size):
+        return _draw(record, rows, NO_HIGHLIGHTS, range(size), range(size), ascii=ascii, mover=None)
+    radius = max(0, radius)
+    cols = range(max(0, p[0] - radius), min(size, p[0] + radius + 1))
+    rws = range(max(0, p[1] - radius), min(size, p[1] + radius + 1))
+    highlights = Highlights({p: frozenset({Mark.FOCUS})})
+    return _draw(record, rows, highlights, cols, rws, ascii=ascii, mover=None)

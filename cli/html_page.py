@@ -1,0 +1,155 @@
+"""`records html`: one self-contained HTML page that replays a game (no network access: nothing is loaded).
+
+Safety: every text from a record is escaped with html.escape where it is markup; the positions travel as JSON in
+a non-executed `<script type="application/json">` block with `<`, `>`, `&`, U+2028 and U+2029 escaped, and the
+replayer script sets record text with textContent only. A Content-Security-Policy allows nothing but the page's
+own inline script (by its hash), inline styles and data: images.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from html import escape
+from importlib import resources
+from typing import Any
+
+from ..records.games import SPECS
+from ..records.model import Colour
+from ..records.points import index_letter
+from .boards import (
+    ReplayData,
+    change_lines,
+    comment_of,
+    header_lines,
+    move_line,
+    swap_line,
+    to_move_line,
+    verdict_lines,
+)
+from .svg import CELL, Geometry, frame_shapes, step_shapes, stone_shape, to_xml
+
+_LETTERS = "".join(index_letter(i) for i in range(52))
+
+
+def _asset(name: str) -> str:
+    return resources.files("boardrecords.cli").joinpath(name).read_text(encoding="utf-8")
+
+
+def script_json(value: Any) -> str:
+    """JSON that is safe inside a <script> element: no `</script>`, no HTML comment, no JS line separators."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def _board_string(rows: list[list[Colour | None]]) -> str:
+    return "".join("." if s is None else s.value for row in rows for s in row)
+
+
+def page_data(data: ReplayData, geo: Geometry) -> dict[str, Any]:
+    """Everything the replayer script needs: one entry per position (0: the start)."""
+    positions: list[dict[str, Any]] = []
+    for i in range(data.last + 1):
+        step = data.step_at(i)
+        under, over = step_shapes(data, i, geo)
+        positions.append({
+            "board": _board_string(data.rows_at(i)),
+            "label": move_line(data, i),
+            "changes": change_lines(step),
+            "illegal": bool(step is not None and step.illegal is not None),
+            "toMove": to_move_line(data, i),
+            "swap": swap_line(data, i) or "",
+            "comment": comment_of(data, i) or "",
+            "under": under,
+            "over": over,
+        })
+    black = stone_shape(geo, (0, 0), Colour.BLACK)
+    white = stone_shape(geo, (0, 0), Colour.WHITE)
+    return {
+        "size": data.record.size,
+        "letters": _LETTERS,
+        "geometry": {"cell": CELL, "off": geo.off},
+        "stone": {"B": [black[0], black[1], None], "W": [white[0], white[1], None]},
+        "start": 0,
+        "positions": positions,
+    }
+
+
+def _title(data: ReplayData) -> str:
+    r = data.record
+    players = f"{r.black or '?'} (Black) vs {r.white or '?'} (White)"
+    return f"{players}: {SPECS[r.game].title}" + (f", {r.event}" if r.event else "")
+
+
+def _header_html(data: ReplayData) -> str:
+    lines = header_lines(data.record)
+    rows = []
+    for line in lines[1:]:
+        label, _, value = line.partition(": ")
+        rows.append(f"<dt>{escape(label)}</dt><dd>{escape(value)}</dd>")
+    return f"<h1>{escape(lines[0])}</h1>\n<dl>{''.join(rows)}</dl>"
+
+
+def _verdict_html(data: ReplayData) -> str:
+    lines = verdict_lines(data)
+    ok = data.verdict is not None and data.verdict.passes
+    body = "".join(f"<p>{escape(line)}</p>" for line in lines)
+    return f'<section id="verdict" class="{"passes" if ok else "fails"}">{body}</section>'
+
+
+def html_page(data: ReplayData) -> str:
+    """The complete page."""
+    record = data.record
+    geo = Geometry(record.size, SPECS[record.game].connection, caption=False)
+    script = _asset("replay.js")
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+    csp = (f"default-src 'none'; script-src 'sha256-{digest}'; style-src 'unsafe-inline'; img-src data:; "
+           "base-uri 'none'; form-action 'none'")
+    w = f"{geo.width:g}"
+    svg = (f'<svg id="board" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {w}" width="{w}" height="{w}" '
+           f'role="img" aria-label="board" data-size="{record.size}">\n'
+           f"{to_xml(frame_shapes(geo))}\n"
+           '<g id="layer-under"></g><g id="layer-stones"></g><g id="layer-over"></g>\n</svg>')
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{escape(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>{escape(_title(data))}</title>
+<style>
+{_asset("replay.css")}</style>
+</head>
+<body>
+<main>
+<section id="board-wrap">
+{svg}
+<div id="controls">
+<button type="button" id="first" title="Start (Home)" aria-label="start">&#x23EE;</button>
+<button type="button" id="prev" title="Back (left arrow)" aria-label="previous move">&#x25C0;</button>
+<span id="counter"></span>
+<button type="button" id="next" title="Next (right arrow)" aria-label="next move">&#x25B6;</button>
+<button type="button" id="last" title="End (End)" aria-label="last move">&#x23ED;</button>
+<input type="range" id="slider" min="0" max="{data.last}" value="0" aria-label="move">
+</div>
+<p class="keys">Keys: &#x2190; &#x2192; step, Home / End: start and end.</p>
+</section>
+<aside>
+{_header_html(data)}
+<p id="move-label"></p>
+<ul id="changes" class="changes"></ul>
+<p id="to-move"></p>
+<p id="swap" hidden></p>
+<div id="comment" hidden></div>
+{_verdict_html(data)}
+</aside>
+</main>
+<noscript><p>This page needs JavaScript to step through the game.</p></noscript>
+<script type="application/json" id="replay-data">{script_json(page_data(data, geo))}</script>
+<script>{script}</script>
+</body>
+</html>
+"""

@@ -1,0 +1,284 @@
+"""SVG board diagrams: one position with stones, coordinates, owned edges, the last move and what it changed.
+
+Drawing is described as shapes (tag, attributes, text) so that the HTML replayer draws each step's marks from the
+very same shapes this module writes into a diagram. Every element carries classes (`stone black`, `mark captured`)
+and `data-point` (SGF letters) so a reader, or a test, can query the picture.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+from ..records.games import SPECS, MoveKind
+from ..records.model import Colour
+from ..records.points import Point, format_point, index_letter
+from .boards import MARK_WORDS, Highlights, Mark, ReplayData, Rows, change_lines, move_line, step_highlights
+
+Attrs = dict[str, str | int | float]
+Shape = tuple[str, Attrs, str | None]  # tag, attributes, text content
+
+CELL = 32
+STONE_R = 0.46 * CELL
+WOOD = "#dcb35c"
+INK = "#3b2a10"
+BLACK_FILL, WHITE_FILL = "#111111", "#f7f7f4"
+RED = "#d01010"
+PURPLE = "#9b1fd1"
+GREEN = "#178a17"
+AMBER = "#e0a000"
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    """Where things go on a board of `size` points; owned edges drawn as bands for connection games."""
+
+    size: int
+    connection: bool
+    caption: bool = True
+
+    @property
+    def off(self) -> float:
+        """The centre of point 0 (room for coordinates and an edge band)."""
+        return CELL * 1.6
+
+    def xy(self, point: Point) -> tuple[float, float]:
+        return self.off + point[0] * CELL, self.off + point[1] * CELL
+
+    @property
+    def board_span(self) -> float:
+        return (self.size - 1) * CELL
+
+    @property
+    def width(self) -> float:
+        return 2 * self.off + self.board_span
+
+    @property
+    def height(self) -> float:
+        return self.width + (CELL * 1.5 if self.caption else 0)
+
+
+def _num(v: str | int | float) -> str:
+    if isinstance(v, float):
+        return f"{v:.2f}".rstrip("0").rstrip(".")
+    return str(v)
+
+
+def to_xml(shapes: list[Shape]) -> str:
+    """Shapes as SVG elements; every attribute value and text escaped."""
+    out: list[str] = []
+    for tag, attrs, text in shapes:
+        attr = "".join(f' {k}="{escape(_num(v), quote=True)}"' for k, v in attrs.items())
+        if text is None:
+            out.append(f"<{tag}{attr}/>")
+        else:
+            out.append(f"<{tag}{attr}>{escape(text, quote=False)}</{tag}>")
+    return "\n".join(out)
+
+
+def frame_shapes(geo: Geometry) -> list[Shape]:
+    """Background, grid, owned-edge bands (Black top and bottom, White left and right), labels."""
+    n, off, span = geo.size, geo.off, geo.board_span
+    pad = CELL * 0.6
+    lo, hi = off - pad, off + span + pad
+    shapes: list[Shape] = [("rect", {"class": "board", "x": lo, "y": lo, "width": hi - lo, "height": hi - lo,
+                                     "fill": WOOD}, None)]
+    if geo.connection:
+        band = CELL * 0.22
+        # Corners belong to both players; the bands stop at the board's corners so neither owns them visually.
+        for y in (lo - band, hi):
+            shapes.append(("rect", {"class": "edge edge-black", "x": lo, "y": y, "width": hi - lo, "height": band,
+                                    "fill": BLACK_FILL}, None))
+        for x in (lo - band, hi):
+            shapes.append(("rect", {"class": "edge edge-white", "x": x, "y": lo, "width": band, "height": hi - lo,
+                                    "fill": WHITE_FILL, "stroke": "#777777", "stroke-width": 1}, None))
+    for i in range(n):
+        p = off + i * CELL
+        shapes.append(("line", {"class": "grid", "x1": off, "y1": p, "x2": off + span, "y2": p, "stroke": INK,
+                                "stroke-width": 1}, None))
+        shapes.append(("line", {"class": "grid", "x1": p, "y1": off, "x2": p, "y2": off + span, "stroke": INK,
+                                "stroke-width": 1}, None))
+    label_gap = CELL * (1.1 if geo.connection else 0.9)
+    font = {"font-family": "sans-serif", "font-size": CELL * 0.42, "fill": "#333333", "text-anchor": "middle",
+            "dominant-baseline": "central"}
+    for i in range(n):
+        p = off + i * CELL
+        letter = index_letter(i)
+        for x, y in ((p, lo - label_gap + pad), (p, hi + label_gap - pad)):
+            shapes.append(("text", {"class": "coord", **font, "x": x, "y": y}, letter))
+        for x, y in ((lo - label_gap + pad, p), (hi + label_gap - pad, p)):
+            shapes.append(("text", {"class": "coord", **font, "x": x, "y": y}, letter))
+    return shapes
+
+
+def stone_shape(geo: Geometry, point: Point, colour: Colour, *, extra: str = "") -> Shape:
+    x, y = geo.xy(point)
+    black = colour is Colour.BLACK
+    return ("circle", {"class": f"stone {'black' if black else 'white'}{extra}", "data-point": format_point(point),
+                       "cx": x, "cy": y, "r": STONE_R, "fill": BLACK_FILL if black else WHITE_FILL,
+                       "stroke": "#000000" if black else "#555555", "stroke-width": 1}, None)
+
+
+def stone_shapes(geo: Geometry, rows: Rows) -> list[Shape]:
+    return [stone_shape(geo, (c, r), colour) for r, row in enumerate(rows) for c, colour in enumerate(row)
+            if colour is not None]
+
+
+def _cross(geo: Geometry, point: Point, cls: str, colour: str, half: float) -> list[Shape]:
+    x, y = geo.xy(point)
+    attrs: Attrs = {"class": cls, "data-point": format_point(point), "stroke": colour, "stroke-width": 3,
+                    "stroke-linecap": "round"}
+    return [("line", {**attrs, "x1": x - half, "y1": y - half, "x2": x + half, "y2": y + half}, None),
+            ("line", {**attrs, "x1": x - half, "y1": y + half, "x2": x + half, "y2": y - half}, None)]
+
+
+def mark_shapes(geo: Geometry, highlights: Highlights, rows: Rows, *, mover: Colour | None,
+                numbered: frozenset[Point] = frozenset()) -> tuple[list[Shape], list[Shape]]:
+    """The marks of one step: (drawn under the stones, drawn over them)."""
+    under: list[Shape] = []
+    over: list[Shape] = []
+    n = geo.size
+    if highlights.swept is not None:
+        kind, index = highlights.swept
+        half = CELL * 0.5
+        if kind == "row":
+            x, y = geo.xy((0, index))
+            box = {"x": x - half, "y": y - half, "width": geo.board_span + CELL, "height": CELL}
+        else:
+            x, y = geo.xy((index, 0))
+            box = {"x": x - half, "y": y - half, "width": CELL, "height": geo.board_span + CELL}
+        under.append(("rect", {"class": "mark swept", "data-line": f"{kind}-{index_letter(index)}", **box,
+                               "fill": "#3a8ee6", "fill-opacity": 0.35}, None))
+    for point, marks in sorted(highlights.marks.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        x, y = geo.xy(point)
+        stone = rows[point[1]][point[0]] if 0 <= point[1] < n and 0 <= point[0] < n else None
+        pid = format_point(point)
+        if Mark.ILLEGAL in marks:
+            if stone is None and mover is not None:
+                shape = stone_shape(geo, point, mover, extra=" refused")
+                shape[1]["fill-opacity"] = 0.45
+                over.append(shape)
+            over.extend(_cross(geo, point, "mark illegal", RED, CELL * 0.32))
+        if Mark.CAPTURED in marks:
+            over.extend(_cross(geo, point, "mark captured", RED, CELL * 0.2))
+        if Mark.REMOVED in marks:
+            over.extend(_cross(geo, point, "mark removed", RED, CELL * 0.2))
+        if Mark.FROM in marks:
+            over.append(("circle", {"class": "mark from", "data-point": pid, "cx": x, "cy": y, "r": STONE_R * 0.8,
+                                    "fill": "none", "stroke": RED, "stroke-width": 2, "stroke-dasharray": "3 3"},
+                         None))
+        for mark, colour in ((Mark.CONVERTED, PURPLE), (Mark.FLIPPED, PURPLE)):
+            if mark in marks:
+                over.append(("circle", {"class": f"mark {mark.value}", "data-point": pid, "cx": x, "cy": y,
+                                        "r": STONE_R + 1.5, "fill": "none", "stroke": colour, "stroke-width": 3},
+                             None))
+        if Mark.FILLED in marks:
+            s = CELL * 0.22
+            over.append(("rect", {"class": "mark filled", "data-point": pid, "x": x - s / 2, "y": y - s / 2,
+                                  "width": s, "height": s, "fill": GREEN, "stroke": "#ffffff", "stroke-width": 1},
+                         None))
+        if Mark.LAST in marks and point not in numbered:
+            ring = "#ffffff" if stone is Colour.BLACK else RED
+            over.append(("circle", {"class": "mark last", "data-point": pid, "cx": x, "cy": y, "r": STONE_R * 0.42,
+                                    "fill": "none", "stroke": ring, "stroke-width": 2.5}, None))
+        if Mark.FOCUS in marks:
+            over.append(("rect", {"class": "mark focus", "data-point": pid, "x": x - CELL / 2, "y": y - CELL / 2,
+                                  "width": CELL, "height": CELL, "fill": "none", "stroke": RED, "stroke-width": 2},
+                         None))
+    for cut in highlights.crosscuts:
+        cols = [p[0] for p in cut]
+        rws = [p[1] for p in cut]
+        x0, y0 = geo.xy((min(cols), min(rws)))
+        x1, y1 = geo.xy((max(cols), max(rws)))
+        m = CELL * 0.52
+        over.append(("rect", {"class": "mark crosscut", "data-points": " ".join(format_point(p) for p in cut),
+                              "x": x0 - m, "y": y0 - m, "width": x1 - x0 + 2 * m, "height": y1 - y0 + 2 * m,
+                              "rx": 6, "fill": "none", "stroke": AMBER, "stroke-width": 3,
+                              "stroke-dasharray": "6 3"}, None))
+    return under, over
+
+
+def arrow_shapes(geo: Geometry, relocations: tuple[tuple[Point, Point], ...]) -> list[Shape]:
+    """An arrow from where a Cation stone was lifted to where it was put (CAT-6)."""
+    out: list[Shape] = []
+    for a, b in relocations:
+        (x0, y0), (x1, y1) = geo.xy(a), geo.xy(b)
+        out.append(("line", {"class": "mark move-arrow", "data-from": format_point(a), "data-to": format_point(b),
+                             "x1": x0, "y1": y0, "x2": x1, "y2": y1, "stroke": RED, "stroke-width": 2,
+                             "stroke-dasharray": "5 4", "stroke-opacity": 0.8}, None))
+    return out
+
+
+def move_numbers(data: ReplayData, index: int) -> dict[Point, int]:
+    """For each stone on the board after move `index`: the number of the move that put it there (setup stones and
+    Quentin's filled stones have none; a converted or flipped stone keeps its number)."""
+    numbers: dict[Point, int] = {}
+    for step in data.steps[:index]:
+        if step.illegal is not None:
+            break
+        mv = step.move
+        if mv.kind is MoveKind.PLACE and mv.point is not None:
+            numbers[mv.point] = step.number
+        for a, b in step.change.relocated:
+            numbers.pop(a, None)
+            numbers[b] = step.number
+    rows = data.rows_at(index)
+    return {p: k for p, k in numbers.items() if rows[p[1]][p[0]] is not None}
+
+
+def number_shapes(geo: Geometry, rows: Rows, numbers: dict[Point, int], last: frozenset[Point]) -> list[Shape]:
+    out: list[Shape] = []
+    for p, k in sorted(numbers.items(), key=lambda kv: kv[1]):
+        x, y = geo.xy(p)
+        stone = rows[p[1]][p[0]]
+        colour = RED if p in last else ("#ffffff" if stone is Colour.BLACK else "#000000")
+        size = CELL * (0.42 if k < 100 else 0.34)
+        out.append(("text", {"class": "number", "data-point": format_point(p), "x": x, "y": y,
+                             "font-family": "sans-serif", "font-size": size, "font-weight": "bold", "fill": colour,
+                             "text-anchor": "middle", "dominant-baseline": "central"}, str(k)))
+    return out
+
+
+def step_shapes(data: ReplayData, index: int, geo: Geometry, *,
+                numbers: dict[Point, int] | None = None) -> tuple[list[Shape], list[Shape]]:
+    """The highlights of position `index` as shapes (under the stones, over them)."""
+    step = data.step_at(index)
+    rows = data.rows_at(index)
+    highlights = step_highlights(step, data.record.size)
+    numbered = frozenset(numbers or ())
+    under, over = mark_shapes(geo, highlights, rows, mover=step.colour if step else None, numbered=numbered)
+    if step is not None and step.illegal is None:
+        under.extend(arrow_shapes(geo, step.change.relocated))
+    return under, over
+
+
+def diagram_svg(data: ReplayData, index: int, *, numbers: bool = False) -> str:
+    """A standalone SVG document of the position after move `index` (0: the start)."""
+    record = data.record
+    geo = Geometry(record.size, SPECS[record.game].connection)
+    rows = data.rows_at(index)
+    nums = move_numbers(data, index) if numbers else None
+    under, over = step_shapes(data, index, geo, numbers=nums)
+    step = data.step_at(index)
+    last = frozenset(p for p, m in step_highlights(step, record.size).marks.items() if Mark.LAST in m)
+    shapes = frame_shapes(geo) + under + stone_shapes(geo, rows) + over
+    if nums:
+        shapes += number_shapes(geo, rows, nums, last)
+    caption_lines = [move_line(data, index), *change_lines(step)]
+    title = f"{SPECS[record.game].title} {record.size}x{record.size}: {caption_lines[0]}"
+    legend = ", ".join(MARK_WORDS[m] for m in step_highlights(step, record.size).used())
+    if geo.caption:
+        shapes.append(("text", {"class": "caption", "x": geo.width / 2, "y": geo.width + CELL * 0.5,
+                                "font-family": "sans-serif", "font-size": CELL * 0.42, "fill": "#222222",
+                                "text-anchor": "middle"}, "; ".join(caption_lines)))
+    desc = "; ".join(x for x in (f"Marks: {legend}" if legend else "", ) if x)
+    w, h = _num(geo.width), _num(geo.height)
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+            f'role="img" data-game="{escape(record.game.value)}" data-size="{record.size}" data-move="{index}">')
+    parts = [head, f"<title>{escape(title, quote=False)}</title>"]
+    if desc:
+        parts.append(f"<desc>{escape(desc, quote=False)}</desc>")
+    parts.append(f'<rect class="paper" x="0" y="0" width="{w}" height="{h}" fill="#ffffff"/>')
+    parts.append(to_xml(shapes))
+    parts.append("</svg>\n")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + "\n".join(parts)

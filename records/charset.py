@@ -1,0 +1,120 @@
+"""Charsets: which codec a record's `CA` names, and how values are decoded without losing a byte.
+
+- `CA` present and known: honoured. Common spellings are mapped (`UTF-8`, `utf8`, `ISO-8859-1`, `ISO8859_1`,
+  `Latin-1`, `ASCII`, `GB2312`, `Big5`, `Shift_JIS`, `EUC-KR`, ...); anything Python knows as an ASCII-compatible
+  text codec is accepted too. A few legacy names are read with the codec that extends them (GB2312 with GB18030,
+  Shift_JIS with CP932, EUC-KR with CP949, Big5 with Big5-HKSCS), which decodes every valid byte sequence of the
+  named charset the same way and also reads the vendor extensions such files often contain.
+- `CA` absent: UTF-8; when the record's bytes are not UTF-8, ISO-8859-1, with a warning.
+- `CA` unknown (or a codec the syntax cannot be read in, such as UTF-16): a warning, then as if absent.
+- Bytes that are not valid in the chosen codec are kept: they decode to lone surrogates (Python's
+  "surrogateescape"), and encoding the value again with the same error handler gives the original bytes back.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+DEFAULT = "utf-8"
+FALLBACK = "iso-8859-1"
+ERRORS = "surrogateescape"
+BOM = b"\xef\xbb\xbf"
+
+_ALIASES = {
+    "utf8": "utf-8",
+    "iso88591": "iso-8859-1",
+    "iso885911987": "iso-8859-1",
+    "latin1": "iso-8859-1",
+    "latin": "iso-8859-1",
+    "l1": "iso-8859-1",
+    "ascii": "ascii",
+    "usascii": "ascii",
+    "ansix3.41968": "ascii",
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+    "gb18030": "gb18030",
+    "cp936": "gb18030",
+    "euccn": "gb18030",
+    "big5": "big5hkscs",
+    "big5hkscs": "big5hkscs",
+    "cp950": "cp950",
+    "shiftjis": "cp932",
+    "sjis": "cp932",
+    "mskanji": "cp932",
+    "cp932": "cp932",
+    "windows31j": "cp932",
+    "eucjp": "euc_jp",
+    "euckr": "cp949",
+    "ksc56011987": "cp949",
+    "cp949": "cp949",
+    "uhc": "cp949",
+}
+_NOT_SYNTAX_SAFE = ("utf-16", "utf-32", "utf-7", "utf_16", "utf_32", "utf_7")
+_PROBE = b"(;)[]\\:ABZabz09 \t\r\n"
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[^0-9a-z.]", "", name.strip().lower())
+
+
+def codec_for(name: str) -> str | None:
+    """The Python codec for a `CA` value, or None when it names no charset this reader can honour."""
+    key = _key(name)
+    if not key:
+        return None
+    if key in _ALIASES:
+        return _ALIASES[key]
+    try:
+        info = codecs.lookup(name.strip())
+    except (LookupError, ValueError, TypeError):
+        return None
+    if not getattr(info, "_is_text_encoding", True) or info.name.startswith(_NOT_SYNTAX_SAFE):
+        return None
+    try:
+        # The syntax is read on bytes: only codecs that keep ASCII as ASCII can be honoured.
+        if _PROBE.decode(info.name) != _PROBE.decode("ascii"):
+            return None
+    except (UnicodeError, LookupError):
+        return None
+    return info.name
+
+
+class Decoder:
+    """Decodes the values of one record: escapes resolved, then the record's codec.
+
+    `declared` says whether the codec was named by `CA` (invalid bytes are then kept with a warning) or is the
+    UTF-8 default (invalid bytes then mean the record is read again as ISO-8859-1: see `NeedsFallback`).
+    """
+
+    __slots__ = ("bad_offset", "codec", "declared")
+
+    def __init__(self, codec: str, declared: bool) -> None:
+        self.codec = codec
+        self.declared = declared
+        self.bad_offset: int | None = None  # where the first undecodable byte was found
+
+    def bad_bytes(self, raw: bytes, offset: int) -> str:
+        """The value of `raw`, which failed to decode strictly; `offset` is where it stands in the file."""
+        if not self.declared:
+            raise NeedsFallback(offset)
+        if self.bad_offset is None:
+            self.bad_offset = offset
+        return raw.decode(self.codec, ERRORS)
+
+
+class NeedsFallback(Exception):
+    """A record without `CA` whose bytes are not UTF-8: it is read again as ISO-8859-1."""
+
+    def __init__(self, offset: int) -> None:
+        super().__init__(offset)
+        self.offset = offset
+
+
+def encode_value(text: str) -> bytes:
+    """UTF-8 bytes of a value; bytes kept from an undecodable source come back as they were."""
+    try:
+        return text.encode("utf-8", ERRORS)
+    except UnicodeEncodeError:
+        # Lone surrogates that did not come from reading (a value made in code): keep them representable.
+        return text.encode("utf-8", "surrogatepass")

@@ -1,0 +1,315 @@
+"""Typed property values: moves of every game, board size, result, date, komi, handicap, player to move.
+
+Each reader returns the typed value and, when the text needed a reading or could not be read, a `Problem`
+(code, message, severity, rule) that the record keeps as a diagnostic. Nothing here raises on a bad value.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from calendar import monthrange
+from datetime import date
+from typing import Any, NamedTuple
+
+from .charset import Decoder
+from .games import SPECS, Game, GameSpec, MoveKind
+from .grammar import MoveSource
+from .model import Colour, Move, RecordDate, Result, ResultMethod, Severity, SourcePos
+from .points import format_point, letter_index, parse_point
+
+
+class Problem(NamedTuple):
+    code: str
+    message: str
+    severity: Severity = Severity.WARNING
+    rule: str | None = None
+
+
+# -- moves -------------------------------------------------------------------------------------------------------
+
+_PASS_TT = (Game.GO, Game.CONVERSION_GO)
+
+
+def parse_move(spec: GameSpec, size: int, colour: Colour, value: str) -> Move:
+    """The move a `B`/`W` value stands for in `spec`'s game on a `size` board (0: size unknown, no board check).
+
+    Every kind is recognised in every game (`swap-sides` is a SWAP even in Go): the engines refuse the kinds
+    their game lacks, citing their own rule. A value that fits no kind, or names a point off the board, is an
+    INVALID move carrying the reason and the rule (the notation rule, or the size rule for a point off the board).
+    """
+    if value == "":
+        return Move(colour, MoveKind.PASS, raw=value)
+    n = len(value)
+    if n == 2:
+        point = parse_point(value)
+        if point is not None:
+            if value == "tt" and spec.game in _PASS_TT and size <= 19:
+                # FF[3] habit kept by FF[4]: `tt` is a pass on boards up to 19x19 (ING-10, CON-8).
+                return Move(colour, MoveKind.PASS, raw=value)
+            off = _off_board(spec, size, colour, value, point)
+            return off or Move(colour, MoveKind.PLACE, point, raw=value)
+    elif value in ("swap-sides", "swap"):
+        return Move(colour, MoveKind.SWAP, raw=value)
+    elif value == "resign":
+        return Move(colour, MoveKind.RESIGN, raw=value)
+    elif n == 7 and value.startswith("sweep-"):
+        line = letter_index(value[6])
+        if line is not None:
+            if size and line >= size:
+                return _invalid(colour, value, f"{value}: line {value[6]} is off the {size}x{size} board "
+                                f"({spec.size_rule})", spec.size_rule, None)
+            return Move(colour, MoveKind.SWEEP, line=line, raw=value)
+    elif n == 3 and value[2] == "-":
+        point = parse_point(value[:2])
+        if point is not None:
+            off = _off_board(spec, size, colour, value, point)
+            return off or Move(colour, MoveKind.REMOVE, point, raw=value)
+    elif n == 5 and value[2] == "-":
+        point, target = parse_point(value[:2]), parse_point(value[3:])
+        if point is not None and target is not None:
+            off = _off_board(spec, size, colour, value, point) or _off_board(spec, size, colour, value, target)
+            return off or Move(colour, MoveKind.RELOCATE, point, target, raw=value)
+    return _invalid(colour, value, f"{colour.value}[{value}] is not a move value ({spec.notation_rule})",
+                    spec.notation_rule, None)
+
+
+def _off_board(spec: GameSpec, size: int, colour: Colour, value: str, point: tuple[int, int]) -> Move | None:
+    if size and (point[0] >= size or point[1] >= size):
+        return _invalid(colour, value, f"point {format_point(point)} is off the {size}x{size} board "
+                        f"({spec.size_rule})", spec.size_rule, point)
+    return None
+
+
+def _invalid(colour: Colour, value: str, problem: str, rule: str, point: tuple[int, int] | None) -> Move:
+    return Move(colour, MoveKind.INVALID, point, raw=value, problem=problem, rule=rule)
+
+
+class MoveTable:
+    """The typed moves of one game and board size, shared by every record of them (moves are immutable).
+
+    Only well-formed moves are cached, keyed by their raw bytes; they carry no position (a move's position is
+    its node's). INVALID moves are made per node, with the position of their value.
+    """
+
+    __slots__ = ("cache", "size", "spec")
+
+    def __init__(self, game: Game, size: int) -> None:
+        self.spec = SPECS[game]
+        self.size = size
+        self.cache: dict[tuple[bytes, bytes], Move] = {}
+
+
+_TABLES: dict[tuple[Game, int], MoveTable] = {}
+_COLOURS = {"B": Colour.BLACK, "W": Colour.WHITE}
+
+
+def move_table(game: Game, size: int) -> MoveTable:
+    table = _TABLES.get((game, size))
+    if table is None:
+        table = _TABLES[(game, size)] = MoveTable(game, size)
+    return table
+
+
+class RecordMoves(MoveSource):
+    """The moves of one record: the shared table's cache, and this record's decoder and source for the rest."""
+
+    __slots__ = ("cache", "decoder", "src", "table")
+
+    def __init__(self, table: MoveTable, decoder: Decoder, src: Any) -> None:
+        self.table = table
+        self.cache = table.cache
+        self.decoder = decoder
+        self.src = src
+
+    def from_bytes(self, colour: bytes, raw: bytes, offset: int) -> Move:
+        try:
+            value = raw.decode(self.decoder.codec)
+        except UnicodeDecodeError:
+            value = self.decoder.bad_bytes(raw, offset)
+        move = self._make(colour.decode("ascii"), value, offset)
+        if move.kind is not MoveKind.INVALID and raw.isascii():
+            self.cache[(colour, raw)] = move
+        return move
+
+    def from_text(self, colour: str, value: str, offset: int) -> Move:
+        if value.isascii():
+            move = self.cache.get((colour.encode("ascii"), value.encode("ascii")))
+            if move is not None:
+                return move
+        return self._make(colour, value, offset)
+
+    def _make(self, colour: str, value: str, offset: int) -> Move:
+        table = self.table
+        move = parse_move(table.spec, table.size, _COLOURS[colour], value)
+        if move.kind is MoveKind.INVALID:
+            # The verifier reports it at its move number; keep where it stands for the message.
+            move = Move(move.colour, move.kind, move.point, move.target, move.line, move.raw, move.problem,
+                        move.rule, SourcePos.lazy(offset, self.src))
+        return move
+
+
+# -- board size --------------------------------------------------------------------------------------------------
+
+_SIZE = re.compile(r"\s*(\d{1,9})\s*(?::\s*(\d{1,9})\s*)?")
+
+
+def read_size(game: Game, value: str | None) -> tuple[int, Problem | None]:
+    """`SZ` for `game`: (size, problem). Size 0 means unknown (missing where the game needs it, or unreadable)."""
+    spec = SPECS[game]
+    rule = spec.size_rule
+    if value is None:
+        if spec.default_size is not None:
+            return spec.default_size, None
+        return 0, Problem("missing-size", f"{spec.title} records must state the board size with SZ ({rule})",
+                          Severity.ERROR, rule)
+    m = _SIZE.fullmatch(value)
+    if m is None:
+        return 0, Problem("bad-size", f"SZ[{value}] is not a board size ({rule})", Severity.ERROR, rule)
+    size = int(m.group(1))
+    if m.group(2) is not None and int(m.group(2)) != size:
+        return 0, Problem("bad-size", f"SZ[{value}]: boards are square, {m.group(1)} columns and {m.group(2)} rows "
+                          f"cannot be played ({rule})", Severity.ERROR, rule)
+    if not spec.min_size <= size <= spec.max_size:
+        return size, Problem("bad-size", f"SZ[{value}]: a {size}x{size} board is outside "
+                             f"{spec.min_size}x{spec.min_size} to {spec.max_size}x{spec.max_size} ({rule})",
+                             Severity.ERROR, rule)
+    return size, None
+
+
+# -- result -------------------------------------------------------------------------------------------------------
+
+_RESULT = re.compile(r"([BW])\+(.*)", re.S)
+_MARGIN = re.compile(r"\d+(?:\.\d+)?|\.\d+")
+_METHODS = {
+    "": ResultMethod.CHAIN,
+    "r": ResultMethod.RESIGN, "resign": ResultMethod.RESIGN,
+    "t": ResultMethod.TIME, "time": ResultMethod.TIME,
+    "f": ResultMethod.FORFEIT, "forfeit": ResultMethod.FORFEIT,
+}
+
+
+def read_result(raw: str | None) -> tuple[Result, Problem | None]:
+    """`RE` in the vocabulary of the rules: B+ / W+, B+3.5, 0 / Draw, B+R / B+Resign, B+T / B+Time, B+F /
+    B+Forfeit, Void, ? (and empty). A bare `B` / `W` reads as B+ / W+ with a warning; any other text is kept as
+    OTHER with the raw text (the words R, Resign, T, Time, F, Forfeit, Draw and Void in any case)."""
+    if raw is None:
+        return Result("", ResultMethod.UNKNOWN), None
+    text = raw.strip()
+    if text in ("", "?"):
+        return Result(raw, ResultMethod.UNKNOWN), None
+    lower = text.lower()
+    if text == "0" or lower == "draw":
+        return Result(raw, ResultMethod.DRAW), None
+    if lower == "void":
+        return Result(raw, ResultMethod.VOID), None
+    if text in ("B", "W"):
+        return Result(raw, ResultMethod.CHAIN, Colour(text)), Problem(
+            "result-bare", f"RE[{raw}] read as {text}+ (a winner without '+')")
+    m = _RESULT.fullmatch(text)
+    if m is not None:
+        winner = Colour(m.group(1))
+        rest = m.group(2)
+        method = _METHODS.get(rest.lower())
+        if method is not None:
+            return Result(raw, method, winner), None
+        if _MARGIN.fullmatch(rest):
+            return Result(raw, ResultMethod.SCORE, winner, float(rest)), None
+    return Result(raw, ResultMethod.OTHER), None
+
+
+# -- dates --------------------------------------------------------------------------------------------------------
+
+_FULL = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_MONTH = re.compile(r"(\d{4})-(\d{2})")
+_YEAR = re.compile(r"\d{4}")
+_MONTH_DAY = re.compile(r"(\d{2})-(\d{2})")
+_TWO = re.compile(r"\d{2}")
+
+
+def read_date(raw: str | None) -> tuple[RecordDate | None, Problem | None]:
+    """`DT` as SGF writes it: ISO dates, partial (`2024`, `2024-05`) and several separated by commas, where a
+    later one may leave out what it shares with the one before (`1996-05-06,07,08`, `1996-05,06`,
+    `1996-12-27,1997-01-03`, `1996-05-06,06-01`). Anything else keeps its raw text, with a warning."""
+    if raw is None:
+        return None, None
+    text = raw.strip()
+    if not text:
+        return RecordDate(raw), None
+    days: list[tuple[date, date]] = []
+    shown: list[str] = []
+    prev: tuple[int, int | None, int | None] | None = None  # the previous date: year, month or None, day or None
+    for part in (p.strip() for p in text.split(",")):
+        y: int
+        mo: int | None = None
+        d: int | None = None
+        if m := _FULL.fullmatch(part):
+            y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        elif m := _MONTH.fullmatch(part):
+            y, mo = int(m.group(1)), int(m.group(2))
+        elif _YEAR.fullmatch(part):
+            y = int(part)
+        elif (m := _MONTH_DAY.fullmatch(part)) and prev is not None and prev[2] is not None:
+            y, mo, d = prev[0], int(m.group(1)), int(m.group(2))
+        elif _TWO.fullmatch(part) and prev is not None and prev[2] is not None:
+            y, mo, d = prev[0], prev[1], int(part)
+        elif _TWO.fullmatch(part) and prev is not None and prev[1] is not None:
+            y, mo = prev[0], int(part)
+        else:
+            return RecordDate(raw), _not_iso(raw)
+        try:
+            if d is not None:
+                assert mo is not None
+                first = last = date(y, mo, d)
+                shown.append(first.isoformat())
+            elif mo is not None:
+                first = date(y, mo, 1)
+                last = date(y, mo, monthrange(y, mo)[1])
+                shown.append(f"{y:04d}-{mo:02d}")
+            else:
+                first, last = date(y, 1, 1), date(y, 12, 31)
+                shown.append(f"{y:04d}")
+        except ValueError:
+            return RecordDate(raw), _not_iso(raw)
+        days.append((first, last))
+        prev = (y, mo, d)
+    return RecordDate(raw, min(f for f, _ in days), max(la for _, la in days), tuple(shown)), None
+
+
+def _not_iso(raw: str) -> Problem:
+    return Problem("date-not-iso", f"DT[{raw}] is not an ISO date (YYYY-MM-DD); kept as text")
+
+
+# -- komi, handicap, player to move -------------------------------------------------------------------------------
+
+
+def read_komi(raw: str | None, game: Game) -> tuple[float | None, Problem | None]:
+    """`KM` as a number. Fox writes a Go komi 100 times too big (`KM[750]` for 7.5): a Go komi of 100 or more
+    that is a multiple of 25 is read as value/100, with a warning (the raw text stays in the root property)."""
+    if raw is None or not raw.strip():
+        return None, None
+    try:
+        komi = float(raw.strip())
+    except ValueError:
+        return None, Problem("bad-komi", f"KM[{raw}] is not a number; komi left unknown")
+    if not math.isfinite(komi):
+        return None, Problem("bad-komi", f"KM[{raw}] is not a number; komi left unknown")
+    if game is Game.GO and abs(komi) >= 100 and komi % 25 == 0:
+        return komi / 100, Problem("komi-scaled", f"KM[{raw}] read as {komi / 100:g} (a komi written 100 times "
+                                   "too big, as the Fox server does)")
+    return komi, None
+
+
+def read_handicap(raw: str | None) -> tuple[int | None, Problem | None]:
+    if raw is None or not raw.strip():
+        return None, None
+    text = raw.strip()
+    if re.fullmatch(r"\d{1,4}", text):
+        return int(text), None
+    return None, Problem("bad-handicap", f"HA[{raw}] is not a whole number of stones; handicap left unknown")
+
+
+def read_colour(raw: str) -> Colour | None:
+    """`PL` and other colour values: `B` or `W` (anything else is None)."""
+    text = raw.strip()
+    return _COLOURS.get(text)

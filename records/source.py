@@ -1,0 +1,66 @@
+"""Source positions: byte offsets turned into line and column only when somebody asks.
+
+A file is read as bytes; positions are kept as byte offsets. `SourceText` finds the line starts of a file on
+first use (one regex pass, then a bisection per position) and `RecordSource` adds the record's charset, so that a
+column counts characters, not bytes.
+
+Line breaks are those SGF knows: CR LF, LF CR, a lone CR and a lone LF each end one line (`\\n\\r` is one break,
+as the SGF specification lists it among the line-break styles).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from .grammar import scan_node_offsets
+
+LINE_BREAK = re.compile(rb"\r\n|\n\r|\r|\n")
+
+
+class SourceText:
+    """The bytes of one file and, once computed, where its lines start."""
+
+    __slots__ = ("_starts", "data", "name")
+
+    def __init__(self, data: bytes, name: str | None = None) -> None:
+        self.data = data
+        self.name = name
+        self._starts: list[int] | None = None
+
+    def line_starts(self) -> list[int]:
+        starts = self._starts
+        if starts is None:
+            starts = [0]
+            starts.extend(m.end() for m in LINE_BREAK.finditer(self.data))
+            self._starts = starts
+        return starts
+
+    def line_col(self, offset: int, encoding: str = "utf-8") -> tuple[int, int]:
+        """1-based line and column (in characters of `encoding`) of a byte offset."""
+        offset = max(0, min(offset, len(self.data)))
+        starts = self.line_starts()
+        index = bisect_right(starts, offset) - 1
+        prefix = self.data[starts[index]:offset]
+        try:
+            column = len(prefix.decode(encoding, "surrogateescape"))
+        except (LookupError, UnicodeError):  # pragma: no cover - encodings are checked before use
+            column = len(prefix)
+        return index + 1, column + 1
+
+
+class RecordSource:
+    """The source of one record: the file's text and the record's charset (for columns in characters)."""
+
+    __slots__ = ("encoding", "text")
+
+    def __init__(self, text: SourceText, encoding: str) -> None:
+        self.text = text
+        self.encoding = encoding
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        return self.text.line_col(offset, self.encoding)
+
+    def scan_node(self, offset: int) -> dict[str, tuple[int, list[int]]]:
+        """The properties of the node whose `;` is at `offset`: identifier -> (its offset, its values' offsets)."""
+        return scan_node_offsets(self.text.data, offset)

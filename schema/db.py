@@ -1,0 +1,175 @@
+"""Where the archive lives: `--db`, else env `RECORDS_DB`, else `records.db` in the current folder.
+
+`--db` takes a file path (SQLite) or any SQLAlchemy URL (`postgresql+psycopg://user:pw@host/db`). SQLite runs in WAL
+mode with a busy timeout and foreign keys on, so that searches read while an import writes and two imports into one
+file take turns instead of failing.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TypeVar
+
+from sqlalchemy import Engine, create_engine, event, inspect
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
+from sqlmodel import Session, SQLModel
+
+from . import models  # noqa: F401  (registers the tables on SQLModel.metadata)
+
+DEFAULT_DB = "records.db"
+ENV_DB = "RECORDS_DB"
+BUSY_TIMEOUT_MS = 60_000
+T = TypeVar("T")
+
+
+class ArchiveError(Exception):
+    """The archive cannot be opened or used: a one-line reason for the user (the CLI exits with 2)."""
+
+
+def resolve_url(db: str | None) -> str:
+    """The SQLAlchemy URL of the archive named by `db` (a path or a URL), the environment or the default."""
+    target = db or os.environ.get(ENV_DB) or DEFAULT_DB
+    if "://" in target:
+        return target
+    return "sqlite:///" + str(Path(target).expanduser().resolve())
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL, or None for other databases and in-memory SQLite."""
+    if not url.startswith("sqlite"):
+        return None
+    path = url.split(":///", 1)[1] if ":///" in url else ""
+    path = path.split("?", 1)[0]
+    return Path(path) if path and path != ":memory:" else None
+
+
+def make_engine(db: str | None = None, *, must_exist: bool = False) -> Engine:
+    """An engine for the archive; `must_exist` refuses a SQLite file that is not there (read-only commands)."""
+    url = resolve_url(db)
+    path = sqlite_path(url)
+    if must_exist and path is not None and not path.exists():
+        raise ArchiveError(f"no archive at {path} (run `records import` first, or give --db / {ENV_DB})")
+    try:
+        if url.startswith("sqlite"):
+            engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+            _configure_sqlite(engine)
+        else:
+            engine = create_engine(url, pool_pre_ping=True)
+    except (ArgumentError, NoSuchModuleError, ValueError) as exc:
+        raise ArchiveError(f"cannot use database {describe_url(url)}: {exc}") from exc
+    return engine
+
+
+def describe_url(url: str) -> str:
+    """The URL without its password, for messages."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        creds, host = rest.rsplit("@", 1)
+        user = creds.split(":", 1)[0]
+        return f"{scheme}://{user}:***@{host}"
+    return url
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+        # The driver's own transaction handling is switched off so that we can say BEGIN IMMEDIATE ourselves.
+        dbapi_connection.isolation_level = None
+        cur = dbapi_connection.cursor()
+        cur.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        cur.execute("PRAGMA journal_mode = WAL")
+        cur.execute("PRAGMA synchronous = NORMAL")
+        cur.execute("PRAGMA foreign_keys = ON")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn) -> None:  # type: ignore[no-untyped-def]
+        # A writer takes the write lock at BEGIN: a deferred transaction that upgrades later can fail at once with
+        # "database is locked" (the busy handler cannot help it), which is what two concurrent imports would hit.
+        mode = conn.get_execution_options().get("sqlite_begin", "DEFERRED")
+        conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+def writer(engine: Engine) -> Engine:
+    """The same engine, taking SQLite's write lock when a transaction begins (a no-op elsewhere)."""
+    return engine.execution_options(sqlite_begin="IMMEDIATE")
+
+
+def create_schema(engine: Engine) -> None:
+    """Create the tables that are missing. Two processes may race here; the loser finds the tables made."""
+    for attempt in range(5):
+        try:
+            SQLModel.metadata.create_all(writer(engine))
+            return
+        except DBAPIError as exc:
+            if attempt == 4 or not _is_race(exc):
+                raise
+            time.sleep(0.2 * (attempt + 1))
+
+
+def _is_race(exc: DBAPIError) -> bool:
+    text = str(exc.orig).lower()
+    return any(s in text for s in ("already exists", "locked", "busy", "duplicate key", "deadlock"))
+
+
+def has_schema(engine: Engine) -> bool:
+    return inspect(engine).has_table("game")
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Whether a database error is worth retrying: SQLite busy/locked, PostgreSQL deadlock or serialisation."""
+    if not isinstance(exc, DBAPIError):
+        return False
+    text = str(exc.orig).lower()
+    if isinstance(exc, OperationalError) and any(s in text for s in ("locked", "busy", "deadlock")):
+        return True
+    return any(s in text for s in ("deadlock detected", "could not serialize"))
+
+
+def retrying(action: Callable[[], T], *, attempts: int = 20) -> T:
+    """Run `action` (one whole transaction) again after a transient failure, with a growing pause."""
+    for attempt in range(attempts):
+        try:
+            return action()
+        except DBAPIError as exc:
+            if attempt == attempts - 1 or not is_transient(exc):
+                raise
+            time.sleep(min(0.05 * 2**attempt, 2.0))
+    raise AssertionError("unreachable")
+
+
+@contextmanager
+def session_scope(engine: Engine) -> Iterator[Session]:
+    """A read session whose objects stay usable after it closes."""
+    with Session(engine, expire_on_commit=False) as session:
+        yield session
+
+
+def open_archive(db: str | None, *, create: bool = False) -> Engine:
+    """The engine of an existing archive (or a new one with `create`), checked to be reachable.
+
+    Raises ArchiveError with a one-line reason when the database cannot be reached or holds no archive.
+    """
+    engine = make_engine(db, must_exist=not create)
+    where = engine.url.render_as_string(hide_password=True)
+    try:
+        if create:
+            create_schema(engine)
+        elif not has_schema(engine):
+            raise ArchiveError(f"{where} holds no archive (run `records import` first)")
+    except OperationalError as exc:
+        engine.dispose()
+        raise ArchiveError(f"cannot reach database {where}: {first_line(exc.orig)}") from exc
+    except DBAPIError as exc:
+        engine.dispose()
+        raise ArchiveError(f"database error on {where}: {first_line(exc.orig)}") from exc
+    return engine
+
+
+def first_line(exc: BaseException | None) -> str:
+    text = str(exc) if exc is not None else ""
+    return text.strip().splitlines()[0] if text.strip() else type(exc).__name__

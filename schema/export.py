@@ -1,0 +1,71 @@
+"""`records export`: records out of the archive, as their original bytes or in the writer's canonical form.
+
+The original bytes are exactly the bytes of the record's game tree in the file it was imported from (what lies
+between game trees in a collection is not part of any record). Several records written to one file or to standard
+output are separated by one newline, which keeps the result a readable collection.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..records.model import Record
+from ..records.reader import read_bytes
+from .models import GameRow
+
+SEPARATOR = b"\n"
+
+
+def parse_row(row: GameRow) -> Record:
+    """The stored record read back from its original bytes, named after its source for messages."""
+    records = read_bytes(row.raw, row.source_file or f"archive #{row.id}")
+    if not records:
+        raise ValueError(f"archive #{row.id}: the stored bytes hold no record")
+    record = records[0]
+    record.index = row.source_index
+    return record
+
+
+def canonical_bytes(rows: Sequence[GameRow]) -> bytes:
+    """The records in the writer's canonical form (`records.writer.write`), one collection."""
+    from ..records.writer import write  # the writer is optional until `--canonical` asks for it
+
+    return write([parse_row(r) for r in rows])
+
+
+def record_bytes(rows: Sequence[GameRow], *, canonical: bool = False) -> bytes:
+    if canonical:
+        return canonical_bytes(rows)
+    return SEPARATOR.join(r.raw for r in rows)
+
+
+def file_name(row: GameRow, *, canonical: bool = False) -> str:
+    """`ID.sgf` for records imported from .sgf files, `ID.rec` otherwise (and for canonical output)."""
+    source = (row.source_file or "").lower()
+    return f"{row.id}{'.sgf' if source.endswith('.sgf') and not canonical else '.rec'}"
+
+
+def is_folder_target(out: Path, raw: str | None = None) -> bool:
+    """`-o` names a folder when it is one, or when it is written with a trailing slash."""
+    text = raw if raw is not None else str(out)
+    return out.is_dir() or text.endswith((os.sep, "/"))
+
+
+def export(rows: Sequence[GameRow], out: Path, *, canonical: bool = False, folder: bool | None = None) -> list[Path]:
+    """Write `rows` to the file `out` (one collection) or, for a folder, one file per record. Returns the paths."""
+    if folder is None:
+        folder = is_folder_target(out)
+    if folder:
+        out.mkdir(parents=True, exist_ok=True)
+        written = []
+        for row in rows:
+            path = out / file_name(row, canonical=canonical)
+            path.write_bytes(record_bytes([row], canonical=canonical))
+            written.append(path)
+        return written
+    if out.parent != Path(""):
+        out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(record_bytes(rows, canonical=canonical))
+    return [out]

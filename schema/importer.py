@@ -1,0 +1,259 @@
+"""`records import`: read, verify and store records from files and folders.
+
+Worker processes parse and verify chunks of files and send back plain rows; the main process alone writes, in
+batches of `batch_size` records per transaction. A batch is all or nothing (a record and its problems go in the same
+transaction), so an import stopped at any moment leaves a consistent archive, and running the same import again
+stores what is missing: a record already stored (same sha256 of its bytes) is skipped as a duplicate by the database
+itself (INSERT ... ON CONFLICT DO NOTHING), which also keeps two imports running at once from storing a record twice.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import multiprocessing
+import os
+import signal
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, insert, select, text
+
+from ..records.files import record_files
+from ..records.model import FormatError
+from ..records.reader import read_file
+from ..verifier.verdict import verify
+from .db import retrying, writer
+from .ingest import game_values, problem_values
+from .models import GameRow, ProblemRow
+
+BATCH_SIZE = 500
+# Below this many files the work is done in this process: starting workers (each loading the parser, the engines
+# and SQLAlchemy) would cost more than it saves. Each worker gets at least FILES_PER_WORKER files.
+POOL_THRESHOLD = 100
+FILES_PER_WORKER = 50
+
+Row = tuple[dict[str, Any], list[dict[str, Any]]]  # a game row and its problem rows
+
+
+@dataclass(slots=True)
+class FileResult:
+    """What a worker made of one file: its rows, or why it could not be read (file:line:col: reason)."""
+
+    path: str
+    rows: list[Row] = field(default_factory=list)
+    error: str | None = None  # the file could not be read at all
+    failures: list[str] = field(default_factory=list)  # records the verifier could not judge
+
+
+@dataclass(slots=True)
+class ImportSummary:
+    files: int = 0
+    records: int = 0
+    new: int = 0
+    duplicates: int = 0
+    valid: int = 0
+    invalid: int = 0
+    unreadable: int = 0
+    failed: int = 0
+    errors: list[str] = field(default_factory=list)  # one line per unreadable file or failed record
+    duplicate_sources: list[str] = field(default_factory=list)  # `file#index` of each duplicate
+
+    @property
+    def ok(self) -> bool:
+        return not self.unreadable and not self.failed
+
+
+def collect_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
+    """The record files named by `paths` (records.files: files as given, folders searched for .rec and .sgf),
+    each once, and one error line per path that does not exist."""
+    files: list[Path] = []
+    errors: list[str] = []
+    seen: set[Path] = set()
+    for path, exists in record_files(paths):
+        if not exists:
+            errors.append(f"{path}: no such file or folder")
+            continue
+        key = path.resolve()
+        if key not in seen:
+            seen.add(key)
+            files.append(path)
+    return files, errors
+
+
+def process_file(path: str) -> FileResult:
+    """Parse and verify every record of one file (runs in a worker process)."""
+    result = FileResult(path)
+    try:
+        records = read_file(path)
+    except FormatError as exc:
+        result.error = exc.describe()
+        return result
+    except OSError as exc:
+        result.error = f"{path}: cannot read: {exc.strerror or exc}"
+        return result
+    except Exception as exc:  # the reader promises FormatError only; a bug must not stop the whole import
+        result.error = f"{path}: cannot read: {type(exc).__name__}: {exc}"
+        return result
+    for record in records:
+        try:
+            verdict = verify(record)
+            result.rows.append((game_values(record, verdict, source_file=path), problem_values(verdict)))
+        except Exception as exc:  # one record the verifier cannot judge must not lose the others
+            result.failures.append(f"{path}#{record.index}: verification failed: {type(exc).__name__}: {exc}")
+    return result
+
+
+def process_chunk(paths: Sequence[str]) -> list[FileResult]:
+    return [process_file(p) for p in paths]
+
+
+def _ignore_sigint() -> None:
+    # Ctrl-C is the main process's business: it rolls back its open batch and stops the workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class Importer:
+    """Imports files into the archive behind `engine` (whose schema must exist)."""
+
+    def __init__(self, engine: Engine, *, batch_size: int = BATCH_SIZE, workers: int | None = None,
+                 on_file: Callable[[FileResult], None] | None = None) -> None:
+        self.engine = engine
+        self.batch_size = max(1, batch_size)
+        self.workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
+        self.on_file = on_file
+        self.summary = ImportSummary()
+        self._pending: list[tuple[Row, str]] = []  # rows waiting for the next commit, with `file#index`
+
+    # -- driving -------------------------------------------------------------------------------------------
+    def run(self, files: Sequence[Path]) -> ImportSummary:
+        names = [str(f) for f in files]
+        if self.workers > 1 and len(names) >= POOL_THRESHOLD:
+            self._run_pool(names)
+        else:
+            for name in names:
+                self._take(process_file(name))
+        self._flush()
+        self._analyse()
+        return self.summary
+
+    def _run_pool(self, names: list[str]) -> None:
+        workers = max(2, min(self.workers, len(names) // FILES_PER_WORKER))
+        chunk = max(1, min(32, len(names) // (workers * 4)))
+        chunks = [names[i:i + chunk] for i in range(0, len(names), chunk)]
+        if sys.platform.startswith("linux"):
+            # A fork server loads the modules once and forks the workers from it; forking this process itself
+            # could copy a lock held by the progress bar's thread.
+            ctx = multiprocessing.get_context("forkserver")
+            ctx.set_forkserver_preload([__name__])
+        else:
+            ctx = multiprocessing.get_context("spawn")
+        executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_ignore_sigint)
+        in_flight: deque[Future[list[FileResult]]] = deque()
+        todo = iter(chunks)
+        try:
+            for c in todo:
+                in_flight.append(executor.submit(process_chunk, c))
+                if len(in_flight) >= workers * 2:
+                    break
+            while in_flight:
+                # Results are taken in file order, so that which copy of a duplicate is stored does not depend on
+                # which worker finished first.
+                for result in in_flight.popleft().result():
+                    self._take(result)
+                nxt = next(todo, None)
+                if nxt is not None:
+                    in_flight.append(executor.submit(process_chunk, nxt))
+        finally:
+            executor.shutdown(wait=not in_flight, cancel_futures=True)
+
+    def _take(self, result: FileResult) -> None:
+        s = self.summary
+        s.files += 1
+        if result.error is not None:
+            s.unreadable += 1
+            s.errors.append(result.error)
+        s.failed += len(result.failures)
+        s.errors.extend(result.failures)
+        for game, problems in result.rows:
+            s.records += 1
+            if game["valid"]:
+                s.valid += 1
+            else:
+                s.invalid += 1
+            self._pending.append(((game, problems), f"{result.path}#{game['source_index']}"))
+            if len(self._pending) >= self.batch_size:
+                self._flush()
+        if self.on_file is not None:
+            self.on_file(result)
+
+    # -- writing -------------------------------------------------------------------------------------------
+    def _flush(self) -> None:
+        if not self._pending:
+            return
+        batch, self._pending = self._pending, []
+        # One row per hash, in hash order: PostgreSQL then takes the unique-index locks of two concurrent imports
+        # in the same order, so they cannot deadlock.
+        unique: dict[str, tuple[Row, str]] = {}
+        for item in batch:
+            sha = item[0][0]["sha256"]
+            if sha in unique:
+                self.summary.duplicates += 1
+                self.summary.duplicate_sources.append(item[1])
+            else:
+                unique[sha] = item
+        ordered = [unique[sha] for sha in sorted(unique)]
+        stored = retrying(lambda: write_rows(self.engine, [row for row, _ in ordered]))
+        for (game, _), where in ordered:
+            if game["sha256"] in stored:
+                self.summary.new += 1
+            else:
+                self.summary.duplicates += 1
+                self.summary.duplicate_sources.append(where)
+
+    def _analyse(self) -> None:
+        """Refresh the planner's statistics once something new is stored, so that searches pick their indexes."""
+        if not self.summary.new:
+            return
+        try:
+            with writer(self.engine).begin() as conn:
+                if conn.dialect.name == "sqlite":
+                    conn.exec_driver_sql("PRAGMA analysis_limit = 1000")
+                    conn.exec_driver_sql("ANALYZE")
+                elif conn.dialect.name == "postgresql":
+                    conn.execute(text("ANALYZE game"))
+                    conn.execute(text("ANALYZE problem"))
+        except Exception:  # statistics are an optimisation; the records are already committed
+            pass
+
+
+def write_rows(engine: Engine, rows: Sequence[Row]) -> set[str]:
+    """Store `rows` in one transaction; return the hashes that were new (the others were already there)."""
+    now = dt.datetime.now(dt.UTC)
+    games = [{**game, "imported_at": now} for game, _ in rows]
+    game_table = GameRow.__table__
+    with writer(engine).begin() as conn:
+        dialect = conn.dialect.name
+        if dialect in ("sqlite", "postgresql"):
+            if dialect == "sqlite":
+                from sqlalchemy.dialects.sqlite import insert as dialect_insert
+            else:
+                from sqlalchemy.dialects.postgresql import insert as dialect_insert
+            stmt = (dialect_insert(game_table).on_conflict_do_nothing(index_elements=["sha256"])
+                    .returning(game_table.c.id, game_table.c.sha256))
+            ids = {sha: gid for gid, sha in conn.execute(stmt, games)} if games else {}
+        else:  # other databases: look first; the unique index still refuses a concurrent copy
+            have = set(conn.scalars(select(game_table.c.sha256).where(
+                game_table.c.sha256.in_([g["sha256"] for g in games]))))
+            fresh = [g for g in games if g["sha256"] not in have]
+            ids = {}
+            for g in fresh:
+                ids[g["sha256"]] = conn.execute(insert(game_table).returning(game_table.c.id), g).scalar_one()
+        problems = [{**p, "game_id": ids[game["sha256"]]} for game, ps in rows if game["sha256"] in ids for p in ps]
+        if problems:
+            conn.execute(insert(ProblemRow.__table__), problems)
+    return set(ids)

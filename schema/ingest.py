@@ -1,0 +1,166 @@
+"""Turning a Record and its Verdict into archive rows (plain dicts, so that worker processes can send them back).
+
+Names are stored as written and, beside them, normalised for search. Text that cannot be stored as it is (lone
+surrogates from undecodable bytes, NUL characters PostgreSQL refuses) is stored with U+FFFD in its place; the
+record's original bytes stay untouched in `raw`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from typing import Any
+
+from ..records.games import MoveKind
+from ..records.model import Record
+from ..verifier.verdict import Verdict
+from .models import OPENING_CHARS, GameRow, ProblemRow
+
+_SPACES = re.compile(r"\s+")
+# Properties whose text `--text` searches besides the comments (C): the names of the game, players, event, place.
+_NAME_PROPS = ("GN", "PB", "PW", "EV", "PC", "GC")
+
+
+def clean(text: str | None) -> str | None:
+    """`text` made storable in any database: lone surrogates and NUL become U+FFFD."""
+    if text is None:
+        return None
+    if text.isascii() and "\x00" not in text:
+        return text
+    try:
+        text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "replace").decode("utf-8")
+    return text.replace("\x00", "\ufffd")
+
+
+def normalise_name(name: str | None) -> str | None:
+    """A name as search compares it: NFKC, casefolded, spacing collapsed; None for a missing or blank name."""
+    if name is None:
+        return None
+    text = _SPACES.sub(" ", unicodedata.normalize("NFKC", clean(name) or "").casefold()).strip()
+    return text or None
+
+
+def record_hash(record: Record) -> str:
+    """sha256 of the record's raw bytes: the archive's identity of a record."""
+    return hashlib.sha256(record.raw).hexdigest()
+
+
+def moves_text(record: Record) -> str:
+    """The main line in canonical values, `B[pd];W[dp];B[]` (what `--opening` searches)."""
+    return ";".join(str(m) for m in record.moves())
+
+
+def search_text(record: Record) -> str:
+    """Comments of every node and the names in the root, casefolded, one per line (what `--text` searches)."""
+    parts: list[str] = []
+    root = record.root
+    for ident in _NAME_PROPS:
+        parts.extend(root.get_all(ident))
+    stack = [root]
+    while stack:  # iterative: a record may nest variations very deep
+        node = stack.pop()
+        parts.extend(node.get_all("C"))
+        stack.extend(reversed(node.children))
+    return "\n".join(clean(p) or "" for p in parts if p).casefold()
+
+
+def _swapper_colour(record: Record) -> str | None:
+    """The colour the swapping player holds after the pie swap: the other colour than the swap move's label
+    (rules README, "The pie swap": `W[swap-sides]` means White's player takes Black)."""
+    for move in record.moves():
+        if move.kind is MoveKind.SWAP:
+            return move.colour.other.value
+    return None
+
+
+def game_values(record: Record, verdict: Verdict, *, source_file: str | None = None,
+                source_index: int | None = None) -> dict[str, Any]:
+    """The column values of the record's `game` row (without `id`)."""
+    moves = moves_text(record)
+    result = record.result
+    declared = result.declared
+    date = record.date
+    winner_player = clean(verdict.winner_player)
+    black_final = clean(verdict.black_player if verdict.black_player is not None else
+                        (record.white if verdict.swapped else record.black))
+    white_final = clean(verdict.white_player if verdict.white_player is not None else
+                        (record.black if verdict.swapped else record.white))
+    return {
+        "sha256": record_hash(record),
+        "raw": record.raw,
+        "encoding": record.encoding,
+        "game": record.game.value,
+        "size": verdict.size if verdict.size is not None else record.size,
+        "black": clean(record.black),
+        "white": clean(record.white),
+        "black_final": black_final,
+        "white_final": white_final,
+        "black_norm": normalise_name(record.black),
+        "white_norm": normalise_name(record.white),
+        "black_final_norm": normalise_name(black_final),
+        "white_final_norm": normalise_name(white_final),
+        "black_rank": clean(record.black_rank),
+        "white_rank": clean(record.white_rank),
+        "event": clean(record.event),
+        "event_norm": normalise_name(record.event),
+        "round": clean(record.round),
+        "date_raw": clean(date.raw) if date is not None else None,
+        "date_first": date.first if date is not None else None,
+        "date_last": date.last if date is not None else None,
+        "place": clean(record.place),
+        "name": clean(record.name),
+        "komi": record.komi,
+        "handicap": record.handicap,
+        "rules": clean(record.rules),
+        "result": clean(result.raw) if result.raw or declared else None,
+        "result_canonical": clean(result.canonical()) if declared else None,
+        "result_method": result.method.value,
+        "result_winner": result.winner.value if result.winner is not None else None,
+        "computed_result": verdict.computed,
+        "agrees": verdict.agrees,
+        "result_checked": verdict.result_checked,
+        "result_note": clean(verdict.result_note),
+        "winner_colour": verdict.winner_colour.value if verdict.winner_colour is not None else None,
+        "winner_player": winner_player,
+        "winner_norm": normalise_name(winner_player),
+        "swapped": verdict.swapped,
+        "swapper_colour": _swapper_colour(record) if verdict.swapped else None,
+        "move_count": len(record.moves()),
+        "valid": verdict.valid,
+        "passes": verdict.passes,
+        "end": clean(verdict.end),
+        "problem_count": len(verdict.problems),
+        "source_file": clean(source_file if source_file is not None else record.source),
+        "source_index": record.index if source_index is None else source_index,
+        "moves": moves,
+        "opening": moves[:OPENING_CHARS],
+        "search_text": search_text(record),
+    }
+
+
+def problem_values(verdict: Verdict) -> list[dict[str, Any]]:
+    """The column values of the record's `problem` rows (without `id` and `game_id`), in the verdict's order."""
+    return [
+        {
+            "code": p.code,
+            "severity": p.severity.value,
+            "move": p.move,
+            "point": clean(p.point),
+            "rule": p.rule,
+            "message": clean(p.message) or "",
+            "line": p.pos.line if p.pos else None,
+            "column": p.pos.column if p.pos else None,
+        }
+        for p in verdict.problems
+    ]
+
+
+def ingest(record: Record, verdict: Verdict, **source: Any) -> tuple[GameRow, list[ProblemRow]]:
+    """The record as ORM objects (for callers that add a single record through a Session)."""
+    game = GameRow(**game_values(record, verdict, **source))
+    problems = [ProblemRow(game_id=0, **values) for values in problem_values(verdict)]
+    game.problems = problems
+    return game, problems

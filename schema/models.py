@@ -1,0 +1,116 @@
+"""The archive's tables: one row per record (`game`) and one per problem of its verdict (`problem`).
+
+A game row keeps the record's original bytes (export gives them back byte for byte), the header as written, the
+same names normalised for search, and the verdict. Every column a search filters or sorts on has an index.
+"""
+
+# No `from __future__ import annotations` here: SQLModel reads the annotations at class creation.
+
+import datetime as dt
+
+from sqlalchemy import Column, ForeignKey, Integer, LargeBinary, String, Text
+from sqlmodel import Field, Relationship, SQLModel
+
+# How much of the main line the indexed `opening` column keeps (about 40 moves): a B-tree entry must stay small
+# (PostgreSQL refuses index rows over ~2.7 kB), and longer `--opening` prefixes are checked on `moves` itself.
+OPENING_CHARS = 240
+
+
+def _byte_ordered(length: int | None = None) -> String:
+    """A text type compared byte by byte, so that a range on it is exactly a prefix search on both databases.
+
+    SQLite compares with BINARY already; PostgreSQL's default collation (e.g. en_US) does not, hence "C" there.
+    """
+    base = String(length) if length else Text()
+    return base.with_variant(String(length, collation="C") if length else Text(collation="C"), "postgresql")
+
+
+class GameRow(SQLModel, table=True):
+    __tablename__ = "game"
+
+    id: int | None = Field(default=None, primary_key=True)
+    sha256: str = Field(sa_column=Column(String(64), nullable=False, unique=True))
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    encoding: str = ""
+
+    game: str = Field(index=True)
+    size: int | None = Field(default=None, index=True)
+
+    # Players as written: at the start (PB/PW) and at the end, after any pie swap.
+    black: str | None = None
+    white: str | None = None
+    black_final: str | None = None
+    white_final: str | None = None
+    # The same names normalised for search (NFKC, casefold, collapsed spacing).
+    black_norm: str | None = Field(default=None, index=True)
+    white_norm: str | None = Field(default=None, index=True)
+    black_final_norm: str | None = Field(default=None, index=True)
+    white_final_norm: str | None = Field(default=None, index=True)
+    black_rank: str | None = None
+    white_rank: str | None = None
+
+    event: str | None = None
+    event_norm: str | None = Field(default=None, index=True)
+    round: str | None = Field(default=None, index=True)
+    date_raw: str | None = None  # DT exactly as written
+    date_first: dt.date | None = Field(default=None, index=True)
+    date_last: dt.date | None = Field(default=None, index=True)
+    place: str | None = None
+    name: str | None = None  # GN
+    komi: float | None = None
+    handicap: int | None = None
+    rules: str | None = None
+
+    # Declared result: raw text, canonical form, method and winner; the computed result from the replay.
+    result: str | None = None
+    result_canonical: str | None = Field(default=None, index=True)
+    result_method: str = Field(default="unknown", index=True)
+    result_winner: str | None = None
+    computed_result: str = "?"
+    agrees: bool | None = None
+    result_checked: bool = True
+    result_note: str | None = None
+
+    winner_colour: str | None = Field(default=None, index=True)
+    winner_player: str | None = None
+    winner_norm: str | None = Field(default=None, index=True)
+    swapped: bool = Field(default=False, index=True)
+    swapper_colour: str | None = None  # the colour the swapper holds after the swap
+
+    move_count: int = Field(default=0, index=True)
+    valid: bool = Field(default=False, index=True)
+    passes: bool = False
+    end: str | None = None
+    problem_count: int = 0  # the number of `problem` rows: lets a check prove no record was stored half
+
+    source_file: str | None = None
+    source_index: int = 0
+
+    moves: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))  # "B[pd];W[dp];..."
+    opening: str = Field(default="", sa_column=Column(_byte_ordered(OPENING_CHARS), nullable=False, default="",
+                                                      index=True))
+    search_text: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))  # casefolded
+    imported_at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC))
+
+    problems: list["ProblemRow"] = Relationship(
+        back_populates="game_row",
+        sa_relationship_kwargs={"order_by": "ProblemRow.id", "cascade": "all, delete-orphan"},
+    )
+
+
+class ProblemRow(SQLModel, table=True):
+    __tablename__ = "problem"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False,
+                                          index=True))
+    code: str = Field(index=True)
+    severity: str = "error"
+    move: int | None = None
+    point: str | None = None
+    rule: str | None = Field(default=None, index=True)
+    message: str = ""
+    line: int | None = None
+    column: int | None = None
+
+    game_row: GameRow | None = Relationship(back_populates="problems")

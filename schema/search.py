@@ -1,0 +1,251 @@
+"""`records search` (and `records export` with filters): filters to a SELECT with bound parameters only.
+
+Every value a user gives becomes a bound parameter of the statement; no user text is ever put into SQL text.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from collections.abc import Sequence
+
+from sqlalchemy import ColumnElement, Select, and_, func, or_
+from sqlmodel import Session, col, select
+
+from ..records.games import Game, game_from_name
+from ..records.model import ResultMethod
+from .filters import DEFAULT_LIMIT, SORT_NAMES, FilterError, Filters
+from .ingest import normalise_name
+from .models import OPENING_CHARS, GameRow
+
+SORT_KEYS: dict[str, ColumnElement] = {
+    "id": col(GameRow.id),
+    "date": col(GameRow.date_first),
+    "moves": col(GameRow.move_count),
+    "event": col(GameRow.event_norm),
+    "round": col(GameRow.round),
+    "game": col(GameRow.game),
+    "size": col(GameRow.size),
+    "black": col(GameRow.black_norm),
+    "white": col(GameRow.white_norm),
+    "winner": col(GameRow.winner_norm),
+    "result": col(GameRow.result_canonical),
+    "valid": col(GameRow.valid),
+    "problems": col(GameRow.problem_count),
+}
+assert tuple(SORT_KEYS) == SORT_NAMES
+__all__ = ["DEFAULT_LIMIT", "FilterError", "Filters", "count", "search", "search_statement"]
+
+
+# -- parsing the user's values ------------------------------------------------------------------------------
+
+_DATE = re.compile(r"^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$")
+
+
+def date_bound(text: str, *, end: bool) -> dt.date:
+    """The first (or, with `end`, last) day of a full or partial ISO date: `2017`, `2017-05`, `2017-05-03`."""
+    m = _DATE.match(text.strip())
+    if not m:
+        raise FilterError(f"not a date: {text!r} (use YYYY, YYYY-MM or YYYY-MM-DD)")
+    year = int(m[1])
+    month = int(m[2]) if m[2] else (12 if end else 1)
+    try:
+        if m[3]:
+            return dt.date(year, month, int(m[3]))
+        day = calendar.monthrange(year, month)[1] if end else 1
+        return dt.date(year, month, day)
+    except ValueError as exc:
+        raise FilterError(f"not a date: {text!r} ({exc})") from exc
+
+
+_MOVE_TOKEN = re.compile(r"^([BW])\[([^\]]*)\]$", re.IGNORECASE)
+_ALIASES = {"pass": "", "swap": "swap-sides"}
+
+
+def canonical_opening(text: str) -> str:
+    """`"B[pd] W[dp]"`, `"B[pd];W[dp]"` or `"pd,dp"` as the archive stores a main line: `B[pd];W[dp]`.
+
+    Bare values take alternating colours from Black (README: Black moves first, turns alternate); after a pie swap
+    the labels no longer alternate, so such openings must be written with their colours, `B[cc];W[swap-sides];W[dd]`.
+    `pass` and `swap` are accepted for `[]` and `swap-sides`.
+    """
+    tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
+    if not tokens:
+        raise FilterError("--opening needs at least one move, e.g. 'B[pd] W[dp]' or 'pd,dp'")
+    out: list[str] = []
+    colour = "B"
+    for token in tokens:
+        m = _MOVE_TOKEN.match(token)
+        if m:
+            colour, value = m[1].upper(), m[2]
+        elif re.fullmatch(r"[A-Za-z0-9-]+|\[\]", token):
+            value = "" if token == "[]" else token
+        else:
+            raise FilterError(f"--opening: cannot read move {token!r} (write B[pd] or pd)")
+        value = _ALIASES.get(value.lower(), value)
+        out.append(f"{colour}[{value}]")
+        colour = "W" if colour == "B" else "B"
+    return ";".join(out)
+
+
+_METHODS = {
+    "resign": ResultMethod.RESIGN, "resignation": ResultMethod.RESIGN, "r": ResultMethod.RESIGN,
+    "time": ResultMethod.TIME, "t": ResultMethod.TIME,
+    "forfeit": ResultMethod.FORFEIT, "f": ResultMethod.FORFEIT,
+    "score": ResultMethod.SCORE, "chain": ResultMethod.CHAIN,
+    "draw": ResultMethod.DRAW, "void": ResultMethod.VOID, "unknown": ResultMethod.UNKNOWN,
+    "other": ResultMethod.OTHER,
+}
+_RESULT = re.compile(r"^([BW])\+(.*)$", re.IGNORECASE)
+_WORDS = {"r": "R", "resign": "R", "t": "T", "time": "T", "f": "F", "forfeit": "F"}
+
+
+def result_condition(text: str) -> ColumnElement[bool]:
+    """A `--result` filter on the declared result.
+
+    `resign`, `time`, `score`, `chain`, `draw`, `void`... select a method; `B+R`/`B+Resign`, `W+T`, `B+3.5`, `0`
+    select that exact result (in canonical form). `B+` and `W+` alone select every win of that colour: as a filter
+    the most useful reading of the vocabulary's "won by the rules" spelling, whose exact form `chain` selects.
+    """
+    value = text.strip()
+    method = _METHODS.get(value.lower())
+    if method is not None:
+        return col(GameRow.result_method) == method.value
+    if value.lower() in ("0", "draw", "jigo"):
+        return col(GameRow.result_method) == ResultMethod.DRAW.value
+    m = _RESULT.match(value)
+    if not m:
+        return col(GameRow.result_canonical) == value  # anything else: the declared text exactly
+    colour, rest = m[1].upper(), m[2].strip()
+    if not rest:
+        return col(GameRow.result_winner) == colour
+    word = _WORDS.get(rest.lower())
+    if word is not None:
+        return col(GameRow.result_canonical) == f"{colour}+{word}"
+    try:
+        margin = float(rest)
+    except ValueError:
+        return col(GameRow.result_canonical) == value
+    text_margin = str(int(margin)) if margin == int(margin) else f"{margin:g}"
+    return col(GameRow.result_canonical) == f"{colour}+{text_margin}"
+
+
+def _game_value(text: str) -> str:
+    game = game_from_name(text)
+    if game is None:
+        raise FilterError(f"unknown game {text!r} (one of: {', '.join(g.value for g in Game)})")
+    return game.value
+
+
+def _name_condition(columns: Sequence[ColumnElement], name: str) -> ColumnElement[bool]:
+    """A normalised name equal to one of `columns`; `*` in the name is a wildcard (`--player 'lee*'`)."""
+    norm = normalise_name(name)
+    if norm is None:
+        raise FilterError("a player or event name must not be empty")
+    if "*" in norm:
+        pattern = _like_escape(norm).replace("*", "%")
+        return or_(*(c.like(pattern, escape="\\") for c in columns))
+    return or_(*(c == norm for c in columns))
+
+
+def _like_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _prefix_condition(prefix: str) -> ColumnElement[bool]:
+    """The main line starts with `prefix`: a range on the indexed, byte-ordered `opening` column."""
+    head = prefix[:OPENING_CHARS]
+    upper = head[:-1] + chr(ord(head[-1]) + 1)
+    cond = and_(col(GameRow.opening) >= head, col(GameRow.opening) < upper)
+    if len(prefix) > OPENING_CHARS:
+        cond = and_(cond, func.substr(col(GameRow.moves), 1, len(prefix)) == prefix)
+    return cond
+
+
+# -- the query ----------------------------------------------------------------------------------------------
+
+def conditions(f: Filters) -> list[ColumnElement[bool]]:
+    """The WHERE conditions of `f`, all with bound parameters."""
+    g = GameRow
+    out: list[ColumnElement[bool]] = []
+    if f.ids:
+        out.append(col(g.id).in_(list(f.ids)))
+    if f.player:
+        # Either colour, at the start or at the finish: the same two names, whichever holds which colour.
+        out.append(_name_condition([col(g.black_norm), col(g.white_norm)], f.player))
+    if f.black:
+        # The player who held Black at the start (PB) or, after a swap, at the finish.
+        out.append(_name_condition([col(g.black_norm), col(g.black_final_norm)], f.black))
+    if f.white:
+        out.append(_name_condition([col(g.white_norm), col(g.white_final_norm)], f.white))
+    if f.winner:
+        colour = {"b": "B", "black": "B", "w": "W", "white": "W"}.get(f.winner.strip().lower())
+        if colour is not None:
+            out.append(col(g.winner_colour) == colour)
+        else:
+            out.append(_name_condition([col(g.winner_norm)], f.winner))
+    if f.game:
+        out.append(col(g.game) == _game_value(f.game))
+    if f.size is not None:
+        out.append(col(g.size) == f.size)
+    if f.event:
+        out.append(_name_condition([col(g.event_norm)], f.event))
+    if f.round:
+        out.append(col(g.round) == f.round.strip())
+    # A record's dates are a range of days; it matches when that range meets the asked one.
+    if f.date_from:
+        out.append(col(g.date_last) >= date_bound(f.date_from, end=False))
+    if f.date_to:
+        out.append(col(g.date_first) <= date_bound(f.date_to, end=True))
+    if f.result:
+        out.append(result_condition(f.result))
+    if f.valid is not None:
+        out.append(col(g.valid).is_(True) if f.valid else col(g.valid).is_(False))
+    if f.swapped is not None:
+        out.append(col(g.swapped).is_(True) if f.swapped else col(g.swapped).is_(False))
+    if f.moves_min is not None:
+        out.append(col(g.move_count) >= f.moves_min)
+    if f.moves_max is not None:
+        out.append(col(g.move_count) <= f.moves_max)
+    if f.text:
+        needle = f.text.casefold().strip()
+        if needle:
+            out.append(col(g.search_text).like(f"%{_like_escape(needle)}%", escape="\\"))
+    if f.opening:
+        out.append(_prefix_condition(canonical_opening(f.opening)))
+    return out
+
+
+def order_by(sort: str) -> list[ColumnElement]:
+    """`date`, `-moves`, `event,-date`...: columns to sort on (`-` for descending); the id breaks ties."""
+    keys: list[ColumnElement] = []
+    names: list[str] = []
+    last_desc = False
+    for part in [p.strip() for p in sort.split(",") if p.strip()]:
+        last_desc = part.startswith("-")
+        name = part.lstrip("-+").lower()
+        column = SORT_KEYS.get(name)
+        if column is None:
+            raise FilterError(f"cannot sort by {name!r} (one of: {', '.join(SORT_KEYS)})")
+        keys.append(column.desc() if last_desc else column.asc())
+        names.append(name)
+    if "id" not in names:
+        keys.append(col(GameRow.id).desc() if last_desc else col(GameRow.id).asc())
+    return keys
+
+
+def search_statement(f: Filters, *, sort: str = "id", limit: int | None = DEFAULT_LIMIT) -> Select:
+    stmt = select(GameRow).where(*conditions(f)).order_by(*order_by(sort))
+    if limit is not None and limit > 0:
+        stmt = stmt.limit(limit)
+    return stmt
+
+
+def search(session: Session, f: Filters, *, sort: str = "id", limit: int | None = DEFAULT_LIMIT) -> list[GameRow]:
+    """The matching records, sorted, at most `limit` (None or 0: all)."""
+    return list(session.exec(search_statement(f, sort=sort, limit=limit)).all())
+
+
+def count(session: Session, f: Filters) -> int:
+    return session.exec(select(func.count()).select_from(GameRow).where(*conditions(f))).one()

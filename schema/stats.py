@@ -1,0 +1,142 @@
+"""`records stats`: per game (records, valid share, results by method, win rates, the pie swap) and per player.
+
+Win rates count the records whose verdict names a winner. The first player is the one who started with Black (PB);
+after a pie swap that player holds White (rules README, "The pie swap"). The swapper is the player who took the
+swap, and holds the other colour than the swap move's label afterwards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from sqlalchemy import ColumnElement, and_, case, func, union_all
+from sqlmodel import Session, col, select
+
+from .models import GameRow
+from .search import Filters, conditions
+
+
+@dataclass(slots=True)
+class GameStats:
+    game: str
+    records: int = 0
+    valid: int = 0
+    decided: int = 0  # records whose verdict names a winner
+    black_wins: int = 0
+    white_wins: int = 0
+    first_player_wins: int = 0
+    swaps: int = 0
+    swapper_decided: int = 0
+    swapper_wins: int = 0
+    methods: dict[str, int] = field(default_factory=dict)  # declared results by method
+
+    @staticmethod
+    def _share(part: int, whole: int) -> float | None:
+        return round(part / whole, 4) if whole else None
+
+    @property
+    def valid_share(self) -> float | None:
+        return self._share(self.valid, self.records)
+
+    @property
+    def black_rate(self) -> float | None:
+        return self._share(self.black_wins, self.decided)
+
+    @property
+    def white_rate(self) -> float | None:
+        return self._share(self.white_wins, self.decided)
+
+    @property
+    def first_player_rate(self) -> float | None:
+        return self._share(self.first_player_wins, self.decided)
+
+    @property
+    def swap_rate(self) -> float | None:
+        return self._share(self.swaps, self.records)
+
+    @property
+    def swapper_rate(self) -> float | None:
+        return self._share(self.swapper_wins, self.swapper_decided)
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        for name in ("valid_share", "black_rate", "white_rate", "first_player_rate", "swap_rate", "swapper_rate"):
+            out[name] = getattr(self, name)
+        return out
+
+
+@dataclass(slots=True)
+class PlayerStats:
+    name: str  # as written (one of its spellings)
+    games: int
+    wins: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "games": self.games, "wins": self.wins}
+
+
+def _count(cond: ColumnElement[bool]) -> ColumnElement[int]:
+    return func.sum(case((cond, 1), else_=0))
+
+
+def game_stats(session: Session, filters: Filters | None = None) -> list[GameStats]:
+    g = GameRow
+    where = conditions(filters) if filters else []
+    winner = col(g.winner_colour)
+    swapped = col(g.swapped)
+    stmt = (
+        select(
+            col(g.game),
+            func.count(),
+            _count(col(g.valid).is_(True)),
+            _count(winner.is_not(None)),
+            _count(winner == "B"),
+            _count(winner == "W"),
+            _count(or_first_player(winner, swapped)),
+            _count(swapped.is_(True)),
+            _count(and_(swapped.is_(True), winner.is_not(None))),
+            _count(and_(swapped.is_(True), winner == col(g.swapper_colour))),
+        )
+        .where(*where)
+        .group_by(col(g.game))
+        .order_by(col(g.game))
+    )
+    out: dict[str, GameStats] = {}
+    for row in session.exec(stmt):
+        name, *numbers = row
+        out[name] = GameStats(name, *(int(n or 0) for n in numbers))
+    methods = (
+        select(col(g.game), col(g.result_method), func.count())
+        .where(*where)
+        .group_by(col(g.game), col(g.result_method))
+    )
+    for name, method, n in session.exec(methods):
+        out[name].methods[method] = int(n)
+    return list(out.values())
+
+
+def or_first_player(winner: ColumnElement, swapped: ColumnElement) -> ColumnElement[bool]:
+    """The first player (PB) won: Black won without a swap, or White won after one."""
+    return ((winner == "B") & swapped.is_(False)) | ((winner == "W") & swapped.is_(True))
+
+
+def player_stats(session: Session, filters: Filters | None = None, *, limit: int = 20) -> list[PlayerStats]:
+    """The players with the most records (either colour), with their wins; names compared normalised."""
+    g = GameRow
+    where = conditions(filters) if filters else []
+    sides = union_all(
+        select(col(g.black_norm).label("norm"), col(g.black).label("name"), col(g.winner_norm).label("winner"))
+        .where(col(g.black_norm).is_not(None), *where),
+        select(col(g.white_norm).label("norm"), col(g.white).label("name"), col(g.winner_norm).label("winner"))
+        .where(col(g.white_norm).is_not(None), *where),
+    ).subquery()
+    games = func.count().label("games")
+    stmt = (
+        select(func.min(sides.c.name), games, _count(sides.c.winner == sides.c.norm))
+        .group_by(sides.c.norm)
+        .order_by(games.desc(), sides.c.norm)
+    )
+    if limit > 0:
+        stmt = stmt.limit(limit)
+    return [PlayerStats(name, int(n), int(w or 0)) for name, n, w in session.exec(stmt)]

@@ -1,0 +1,70 @@
+"""Per-size tables of the Conversion Go engine: neighbours, sides touched, and the five mirror images (CON-6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ...records.points import Point
+
+# Bits of the sides a point lies on (CON-2: a corner point lies on two sides).
+TOP, BOTTOM, LEFT, RIGHT = 1, 2, 4, 8
+
+# CON-6: the five symmetries, in the order the engine checks them (and names the first one that reaches ten).
+SYMMETRY_NAMES: tuple[str, ...] = (
+    "half turn",
+    "vertical middle line",
+    "horizontal middle line",
+    "main diagonal",
+    "anti-diagonal",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    size: int
+    points: tuple[Point, ...]  # index -> (column, row)
+    neighbours: tuple[tuple[int, ...], ...]  # index -> orthogonal neighbours
+    sides: tuple[int, ...]  # index -> bit set of the sides the point lies on
+    images: tuple[tuple[int, ...], ...]  # index -> its image under each symmetry of SYMMETRY_NAMES
+
+
+@lru_cache(maxsize=64)
+def tables(size: int) -> Tables:
+    n = size - 1
+    points: list[Point] = []
+    neighbours: list[tuple[int, ...]] = []
+    sides: list[int] = []
+    images: list[tuple[int, ...]] = []
+    for row in range(size):
+        for col in range(size):
+            i = row * size + col
+            points.append((col, row))
+            near: list[int] = []
+            if row > 0:
+                near.append(i - size)
+            if row < n:
+                near.append(i + size)
+            if col > 0:
+                near.append(i - 1)
+            if col < n:
+                near.append(i + 1)
+            neighbours.append(tuple(near))
+            mask = 0
+            if row == 0:
+                mask |= TOP
+            if row == n:
+                mask |= BOTTOM
+            if col == 0:
+                mask |= LEFT
+            if col == n:
+                mask |= RIGHT
+            sides.append(mask)
+            images.append((
+                (n - row) * size + (n - col),  # half turn about the centre
+                row * size + (n - col),  # reflection in the vertical middle line
+                (n - row) * size + col,  # reflection in the horizontal middle line
+                col * size + row,  # main diagonal (top-left to bottom-right): (c, r) -> (r, c)
+                (n - col) * size + (n - row),  # anti-diagonal: (c, r) -> (n - r, n - c)
+            ))
+    return Tables(size, tuple(points), tuple(neighbours), tuple(sides), tuple(images))

@@ -1,0 +1,260 @@
+"""Squer: the rules engine (rules: /work/shared/rules/squer.md, SQU-1 .. SQU-11, and the shared README).
+
+The board is a flat list of EMPTY/BLACK/WHITE codes, index `row * size + col`. Black flips along rows, White along
+columns (SQU-2). A move only ever adds stones of the mover's colour (SQU-8), so:
+- the mover never has a chain when their turn begins (they would have won by SQU-6), and any chain they have after
+  it contains the stones the move just added, which are all in one connected group: the search starts there;
+- the opponent can have a chain after the move only if they had one after their own previous turn, so the full
+  `has_chain` search runs only in that (rare) case.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ...records.games import Game, MoveKind
+from ...records.model import Colour, Move, ResultMethod, Setup
+from ...records.points import Point, format_point, index_letter
+from ..chains import has_chain
+from ..engine import BLACK, EMPTY, WHITE, Change, Engine, IllegalMove, Marks, Outcome
+
+_COLOUR = (None, Colour.BLACK, Colour.WHITE)
+_LINE_WORD = (None, "row", "column")  # the line each colour sweeps (SQU-2, SQU-4)
+
+REASON_START = "chain at the start of the turn (SQU-6)"
+REASON_END = "chain at the end of the turn, opponent has no move (SQU-7)"
+REASON_DEADLOCK = "no legal action and no rule decides the game (SQU-9)"
+
+
+class _Tables:
+    """Per-size tables shared by every engine of that size."""
+
+    __slots__ = ("edge", "lines", "nbrs", "points")
+
+    def __init__(self, n: int) -> None:
+        cells = range(n * n)
+        self.points: tuple[Point, ...] = tuple((i % n, i // n) for i in cells)
+        self.nbrs: tuple[tuple[int, ...], ...] = tuple(
+            tuple(j for j, ok in ((i - n, i >= n), (i + n, i < n * (n - 1)), (i - 1, i % n > 0),
+                                  (i + 1, i % n < n - 1)) if ok)
+            for i in cells
+        )
+        # Edge bits per colour (README): 1 = first edge, 2 = second edge; a group with both bits is a chain.
+        black_edge = tuple((1 if i < n else 0) | (2 if i >= n * (n - 1) else 0) for i in cells)
+        white_edge = tuple((1 if i % n == 0 else 0) | (2 if i % n == n - 1 else 0) for i in cells)
+        self.edge = (None, black_edge, white_edge)
+        # The cells of each line a colour sweeps: Black rows, White columns (SQU-4).
+        rows = tuple(tuple(range(r * n, r * n + n)) for r in range(n))
+        cols = tuple(tuple(range(c, n * n, n)) for c in range(n))
+        self.lines = (None, rows, cols)
+
+
+@lru_cache(maxsize=64)
+def _tables(n: int) -> _Tables:
+    return _Tables(n)
+
+
+class SquerEngine(Engine):
+    game = Game.SQUER
+
+    def __init__(self, size: int, *, komi: float = 0.0, setup: Setup | None = None) -> None:
+        super().__init__(size, komi=komi, setup=setup)
+        t = _tables(size)
+        self._t = t
+        self._cells: list[int] = [EMPTY] * (size * size)
+        self._empties = size * size
+        # SQU-4: each player keeps their own list of swept lines.
+        self._swept: tuple[None, set[int], set[int]] = (None, set(), set())
+        # Whether each colour had a chain right after its own latest turn (see the module docstring).
+        self._chain = [False, False, False]
+        # SQU-6 at the very start: an empty board holds no chain, so nothing can end the game before move 1.
+
+    # -- state ---------------------------------------------------------------------------------------------
+    @property
+    def to_move(self) -> Colour:
+        # Black first, then turns alternate (README:turns); Squer has no swap (SQU-5).
+        return Colour.BLACK if self.turn % 2 == 0 else Colour.WHITE
+
+    def stone(self, point: Point) -> Colour | None:
+        return _COLOUR[self._cells[point[1] * self.size + point[0]]]
+
+    def rows(self) -> list[list[Colour | None]]:
+        n, cells = self.size, self._cells
+        return [[_COLOUR[v] for v in cells[r * n:r * n + n]] for r in range(n)]
+
+    def swept_lines(self, colour: Colour) -> set[int]:
+        """The lines (Black: rows, White: columns) this colour has swept so far (SQU-4)."""
+        return set(self._swept[BLACK if colour is Colour.BLACK else WHITE])
+
+    # -- play ----------------------------------------------------------------------------------------------
+    def play(self, move: Move, marks: Marks | None = None) -> Change:
+        if self.end is not None:
+            # SQU-10: moves recorded after the end are errors.
+            raise IllegalMove("after-end", "SQU-10", "move after the end of the game", move.point)
+        kind = move.kind
+        if kind is not MoveKind.PLACE and kind is not MoveKind.SWEEP:
+            self._refuse_kind(move)
+        me = BLACK if self.turn % 2 == 0 else WHITE
+        if move.colour is not _COLOUR[me]:
+            raise IllegalMove("wrong-turn", "README:turns",
+                              f"{_COLOUR[me].word} to move, not {move.colour.word}", move.point)
+        # Every check is made before the first write, so a refused move leaves the position as it was.
+        change, start = self._maneuver(move, me) if kind is MoveKind.PLACE else self._sweep(move, me)
+        self.turn += 1
+        self._judge(me, start)
+        return change
+
+    def _refuse_kind(self, move: Move) -> None:
+        kind = move.kind
+        if kind is MoveKind.PASS:
+            raise IllegalMove("kind-not-allowed", "SQU-5", "there is no pass in Squer (SQU-5)")
+        if kind is MoveKind.SWAP:
+            raise IllegalMove("kind-not-allowed", "SQU-5", "there is no swap in Squer (SQU-5)")
+        if kind is MoveKind.INVALID:
+            # The driver reports these itself; refuse cleanly if one arrives anyway.
+            rule = move.rule or "SQU-11"
+            raise IllegalMove("invalid-move", rule, f"{move.problem or f'cannot read move {move.raw!r}'} ({rule})")
+        if kind is MoveKind.RESIGN:
+            raise IllegalMove("kind-not-allowed", "README:results",
+                              "resign is handled by the replay driver, not by the Squer engine")
+        # Relocations and removals are Cation's: a Squer turn is one maneuver or one sweep (SQU-5).
+        raise IllegalMove("kind-not-allowed", "SQU-5",
+                          f"a {kind.value} is not a Squer move: a turn is one maneuver or one sweep (SQU-5)",
+                          move.point)
+
+    def _maneuver(self, move: Move, me: int) -> tuple[Change, int]:
+        point = move.point
+        n = self.size
+        if point is None or not (0 <= point[0] < n and 0 <= point[1] < n):
+            raise IllegalMove("off-board", "SQU-1", f"the maneuver has no point on the {n}x{n} board (SQU-1)",
+                              point)
+        col, row = point
+        idx = row * n + col
+        cells = self._cells
+        if cells[idx] != EMPTY:
+            # SQU-3: a maneuver places a stone on an empty point.
+            raise IllegalMove("occupied", "SQU-3", f"{format_point(point)} is occupied (SQU-3)", point)
+        cells[idx] = me
+        self._empties -= 1
+        flipped: list[int] = []
+        # SQU-3 with SQU-2: in each of the two directions of the mover's flipping direction separately, flip the
+        # maximal run of contiguous enemy stones next to the new stone; no bracketing stone is needed.
+        you = 3 - me
+        if me == BLACK:
+            lo = idx - col
+            j = idx - 1
+            while j >= lo and cells[j] == you:
+                cells[j] = me
+                flipped.append(j)
+                j -= 1
+            hi = lo + n
+            j = idx + 1
+            while j < hi and cells[j] == you:
+                cells[j] = me
+                flipped.append(j)
+                j += 1
+        else:
+            j = idx - n
+            while j >= 0 and cells[j] == you:
+                cells[j] = me
+                flipped.append(j)
+                j -= n
+            hi = n * n
+            j = idx + n
+            while j < hi and cells[j] == you:
+                cells[j] = me
+                flipped.append(j)
+                j += n
+        points = self._t.points
+        return Change(placed=(point,), flipped=tuple(points[j] for j in flipped) if flipped else ()), idx
+
+    def _sweep(self, move: Move, me: int) -> tuple[Change, int]:
+        line = move.line
+        n = self.size
+        word = _LINE_WORD[me]
+        if line is None or not 0 <= line < n:
+            raise IllegalMove("off-board", "SQU-1", f"the sweep names no {word} of the {n}x{n} board (SQU-1)")
+        letter = index_letter(line)
+        swept = self._swept[me]
+        # SQU-4: a player may sweep a given line at most once in the game (checked first: it is final, whereas
+        # the line's contents change).
+        if line in swept:
+            raise IllegalMove("already-swept", "SQU-4", f"{word} {letter} was already swept by this player (SQU-4)")
+        cells = self._cells
+        you = 3 - me
+        members = self._t.lines[me][line]
+        # SQU-4: only a line entirely filled with enemy stones (touching both of the opponent's edges) is swept.
+        for j in members:
+            if cells[j] != you:
+                raise IllegalMove("sweep-not-full", "SQU-4",
+                                  f"{word} {letter} is not entirely filled with enemy stones (SQU-4)")
+        for j in members:
+            cells[j] = me
+        swept.add(line)
+        points = self._t.points
+        return Change(flipped=tuple(points[j] for j in members), swept=(word, line)), members[0]
+
+    # -- the end of the game -------------------------------------------------------------------------------
+    def _judge(self, me: int, start: int) -> None:
+        """After `me`'s turn: SQU-6 for the player now to move, then SQU-7 for the mover, then SQU-9."""
+        you = 3 - me
+        cells = self._cells
+        n = self.size
+        chain = self._chain
+        # SQU-8: the move added only `me` stones, so `you` can hold a chain now only if they held one after their
+        # own previous turn and this move did not break it.
+        if chain[you]:
+            chain[you] = has_chain(cells, n, you)
+            if chain[you]:
+                # SQU-6: the player whose turn begins has a chain and wins before moving.
+                self.end = Outcome(True, ResultMethod.CHAIN, _COLOUR[you], reason=REASON_START)
+                return
+        chain[me] = self._new_chain(me, start)
+        if self._empties:
+            return  # an empty point is a legal maneuver for the player to move (SQU-3)
+        if self._sweeps(you):
+            return
+        if chain[me]:
+            # SQU-7: the mover has a chain and the opponent has no legal maneuver or sweep.
+            self.end = Outcome(True, ResultMethod.CHAIN, _COLOUR[me], reason=REASON_END)
+        else:
+            # SQU-9: the player to move has no legal action and neither SQU-6 nor SQU-7 applies.
+            self.end = Outcome(True, ResultMethod.VOID, None, reason=REASON_DEADLOCK)
+
+    def _new_chain(self, me: int, start: int) -> bool:
+        """Whether the group of `me` stones holding `start` touches both of `me`'s edges (README: chains)."""
+        cells = self._cells
+        nbrs = self._t.nbrs
+        edge = self._t.edge[me]
+        reached = edge[start]
+        seen = {start}
+        stack = [start]
+        while stack:
+            i = stack.pop()
+            for j in nbrs[i]:
+                if j not in seen and cells[j] == me:
+                    seen.add(j)
+                    stack.append(j)
+                    reached |= edge[j]
+            if reached == 3:
+                return True
+        return False
+
+    def _sweeps(self, code: int) -> list[int]:
+        """The lines `code` may sweep now (SQU-4): full of enemy stones, not yet swept by `code`."""
+        cells = self._cells
+        you = 3 - code
+        swept = self._swept[code]
+        return [k for k, members in enumerate(self._t.lines[code])
+                if k not in swept and all(cells[j] == you for j in members)]
+
+    def legal_moves(self) -> list[Move]:
+        if self.end is not None:
+            return []
+        me = BLACK if self.turn % 2 == 0 else WHITE
+        colour = _COLOUR[me]
+        points = self._t.points
+        place, sweep = MoveKind.PLACE, MoveKind.SWEEP
+        moves = [Move(colour, place, points[i]) for i, v in enumerate(self._cells) if v == EMPTY]
+        moves.extend(Move(colour, sweep, line=k) for k in self._sweeps(me))
+        return moves
