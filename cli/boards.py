@@ -8,7 +8,7 @@ readable with `NO_COLOR` and in the ASCII fallback.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from rich.console import Console, Group, RenderableType
@@ -18,7 +18,8 @@ from rich.text import Text
 from ..records.games import SPECS, MoveKind
 from ..records.model import Colour, Move, Record
 from ..records.points import Point, format_point, index_letter, parse_point
-from ..verifier.replay import Step, new_engine, replay
+from ..verifier.engine import Outcome
+from ..verifier.replay import Replay, Step, new_engine
 from ..verifier.verdict import Verdict, verify
 
 Rows = Sequence[Sequence[Colour | None]]
@@ -129,7 +130,8 @@ class ReplayData:
     """A record's replay, computed once: the starting position, every Step with its snapshot, and the verdict.
 
     Position `i` is the board after move `i` (0: the start). When the last step is illegal, its position is the one
-    before it (the replay stops there) and the view shows the refused move and why.
+    before it (the replay stops there) and the view shows the refused move and why. `ends[i - 1]` is how the game
+    stood ended after move `i` (the engine's outcome), or None while it goes on.
     """
 
     record: Record
@@ -138,6 +140,7 @@ class ReplayData:
     steps: list[Step]
     verdict: Verdict | None
     verdict_note: str | None = None  # why there is no verdict
+    ends: list[Outcome | None] = field(default_factory=list)
 
     @property
     def last(self) -> int:
@@ -152,6 +155,9 @@ class ReplayData:
             return self.start
         return step.board
 
+    def end_at(self, index: int) -> Outcome | None:
+        return self.ends[index - 1] if 0 < index <= len(self.ends) else None
+
     @property
     def illegal_step(self) -> Step | None:
         return self.steps[-1] if self.steps and self.steps[-1].illegal is not None else None
@@ -163,17 +169,21 @@ class ReplayData:
 
 def build_replay(record: Record) -> ReplayData:
     """Replay `record` through its engine with snapshots, and judge it. Engine errors propagate to the caller."""
-    engine = new_engine(record)
-    start = engine.rows()
-    start_to_move = engine.to_move
-    steps = list(replay(record, snapshots=True))
+    start_engine = new_engine(record)
+    run = Replay(record, snapshots=True)
+    steps: list[Step] = []
+    ends: list[Outcome | None] = []
+    for step in run:
+        steps.append(step)
+        # The engine's state right after this step: whether the game stands ended there (ING-5 stops included).
+        ends.append(None if step.illegal is not None else run.engine.end)
     verdict: Verdict | None = None
     note: str | None = None
     try:
         verdict = verify(record)
     except NotImplementedError:
         note = "the verifier is not available"
-    return ReplayData(record, start, start_to_move, steps, verdict, note)
+    return ReplayData(record, start_engine.rows(), start_engine.to_move, steps, verdict, note, ends)
 
 
 # -- words shared by every view -----------------------------------------------------------------------------
@@ -277,11 +287,23 @@ def to_move_line(data: ReplayData, index: int) -> str:
         return f"To move: {who(colour, player)}"
     if step.illegal is not None:
         return f"To move: {who(step.colour, step.player)}; the recorded move is refused"
-    if index == data.last and data.verdict is not None and data.verdict.end is not None:
-        return f"Game over: {data.verdict.end}"
     if step.move.kind is MoveKind.RESIGN:
-        return "Game over: resignation"
+        return f"Game over: {who(step.colour, step.player)} resigned"
+    end = data.end_at(index)
+    if end is not None:
+        winner = f"{who(end.winner, _holder(data, index, end.winner))} wins, " if end.winner is not None else ""
+        if index < data.last:
+            # ING-5: a stop that the record goes on from is not the end; the next move resumes play.
+            return f"Play stopped: {winner}{end.reason or end.text()}; the record goes on"
+        return f"Game over: {winner}{end.reason or end.text()}"
     return f"To move: {who(step.to_move, step.player_to_move)}"
+
+
+def _holder(data: ReplayData, index: int, colour: Colour) -> str | None:
+    """The player holding `colour` after move `index` (player 0 started with Black; a swap exchanges them)."""
+    swap = data.swap_step
+    swapped = swap is not None and swap.number <= index
+    return data.record.player(colour.other if swapped else colour)
 
 
 def swap_line(data: ReplayData, index: int) -> str | None:
@@ -370,16 +392,18 @@ _WOOD = "#d6aa5f"
 BOARD = Style(bgcolor=_WOOD, color="#5a4320")
 STONE = {Colour.BLACK: Style(color="#000000", bold=True, bgcolor=_WOOD),
          Colour.WHITE: Style(color="#ffffff", bold=True, bgcolor=_WOOD)}
+# Tints are mid-tones so that both black and white stones stay visible on them.
 _MARK_STYLE: dict[Mark, Style] = {
-    Mark.ILLEGAL: Style(color="#ff0000", bold=True, bgcolor="#ffd0d0"),
+    Mark.ILLEGAL: Style(color="#ffffff", bold=True, bgcolor="#d04040"),
     Mark.LAST: Style(color="#c00000", bold=True),
     Mark.FOCUS: Style(color="#c00000", bold=True),
-    Mark.CONVERTED: Style(color="#7a00a8", bold=True, bgcolor="#e4b8f0"),
-    Mark.FLIPPED: Style(color="#7a00a8", bold=True, bgcolor="#e4b8f0"),
-    Mark.FILLED: Style(color="#006400", bold=True, bgcolor="#b8e6b0"),
-    Mark.CROSSCUT: Style(color="#8a6d00", bold=True, bgcolor="#fff08a"),
-    Mark.SWEPT: Style(bgcolor="#9fc7ef"),
+    Mark.CONVERTED: Style(color="#4b0070", bold=True, bgcolor="#a77cc0"),
+    Mark.FLIPPED: Style(color="#4b0070", bold=True, bgcolor="#a77cc0"),
+    Mark.FILLED: Style(color="#0b3d0b", bold=True, bgcolor="#6fa862"),
+    Mark.CROSSCUT: Style(color="#4a3500", bold=True, bgcolor="#b8962e"),
+    Mark.SWEPT: Style(bgcolor="#5b8fd0"),
 }
+_TINTS = (Mark.ILLEGAL, Mark.CONVERTED, Mark.FLIPPED, Mark.FILLED, Mark.CROSSCUT, Mark.SWEPT)
 _GONE_STYLE = Style(color="#c00000", bold=True, bgcolor=_WOOD)
 EDGE_STYLE = {Colour.BLACK: Style(color="#000000", bold=True, bgcolor=_WOOD),
               Colour.WHITE: Style(color="#ffffff", bold=True, bgcolor=_WOOD)}
@@ -392,7 +416,7 @@ def glyphs_for(ascii: bool) -> Glyphs:
 
 def console_needs_ascii(console: Console) -> bool:
     """True when the console's encoding cannot show the stone glyphs (then the ASCII board is used)."""
-    sample = "".join(UNICODE.black + UNICODE.white + UNICODE.empty + UNICODE.gone + UNICODE.own_h + "→")
+    sample = UNICODE.black + UNICODE.white + UNICODE.empty + UNICODE.gone + UNICODE.own_h + "→"
     try:
         sample.encode(console.encoding or "ascii")
     except (UnicodeEncodeError, LookupError):
@@ -416,20 +440,17 @@ def _cell(rows: Rows, point: Point, marks: frozenset[Mark], g: Glyphs, mover: Co
     else:
         glyph, style = g.empty, BOARD
     left = right = " "
-    bracket_style = BOARD
+    bracket = Style()
     for mark, lb, rb in _BRACKETS:
         if mark in marks:
-            left, right, bracket_style = lb, rb, BOARD + _MARK_STYLE[mark]
+            left, right, bracket = lb, rb, _MARK_STYLE[mark]
             break
-    background = BOARD
-    for mark in (Mark.ILLEGAL, Mark.CONVERTED, Mark.FLIPPED, Mark.FILLED, Mark.CROSSCUT, Mark.SWEPT):
-        if mark in marks:
-            background = BOARD + Style(bgcolor=_MARK_STYLE[mark].bgcolor)
-            break
+    # A tint behind the whole cell: the strongest change on the point.
+    tint = next((Style(bgcolor=_MARK_STYLE[m].bgcolor) for m in _TINTS if m in marks), Style())
     text = Text()
-    text.append(left, background + bracket_style + Style(bgcolor=background.bgcolor))
-    text.append(glyph, style + Style(bgcolor=background.bgcolor))
-    text.append(right, background + bracket_style + Style(bgcolor=background.bgcolor))
+    text.append(left, BOARD + bracket + tint)
+    text.append(glyph, style + tint)
+    text.append(right, BOARD + bracket + tint)
     return text
 
 
@@ -438,7 +459,7 @@ def _label(i: int, width: int = 1) -> str:
 
 
 def _draw(record: Record, rows: Rows, highlights: Highlights, cols: range, rws: range, *, ascii: bool,
-          mover: Colour | None) -> Text:
+          mover: Colour | None, compact: bool = False) -> Text:
     """The board (or a window of it) with coordinates on all four sides and its edges drawn."""
     size = record.size
     g = glyphs_for(ascii)
@@ -486,7 +507,8 @@ def _draw(record: Record, rows: Rows, highlights: Highlights, cols: range, rws: 
             out.append(" <" if ascii else " ◀", _MARK_STYLE[Mark.LAST])
         out.append("\n")
     horizontal(False)
-    column_labels()
+    if not compact:
+        column_labels()
     if highlights.swept is not None and highlights.swept[0] == "column" and highlights.swept[1] in cols:
         out.append(pad + "   " * (highlights.swept[1] - cols.start) + (" ^ " if ascii else " ▲ "),
                    _MARK_STYLE[Mark.LAST])
@@ -499,7 +521,8 @@ def _legend(record: Record, highlights: Highlights, ascii: bool) -> Text | None:
     parts: list[str] = []
     g = glyphs_for(ascii)
     if SPECS[record.game].connection:
-        parts.append(f"Black {g.black}: top and bottom edges ({g.own_h})   White {g.white}: left and right ({g.own_v})")
+        parts.append(f"Black {g.black}: top, bottom edges {g.own_h}")
+        parts.append(f"White {g.white}: left, right edges {g.own_v}")
     words = {
         Mark.LAST: "(x) last move", Mark.ILLEGAL: "!x! illegal move", Mark.FOCUS: ">x< this point",
         Mark.CAPTURED: f"{g.gone} captured", Mark.REMOVED: f"{g.gone} removed", Mark.FROM: f"{g.vacated} moved away",
@@ -510,24 +533,25 @@ def _legend(record: Record, highlights: Highlights, ascii: bool) -> Text | None:
     if highlights.swept is not None:
         kind, index = highlights.swept
         used.append(f"swept {kind} {index_letter(index)}")
-    if used:
-        parts.append("   ".join(used))
+    parts.extend(used)
     if not parts:
         return None
     return Text("\n".join(parts), style=_LABEL)
 
 
-def board_renderable(record: Record, step: Step | None, rows: Rows, *, ascii: bool = False) -> RenderableType:
+def board_renderable(record: Record, step: Step | None, rows: Rows, *, ascii: bool = False,
+                     compact: bool = False) -> RenderableType:
     """The whole board with coordinates, owned edges coloured (connection games) and the step's highlights.
 
     `rows`: the position to draw (rows of Colour | None, row 0 at the top); `step`: the move whose changes are
     highlighted (None: none). Works for every size from 2x2 to 52x52 (labels are SGF letters, as in records).
+    `compact` leaves out the bottom coordinates and the legend (for a terminal too short for them).
     """
     size = record.size
     highlights = step_highlights(step, size)
     mover = step.colour if step is not None else None
-    board = _draw(record, rows, highlights, range(size), range(size), ascii=ascii, mover=mover)
-    legend = _legend(record, highlights, ascii)
+    board = _draw(record, rows, highlights, range(size), range(size), ascii=ascii, mover=mover, compact=compact)
+    legend = None if compact else _legend(record, highlights, ascii)
     return board if legend is None else Group(board, legend)
 
 

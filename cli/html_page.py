@@ -128,14 +128,17 @@ def html_page(data: ReplayData) -> str:
 <section id="board-wrap">
 {svg}
 <div id="controls">
-<button type="button" id="first" title="Start (Home)" aria-label="start">&#x23EE;</button>
+<button type="button" id="first" title="Start (Home)" aria-label="start">|&#x25C0;</button>
 <button type="button" id="prev" title="Back (left arrow)" aria-label="previous move">&#x25C0;</button>
 <span id="counter"></span>
 <button type="button" id="next" title="Next (right arrow)" aria-label="next move">&#x25B6;</button>
-<button type="button" id="last" title="End (End)" aria-label="last move">&#x23ED;</button>
+<button type="button" id="last" title="End (End)" aria-label="last move">&#x25B6;|</button>
 <input type="range" id="slider" min="0" max="{data.last}" value="0" aria-label="move">
 </div>
 <p class="keys">Keys: &#x2190; &#x2192; step, Home / End: start and end.</p>
+<p class="keys">Marks: small ring: last move; red cross: captured or removed; purple ring: converted or flipped;
+green square: filled; amber frame: crosscut; blue band: swept line; dashed circle and arrow: a stone moved;
+big red cross: illegal move.</p>
 </section>
 <aside>
 {_header_html(data)}

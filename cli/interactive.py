@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.console import Console, Group, RenderableType
+from rich.segment import Segment, Segments
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
@@ -31,6 +32,7 @@ from .boards import (
 HELP = "→/n next   ←/p back   Home/End   g <number> Enter: jump   q quit"
 HELP_ASCII = "right/n next   left/p back   Home/End   g <number> Enter: jump   q quit"
 _PANEL_MIN = 34
+_LEGEND_MIN = 30
 
 # -- the view ------------------------------------------------------------------------------------------------
 
@@ -60,18 +62,28 @@ def info_renderable(data: ReplayData, index: int) -> RenderableType:
     return out
 
 
+def short_view(data: ReplayData, index: int, *, ascii: bool) -> RenderableType:
+    """For a terminal too small for the board and its information: the board, then the move in a few lines."""
+    board = board_renderable(data.record, data.step_at(index), data.rows_at(index), ascii=ascii, compact=True)
+    step = data.step_at(index)
+    info = [move_line(data, index), "; ".join(change_lines(step)), to_move_line(data, index)]
+    text = Text("\n".join(line for line in info if line), no_wrap=True, overflow="ellipsis")
+    return Group(board, text)
+
+
 def board_width(size: int) -> int:
     return 3 * size + 7
 
 
-def position_view(data: ReplayData, index: int, *, ascii: bool, width: int) -> RenderableType:
+def position_view(data: ReplayData, index: int, *, ascii: bool, width: int, compact: bool = False) -> RenderableType:
     """The board after move `index` with its highlights, and the information beside it (below when narrow)."""
-    board = board_renderable(data.record, data.step_at(index), data.rows_at(index), ascii=ascii)
+    board = board_renderable(data.record, data.step_at(index), data.rows_at(index), ascii=ascii, compact=compact)
     info = info_renderable(data, index)
-    bw = board_width(data.record.size)
+    # The legend under the board wraps to the board's width (but not narrower than a short legend line).
+    bw = max(board_width(data.record.size), _LEGEND_MIN)
     if width >= bw + 2 + _PANEL_MIN:
         grid = Table.grid(padding=(0, 2))
-        grid.add_column(no_wrap=True, min_width=bw)
+        grid.add_column(width=bw)
         grid.add_column(ratio=1)
         grid.add_row(board, info)
         return grid
@@ -188,9 +200,24 @@ class ReplayState:
         return self.message or (HELP_ASCII if ascii else HELP)
 
 
-def screen_renderable(data: ReplayData, state: ReplayState, *, ascii: bool, width: int) -> RenderableType:
+def screen_renderable(console: Console, data: ReplayData, state: ReplayState, *, ascii: bool) -> RenderableType:
+    """One screen: the position, cut to the terminal's height when it is too short, and the status line last."""
     status = Text(state.status(ascii), style=Style(reverse=True) if state.typing is not None else Style(dim=True))
-    return Group(position_view(data, state.index, ascii=ascii, width=width), Text(""), status)
+    width, height = console.size
+    room = max(1, height - 2)  # the status line, and one line to spare so the screen never scrolls
+    options = console.options.update(width=width, height=None)
+    lines: list[list[Segment]] = []
+    for view in (position_view(data, state.index, ascii=ascii, width=width),
+                 position_view(data, state.index, ascii=ascii, width=width, compact=True),
+                 short_view(data, state.index, ascii=ascii)):
+        lines = console.render_lines(view, options, pad=False)
+        if len(lines) <= room:
+            break
+    if len(lines) > room:
+        # Still too tall (a big board, or a long comment): keep the top, which holds the board's first rows.
+        lines = [*lines[:room - 1], [Segment("…", Style(dim=True))]]
+    body = Segments([seg for line in lines for seg in (*line, Segment.line())])
+    return Group(body, status)
 
 
 # -- the terminal loop ---------------------------------------------------------------------------------------
@@ -239,7 +266,7 @@ def run(console: Console, data: ReplayData, *, ascii: bool, fd: int,
 
     def draw() -> None:
         console.clear()
-        console.print(screen_renderable(data, state, ascii=ascii, width=console.width))
+        console.print(screen_renderable(console, data, state, ascii=ascii))
         if on_draw is not None:
             on_draw()
 

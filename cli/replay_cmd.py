@@ -39,7 +39,7 @@ def _stderr() -> Console:
 
 
 def _note(message: str) -> None:
-    _stderr().print(Text(message))
+    _stderr().print(Text(message), soft_wrap=True)
 
 
 def make_console(no_color: bool = False) -> Console:
@@ -104,6 +104,11 @@ def load_record(source: str, db: str | None, index: int | None) -> Record:
 
 def load_replay(source: str, db: str | None, index: int | None) -> ReplayData:
     record = load_record(source, db, index)
+    if record.size < 2:
+        # The reader keeps a record whose size is missing or not square (CAT-1, QUE-1, SQU-1, ING-1) with an error;
+        # there is no board to replay it on.
+        problems = "; ".join(d.describe(record.source) for d in record.errors) or "no board size"
+        _fail(f"cannot replay this record: {problems}")
     try:
         return build_replay(record)
     except NotImplementedError as exc:
@@ -137,7 +142,7 @@ def _run(action) -> None:
     try:
         action()
     except CommandError as exc:
-        _stderr().print(Text(f"error: {exc.message}"))
+        _stderr().print(Text(f"error: {exc.message}"), soft_wrap=True)
         raise typer.Exit(exc.code) from None
 
 
@@ -161,27 +166,32 @@ def replay_command(
         if move is not None:
             _print_position(console, data, _check_move(data, move), ascii)
             return
-        key_fd = None if all_ else _terminal_input()
-        if all_ or key_fd is None or not console.is_terminal:
+        keys = None if all_ or not console.is_terminal else _terminal_input()
+        if keys is None:
             for i in range(data.last + 1):
                 _print_position(console, data, i, ascii)
             return
         from .interactive import run
 
-        run(console, data, ascii=ascii, fd=key_fd)
+        key_fd, opened = keys
+        try:
+            run(console, data, ascii=ascii, fd=key_fd)
+        finally:
+            if opened:
+                os.close(key_fd)
 
     _run(action)
 
 
-def _terminal_input() -> int | None:
-    """The file descriptor to read keys from: stdin when it is a terminal, else the controlling terminal."""
+def _terminal_input() -> tuple[int, bool] | None:
+    """The terminal to read keys from (stdin, else the controlling terminal, opened here: True), or None."""
     try:
         if sys.stdin is not None and sys.stdin.isatty():
-            return sys.stdin.fileno()
+            return sys.stdin.fileno(), False
     except (ValueError, OSError):
         pass
     try:
-        return os.open("/dev/tty", os.O_RDONLY)
+        return os.open("/dev/tty", os.O_RDONLY), True
     except OSError:
         return None
 

@@ -53,9 +53,6 @@ class Geometry:
     def width(self) -> float:
         return 2 * self.off + self.board_span
 
-    @property
-    def height(self) -> float:
-        return self.width + (CELL * 1.5 if self.caption else 0)
 
 
 def _num(v: str | int | float) -> str:
@@ -252,6 +249,22 @@ def step_shapes(data: ReplayData, index: int, geo: Geometry, *,
     return under, over
 
 
+def _wrap(lines: list[str], width: int) -> list[str]:
+    """Caption lines broken at spaces to about `width` characters (SVG text does not wrap by itself)."""
+    width = max(12, width)
+    out: list[str] = []
+    for line in lines:
+        current = ""
+        for word in line.split(" "):
+            if current and len(current) + 1 + len(word) > width:
+                out.append(current)
+                current = "  " + word
+            else:
+                current = f"{current} {word}" if current else word
+        out.append(current)
+    return out
+
+
 def diagram_svg(data: ReplayData, index: int, *, numbers: bool = False) -> str:
     """A standalone SVG document of the position after move `index` (0: the start)."""
     record = data.record
@@ -267,12 +280,15 @@ def diagram_svg(data: ReplayData, index: int, *, numbers: bool = False) -> str:
     caption_lines = [move_line(data, index), *change_lines(step)]
     title = f"{SPECS[record.game].title} {record.size}x{record.size}: {caption_lines[0]}"
     legend = ", ".join(MARK_WORDS[m] for m in step_highlights(step, record.size).used())
+    lines: list[str] = []
     if geo.caption:
-        shapes.append(("text", {"class": "caption", "x": geo.width / 2, "y": geo.width + CELL * 0.5,
-                                "font-family": "sans-serif", "font-size": CELL * 0.42, "fill": "#222222",
-                                "text-anchor": "middle"}, "; ".join(caption_lines)))
+        font = CELL * 0.38
+        lines = _wrap(caption_lines, int((geo.width - CELL * 0.5) / (font * 0.55)))
+        for i, line in enumerate(lines):
+            shapes.append(("text", {"class": "caption", "x": CELL * 0.25, "y": geo.width + CELL * 0.1 + i * font * 1.3,
+                                    "font-family": "sans-serif", "font-size": font, "fill": "#222222"}, line))
     desc = "; ".join(x for x in (f"Marks: {legend}" if legend else "", ) if x)
-    w, h = _num(geo.width), _num(geo.height)
+    w, h = _num(geo.width), _num(geo.width + (CELL * 0.4 + len(lines) * CELL * 0.38 * 1.3 if lines else 0))
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
             f'role="img" data-game="{escape(record.game.value)}" data-size="{record.size}" data-move="{index}">')
     parts = [head, f"<title>{escape(title, quote=False)}</title>"]

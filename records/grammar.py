@@ -19,19 +19,20 @@ from .charset import Decoder
 from .model import FormatError, Move, Node, Property, Severity, SourcePos
 
 # One token per match. Groups (the dispatch is on `lastindex`, the last group that matched):
-#   1 `;` a node; 2, 3 its move when the node is nothing but a plain `B[..]`/`W[..]` (the fast path)
-#   4 a property identifier, 5 its first value, 6 its further values (with the whitespace between them)
-#   7 `(`   8 `)`   9 any other byte (an error, or the start of a value that never ends)
+#   1 a run of nodes that each hold nothing but a plain move value (`;B[dd];W[pp]`: the fast path)
+#   2 `;` any other node
+#   3 a property identifier, 4 its first value, 5 its further values (with the whitespace between them)
+#   6 `(`   7 `)`   8 any other byte (an error, or the start of a value that never ends)
 _BODY = rb"(?:[^\\\]]++|\\.)*+"
 TOKEN = re.compile(
-    rb"(;)\s*+(?:([BW])\[([^\\\]]*+)\]\s*+(?!\[))?"
+    rb"((?:;\s*+[BW]\[[A-Za-z\-]*+\]\s*+(?![\[A-Za-z]))++)"
+    rb"|(;)\s*+"
     rb"|([A-Za-z]++)\s*+\[(" + _BODY + rb")\]\s*+((?:\[" + _BODY + rb"\]\s*+)*+)"
     rb"|(\()\s*+"
     rb"|(\))\s*+"
     rb"|(.)",
     re.S,
 )
-_NODE, _FAST, _PROP, _OPEN, _CLOSE = 1, 3, 6, 7, 8
 VALUES = re.compile(rb"\[(" + _BODY + rb")\]", re.S)
 _IDENT_AT = re.compile(rb"([A-Za-z]++)\s*+")
 _VALUE_AT = re.compile(rb"\[" + _BODY + rb"\]\s*+", re.S)
@@ -52,7 +53,7 @@ SINGLE_PROPERTIES = frozenset({
 # (code, message, offset, severity, rule) of a problem found while reading; the reader makes Diagnostics of them.
 Note = tuple[str, str, int, Severity, "str | None"]
 
-_IDENTS: dict[bytes, str] = {}
+_IDENTS: dict[bytes, tuple[str, str]] = {}  # raw identifier -> (identifier, raw as text)
 
 
 def unescape(raw: bytes) -> bytes:
@@ -91,12 +92,30 @@ class _ParsedNode(Node):
         self._src = src
 
 
+class _ParsedProperty(Property):
+    """A property made by the parser: its positions are found again in the source when asked for."""
+
+    __slots__ = ()
+
+    def __init__(self, ident: str, values: list[str], raw_ident: str, node_off: int, src: Any) -> None:
+        self.ident = ident
+        self.values = values
+        self.raw_ident = raw_ident
+        self._pos = None
+        self._value_pos = None
+        self._node_off = node_off
+        self._src = src
+        self._offsets = None
+
+
 class MoveSource:
-    """What the parser needs to type moves: a cache of plain move values, and the slow path for the others."""
+    """What the parser needs to type moves: a cache of plain moves (keyed by their bytes, e.g. `B[dd]`), and the
+    slow path for the others."""
 
-    cache: dict[tuple[bytes, bytes], Move]
+    cache: dict[bytes, Move]
 
-    def from_bytes(self, colour: bytes, raw: bytes, offset: int) -> Move:  # pragma: no cover - interface
+    def from_bytes(self, token: bytes, offset: int) -> Move:  # pragma: no cover - interface
+        """The move of a plain `B[..]` token whose `[` is at `offset`."""
         raise NotImplementedError
 
     def from_text(self, colour: str, value: str, offset: int) -> Move:  # pragma: no cover - interface
@@ -118,19 +137,64 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
     codec = decoder.codec
     cache = moves.cache
     idents = _IDENTS
+    Parsed = _ParsedNode
+    Prop = _ParsedProperty
+    escape_sub = _ESCAPE.sub
     stack: list[Node | None] = []
     last: Node | None = None  # the last node of the current sequence: the parent of the next node
     node: Node | None = None  # the node that takes properties (None right after a parenthesis)
     root: Node | None = None
+    # Anything unusual before the next node sets `state` (so the common case tests one variable):
     need_node = False  # just after `(`: a node must come
     after_variation = False  # a variation of the current sequence has closed: only `(` or `)` may come
     pending: Node | None = None  # a node given B/W on the slow path: its move is typed when the node ends
+    state = False
     seen_lower: set[bytes] = set()
     joined: set[str] = set()  # list properties already reported as given twice in a node
 
+    # The token numbers are written as literals below (see TOKEN): 1 run of plain-move nodes, 2 node,
+    # 5 property, 6 `(`, 7 `)`, 8 anything else.
     for m in TOKEN.finditer(data, start):
         k = m.lastindex
-        if k == _FAST or k == _NODE:  # noqa: SIM109 - two compares are faster than a tuple test here
+        if k == 1:
+            # The common case, kept short: nodes holding nothing but a plain move. Their values hold no `;`, so
+            # splitting the run at `;` gives one piece per node, and the pieces' lengths give the offsets.
+            pieces = m.group(1).split(b";")
+            off = m.start()
+            it = iter(pieces)
+            next(it)
+            if state:
+                if pending is not None:
+                    _type_move(pending, moves, notes)
+                    pending = None
+                if need_node:
+                    need_node = False
+                elif after_variation:
+                    raise error("expected '(' or ')' after a variation; a node cannot follow variations", off)
+                state = False
+                piece = next(it)
+                token = piece.strip()
+                move = cache.get(token)
+                if move is None:
+                    move = moves.from_bytes(token, off + piece.index(b"[") + 1)
+                nd = Parsed(last, move, off, src)
+                if last is None:
+                    root = nd
+                else:
+                    last.children.append(nd)
+                last = nd
+                off += len(piece) + 1
+            for piece in it:
+                token = piece.strip()
+                move = cache.get(token)
+                if move is None:
+                    move = moves.from_bytes(token, off + piece.index(b"[") + 1)
+                nd = Parsed(last, move, off, src)
+                last.children.append(nd)  # type: ignore[union-attr]
+                last = nd
+                off += len(piece) + 1
+            node = last
+        elif k == 2:
             if pending is not None:
                 _type_move(pending, moves, notes)
                 pending = None
@@ -138,76 +202,54 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
                 need_node = False
             elif after_variation:
                 raise error("expected '(' or ')' after a variation; a node cannot follow variations", m.start())
-            off = m.start()
-            if k == _FAST:
-                key = m.group(2, 3)
-                move = cache.get(key)
-                if move is None:
-                    move = moves.from_bytes(key[0], key[1], m.start(3) - 1)
-                nd = _ParsedNode(last, move, off, src)
-            else:
-                nd = _ParsedNode(last, None, off, src)
+            state = False
+            nd = Parsed(last, None, m.start(), src)
             if last is None:
                 root = nd
             else:
                 last.children.append(nd)
             last = node = nd
-        elif k == _PROP:
+        elif k == 5:
             if node is None:
                 where = "after '('" if need_node else "after ')'"
-                raise error(f"expected ';' before the property {m.group(4).decode('ascii')!r} {where}", m.start())
-            raw_ident = m.group(4)
-            ident = idents.get(raw_ident)
-            if ident is None:
-                ident = ident_of(raw_ident)
-                if not ident:
-                    raise error(f"property identifier {raw_ident.decode('ascii')!r} has no upper-case letter",
-                                m.start())
-                if ident == raw_ident.decode("ascii"):
-                    idents[raw_ident] = ident
-                elif raw_ident not in seen_lower:
-                    seen_lower.add(raw_ident)
-                    notes.append(("lc-propident", f"property identifier {raw_ident.decode('ascii')!r} read as "
-                                  f"{ident!r} (lower-case letters are dropped)", m.start(), Severity.WARNING, None))
-            raw = m.group(5)
+                raise error(f"expected ';' before the property {m.group(3).decode('ascii')!r} {where}", m.start())
+            raw_ident = m.group(3)
+            names = idents.get(raw_ident)
+            if names is None:
+                names = _names(raw_ident, m.start(), seen_lower, notes, error)
+            ident = names[0]
+            raw, more = m.group(4, 5)
             if b"\\" in raw:
-                raw = _ESCAPE.sub(rb"\1", raw)
+                raw = escape_sub(rb"\1", raw)
             try:
-                value = raw.decode(codec)
+                values = [raw.decode(codec)]
             except UnicodeDecodeError:
-                value = decoder.bad_bytes(raw, m.start(5))
-            values = [value]
-            more = m.group(6)
+                values = [decoder.bad_bytes(raw, m.start(4))]
             if more:
-                base = m.start(6)
-                for vm in VALUES.finditer(more):
-                    raw = vm.group(1)
-                    if b"\\" in raw:
-                        raw = _ESCAPE.sub(rb"\1", raw)
-                    try:
-                        values.append(raw.decode(codec))
-                    except UnicodeDecodeError:
-                        values.append(decoder.bad_bytes(raw, base + vm.start(1)))
-            props = node.properties
+                _more_values(more, m.start(5), values, decoder)
+            props = node._props
+            if props is None:
+                props = node.properties
             if ident in props:
                 _repeat(props[ident], values, m.start(), notes, joined)
             else:
                 if len(values) > 1 and ident in SINGLE_PROPERTIES:
                     values = _single(ident, values, m.start(), notes)
-                props[ident] = Property.parsed(ident, values, raw_ident.decode("ascii"), node._off, src)
+                props[ident] = Prop(ident, values, names[1], node._off, src)
             if ident == "B" or ident == "W":
                 pending = node
-        elif k == _OPEN:
+                state = True
+        elif k == 6:
             if need_node:
                 raise error("expected ';' after '(': a game tree starts with a node", m.start())
             if pending is not None:
                 _type_move(pending, moves, notes)
                 pending = None
             stack.append(last)
-            need_node = True
+            need_node = state = True
             after_variation = False
             node = None
-        elif k == _CLOSE:
+        elif k == 7:
             if pending is not None:
                 _type_move(pending, moves, notes)
                 pending = None
@@ -216,7 +258,7 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
                 notes.append(("empty-tree", "empty game tree '()' skipped", m.start() - 1, Severity.WARNING, None))
             last = stack.pop()
             node = None
-            after_variation = True
+            after_variation = state = True
             if not stack:
                 assert root is not None
                 return ParsedTree(root, m.start() + 1, True)
@@ -242,6 +284,34 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
                   f"{'is' if open_count == 1 else 'es'} not closed); what was read is kept", len(data),
                   Severity.WARNING, None))
     return ParsedTree(root, len(data), False)
+
+
+def _names(raw_ident: bytes, offset: int, seen_lower: set[bytes], notes: list[Note],
+           error: Callable[[str, int], FormatError]) -> tuple[str, str]:
+    """(identifier, raw identifier) of a raw one; lower-case letters are dropped with a warning."""
+    ident = ident_of(raw_ident)
+    raw = raw_ident.decode("ascii")
+    if not ident:
+        raise error(f"property identifier {raw!r} has no upper-case letter", offset)
+    if ident == raw:
+        _IDENTS[raw_ident] = (ident, raw)
+    elif raw_ident not in seen_lower:
+        seen_lower.add(raw_ident)
+        notes.append(("lc-propident", f"property identifier {raw!r} read as {ident!r} (lower-case letters are "
+                      "dropped)", offset, Severity.WARNING, None))
+    return ident, raw
+
+
+def _more_values(more: bytes, base: int, values: list[str], decoder: Decoder) -> None:
+    codec = decoder.codec
+    for vm in VALUES.finditer(more):
+        raw = vm.group(1)
+        if b"\\" in raw:
+            raw = _ESCAPE.sub(rb"\1", raw)
+        try:
+            values.append(raw.decode(codec))
+        except UnicodeDecodeError:
+            values.append(decoder.bad_bytes(raw, base + vm.start(1)))
 
 
 def _single(ident: str, values: list[str], offset: int, notes: list[Note]) -> list[str]:
@@ -330,7 +400,7 @@ def _partial_property(node: Node, partial: tuple[str, bytes | None, int], decode
     if ident in props:
         props[ident].values.append(value)
     else:
-        props[ident] = Property.parsed(ident, [value], ident, node._off, src)
+        props[ident] = _ParsedProperty(ident, [value], ident, node._off, src)
 
 
 def _unexpected(data: bytes, offset: int, in_node: bool, need_node: bool) -> str:
@@ -348,34 +418,29 @@ def _unexpected(data: bytes, offset: int, in_node: bool, need_node: bool) -> str
     return f"expected ';', '(' or ')', found {found}"
 
 
-def scan_root(data: bytes, start: int) -> dict[str, list[bytes]]:
-    """The raw values (escapes resolved, not decoded) of the root node of the tree at `start` (`(` then `;`).
+_ROOT = re.compile(rb"\(\s*+;\s*+((?:[A-Za-z]++\s*+(?:\[" + _BODY + rb"\]\s*+)++)*+)", re.S)
+_ROOT_PROPS = re.compile(rb"([A-Za-z]++)\s*+((?:\[" + _BODY + rb"\]\s*+)++)", re.S)
+
+
+_ROOT_WANTED = frozenset({"CA", "GM", "SZ"})
+
+
+def scan_root(data: bytes, start: int, wanted: frozenset[str] = _ROOT_WANTED) -> dict[str, list[bytes]]:
+    """The raw values (escapes resolved, not decoded) of the `wanted` properties of the root node of the tree at
+    `start` (`(` then `;`).
 
     Read before the tree itself, to learn the charset, game and size; stops quietly at anything unexpected (the
     full parse reports it).
     """
     out: dict[str, list[bytes]] = {}
-    pos = _WS_AT.match(data, start + 1).end()  # type: ignore[union-attr]
-    if data[pos:pos + 1] != b";":
+    m = _ROOT.match(data, start)
+    if m is None:
         return out
-    pos += 1
-    while True:
-        pos = _WS_AT.match(data, pos).end()  # type: ignore[union-attr]
-        m = _IDENT_AT.match(data, pos)
-        if m is None:
-            return out
-        ident = ident_of(m.group(1))
-        pos = m.end()
-        found = False
-        while True:
-            v = VALUES.match(data, pos)
-            if v is None:
-                break
-            found = True
-            out.setdefault(ident, []).append(unescape(v.group(1)))
-            pos = _WS_AT.match(data, v.end()).end()  # type: ignore[union-attr]
-        if not found:
-            return out
+    for raw_ident, values in _ROOT_PROPS.findall(m.group(1)):
+        ident = raw_ident.decode("ascii") if raw_ident.isupper() else ident_of(raw_ident)
+        if ident in wanted:
+            out.setdefault(ident, []).extend(unescape(v) if b"\\" in v else v for v in VALUES.findall(values))
+    return out
 
 
 def scan_node_offsets(data: bytes, offset: int) -> dict[str, tuple[int, list[int]]]:

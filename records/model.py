@@ -7,6 +7,7 @@ than thrown, so that one bad value never hides the rest of a file.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
@@ -32,18 +33,19 @@ class Colour(StrEnum):
 class SourcePos:
     """Where something stands in the source: 1-based line and column (in characters), 0-based byte offset.
 
-    Positions made by the reader know only their byte offset at first: the line and column are worked out on
-    first use (a bisection over the file's line starts), so that reading a large file costs nothing for the
-    positions nobody asks for.
+    Positions made by the reader know only their byte offset at first (or only how to find it): the line and
+    column are worked out on first use (a bisection over the file's line starts), so that reading a large file
+    costs nothing for the positions nobody asks for.
     """
 
-    __slots__ = ("_column", "_line", "_src", "offset")
+    __slots__ = ("_column", "_find", "_line", "_offset", "_src")
 
     def __init__(self, line: int, column: int, offset: int) -> None:
         self._line = line
         self._column = column
-        self.offset = offset
+        self._offset: int | None = offset
         self._src: _Locator | None = None
+        self._find: Callable[[], int] | None = None
 
     @classmethod
     def lazy(cls, offset: int, src: _Locator) -> SourcePos:
@@ -51,8 +53,17 @@ class SourcePos:
         pos = cls.__new__(cls)
         pos._line = 0
         pos._column = 0
-        pos.offset = offset
+        pos._offset = offset
         pos._src = src
+        pos._find = None
+        return pos
+
+    @classmethod
+    def deferred(cls, find: Callable[[], int], src: _Locator) -> SourcePos:
+        """A position whose byte offset `find()` works out when first asked (e.g. by scanning a node again)."""
+        pos = cls.lazy(0, src)
+        pos._offset = None
+        pos._find = find
         return pos
 
     def _resolve(self) -> None:
@@ -60,6 +71,15 @@ class SourcePos:
         if src is not None:
             self._line, self._column = src.line_col(self.offset)
             self._src = None
+
+    @property
+    def offset(self) -> int:
+        off = self._offset
+        if off is None:
+            assert self._find is not None
+            off = self._offset = self._find()
+            self._find = None
+        return off
 
     @property
     def line(self) -> int:
@@ -135,10 +155,11 @@ class Property:
     its decoded values (escapes resolved, soft line breaks removed) and positions.
 
     A property that occurs twice in a node is one Property holding the values of both occurrences; `pos` is
-    where the first occurrence starts, `value_pos` where each value's `[` stands.
+    where the first occurrence starts, `value_pos` where each value's `[` stands. For a property read from a
+    file both are found again in the source when first asked for.
     """
 
-    __slots__ = ("_node_off", "_pos", "_src", "_value_pos", "ident", "raw_ident", "values")
+    __slots__ = ("_node_off", "_offsets", "_pos", "_src", "_value_pos", "ident", "raw_ident", "values")
 
     def __init__(self, ident: str, values: list[str], pos: SourcePos | None = None, raw_ident: str = "",
                  value_pos: list[SourcePos] | None = None) -> None:
@@ -149,10 +170,11 @@ class Property:
         self._value_pos = value_pos
         self._src: _Scanner | None = None
         self._node_off = -1
+        self._offsets: tuple[int, list[int]] | None = None
 
     @classmethod
     def parsed(cls, ident: str, values: list[str], raw_ident: str, node_off: int, src: _Scanner) -> Property:
-        """A property read from a file: its positions are found again in the source when first asked for."""
+        """A property read from a file, in the node whose `;` is at `node_off`."""
         prop = cls.__new__(cls)
         prop.ident = ident
         prop.values = values
@@ -161,39 +183,39 @@ class Property:
         prop._value_pos = None
         prop._node_off = node_off
         prop._src = src
+        prop._offsets = None
         return prop
 
-    def _locate(self) -> None:
-        src = self._src
-        if src is None:
-            return
-        found = src.scan_node(self._node_off).get(self.ident)
-        if found is None:  # pragma: no cover - the scan reads the same bytes the parser read
-            self._pos = SourcePos.lazy(self._node_off, src)
-            self._value_pos = []
-        else:
-            self._pos = SourcePos.lazy(found[0], src)
-            self._value_pos = [SourcePos.lazy(o, src) for o in found[1]]
-        self._src = None
+    def _scan(self) -> tuple[int, list[int]]:
+        offsets = self._offsets
+        if offsets is None:
+            assert self._src is not None
+            found = self._src.scan_node(self._node_off).get(self.ident)
+            # (Never None in practice: the scan reads the same bytes the parser read.)
+            offsets = self._offsets = found if found is not None else (self._node_off, [])
+        return offsets
+
+    def _ident_offset(self) -> int:
+        return self._scan()[0]
 
     @property
     def pos(self) -> SourcePos | None:
         """Where the identifier stands; None for a property made in code."""
-        if self._src is not None:
-            self._locate()
+        if self._pos is None and self._src is not None:
+            self._pos = SourcePos.deferred(self._ident_offset, self._src)
         return self._pos
 
     @pos.setter
     def pos(self, value: SourcePos | None) -> None:
-        self._locate()
         self._pos = value
 
     @property
     def value_pos(self) -> list[SourcePos]:
         """Where each value's `[` stands (empty for a property made in code)."""
-        if self._src is not None:
-            self._locate()
-        return self._value_pos if self._value_pos is not None else []
+        if self._value_pos is None:
+            src = self._src
+            self._value_pos = [SourcePos.lazy(o, src) for o in self._scan()[1]] if src is not None else []
+        return self._value_pos
 
     @property
     def value(self) -> str:

@@ -97,7 +97,7 @@ class MoveTable:
     def __init__(self, game: Game, size: int) -> None:
         self.spec = SPECS[game]
         self.size = size
-        self.cache: dict[tuple[bytes, bytes], Move] = {}
+        self.cache: dict[bytes, Move] = {}
 
 
 _TABLES: dict[tuple[Game, int], MoveTable] = {}
@@ -122,19 +122,20 @@ class RecordMoves(MoveSource):
         self.decoder = decoder
         self.src = src
 
-    def from_bytes(self, colour: bytes, raw: bytes, offset: int) -> Move:
+    def from_bytes(self, token: bytes, offset: int) -> Move:
+        colour, raw = token[:1], token[2:-1]
         try:
             value = raw.decode(self.decoder.codec)
         except UnicodeDecodeError:
             value = self.decoder.bad_bytes(raw, offset)
         move = self._make(colour.decode("ascii"), value, offset)
         if move.kind is not MoveKind.INVALID and raw.isascii():
-            self.cache[(colour, raw)] = move
+            self.cache[token] = move
         return move
 
     def from_text(self, colour: str, value: str, offset: int) -> Move:
         if value.isascii():
-            move = self.cache.get((colour.encode("ascii"), value.encode("ascii")))
+            move = self.cache.get(f"{colour}[{value}]".encode("ascii"))
             if move is not None:
                 return move
         return self._make(colour, value, offset)

@@ -11,6 +11,7 @@ from .games import Game, game_from_gm
 from .grammar import Note, ParsedTree, parse_tree, scan_root, show_byte
 from .model import Diagnostic, FormatError, Node, Property, Record, Severity, SourcePos
 from .properties import RecordMoves, move_table, read_date, read_handicap, read_komi, read_result, read_size
+from .setup import collect_setup
 from .source import RecordSource, SourceText
 
 _TREE_START = re.compile(rb"\(\s*;")
@@ -178,7 +179,10 @@ class _Reader:
             diags.append(Diagnostic("move-in-root", f"the root node holds a move ({root.move}); moves belong in "
                                     "the nodes after the root, so it is not played", prop.pos if prop else root.pos,
                                     Severity.ERROR, "FORMAT:move"))
-        if game is not Game.GO:
+        if game is Game.GO:
+            # Setup points off the board, and a PL that is not B or W (ING-8), are reported when reading.
+            diags.extend(collect_setup(record)[1])
+        else:
             found = _first_setup(root)
             if found is not None:
                 diags.append(Diagnostic("setup-not-go", f"setup ({found.ident}) is only for Go records",

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from .model import Colour, Diagnostic, Node, Record, Setup
+from dataclasses import dataclass
+
+from .games import SPECS, Game
+from .model import Colour, Diagnostic, Node, Record, Setup, Severity, SourcePos
 from .points import Point, parse_point
 
 SETUP_IDENTS = ("AB", "AW", "AE", "PL")
@@ -37,12 +40,37 @@ def setup_nodes(record: Record) -> list[Node]:
     return nodes
 
 
+def off_board(values: list[str], size: int) -> list[str]:
+    """The values of a point list that name no point of a `size` board (unreadable or off the board)."""
+    bad: list[str] = []
+    for value in values:
+        ends = value.split(":", 1) if ":" in value else [value]
+        points = [parse_point(v) for v in ends]
+        if any(p is None or p[0] >= size or p[1] >= size for p in points):
+            bad.append(value)
+    return bad
+
+
 def collect_setup(record: Record) -> tuple[Setup, list[Diagnostic]]:
-    """The starting position the setup nodes make, applied in order (AE clears, AB/AW place)."""
+    """The starting position the setup nodes make, applied in order (AE clears, AB/AW place).
+
+    Points that are not on the board are left out, each list with an error (the size rule); a `PL` that is not
+    `B` or `W` is ignored with a warning (ING-8). Only Go has setup (the reader reports it elsewhere).
+    """
     setup = Setup()
     notes: list[Diagnostic] = []
     size = record.size
+    if record.game is not Game.GO:
+        return setup, notes
+    rule = SPECS[record.game].size_rule
     for node in setup_nodes(record):
+        for ident in ("AE", "AB", "AW"):
+            prop = node.properties.get(ident)
+            bad = off_board(prop.values, size) if prop is not None and size else []
+            if bad and prop is not None:
+                notes.append(Diagnostic("setup-off-board", f"{ident}: {', '.join(bad)} "
+                                        f"{'is' if len(bad) == 1 else 'are'} not on the {size}x{size} board; left "
+                                        f"out ({rule})", prop.pos, Severity.ERROR, rule))
         for point in point_list(node.get_all("AE"), size):
             setup.black.discard(point)
             setup.white.discard(point)
@@ -62,3 +90,39 @@ def collect_setup(record: Record) -> tuple[Setup, list[Diagnostic]]:
                 notes.append(Diagnostic("setup-pl", f"PL[{pl.value}] is not B or W and is ignored (ING-8)",
                                         pl.pos, rule="ING-8"))
     return setup, notes
+
+
+setup = collect_setup
+
+
+@dataclass(frozen=True, slots=True)
+class LateSetup:
+    """Setup where ING-8 forbids it: after the first move of a line, or in the same node as a move."""
+
+    node: Node
+    index: int  # 1-based index of the node in the line (the root is 0)
+    moves_before: int  # moves played on the line before this node
+    idents: tuple[str, ...]  # the setup properties the node holds (AB, AW, AE, PL)
+    with_move: bool  # the node also holds a move
+    pos: SourcePos | None
+
+    @property
+    def move_number(self) -> int:
+        """The move number the verifier reports it at: the node's own move, or the next move."""
+        return self.moves_before + 1
+
+
+def late_setup(record: Record, line: list[Node] | None = None) -> list[LateSetup]:
+    """Every node of `line` (the main line by default) holding setup after the first move or beside a move."""
+    found: list[LateSetup] = []
+    moves = 0
+    for index, node in enumerate(record.main_line() if line is None else line, start=1):
+        props = node._props  # a node read as a plain move holds no setup: no need to build its properties
+        idents = tuple(i for i in SETUP_IDENTS if props and i in props)
+        if idents and (moves or node.move is not None):
+            first = props[idents[0]] if props else None
+            found.append(LateSetup(node, index, moves, idents, node.move is not None,
+                                   first.pos if first is not None else node.pos))
+        if node.move is not None:
+            moves += 1
+    return found

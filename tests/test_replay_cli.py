@@ -122,17 +122,20 @@ def test_swap_is_shown_from_its_move_on(rec) -> None:
 
 def test_connection_games_show_whose_edges_are_whose(rec) -> None:
     result = run("replay", str(rec(SWAP)), "--move", "0", "--ascii")
-    assert "Black X: top and bottom edges (=)" in result.output
-    assert "White O: left and right (|)" in result.output
+    assert "Black X: top, bottom edges =" in result.output
+    assert "White O: left, right edges |" in result.output
     assert "edges" not in run("replay", str(rec(GO)), "--move", "0").output
 
 
 def test_errors_are_messages_not_tracebacks(rec, tmp_path: Path) -> None:
     missing = run("replay", str(tmp_path / "nope.rec"))
     assert missing.exit_code == 2 and "no such file" in missing.output
-    broken = run("replay", str(rec(b"(;GM[1]SZ[9];B[aa", "broken.rec")))
+    broken = run("replay", str(rec(b"hello", "broken.rec")))
     assert broken.exit_code == 2
-    assert "broken.rec" in broken.output and "Traceback" not in broken.output
+    assert "broken.rec:1:1" in broken.output and "Traceback" not in broken.output
+    no_size = run("replay", str(rec(b"(;GM[Cation];B[aa])", "nosize.rec")))  # CAT-1: SZ is required
+    assert no_size.exit_code == 2
+    assert "CAT-1" in no_size.output and "nosize.rec:1:2" in no_size.output
     folder = run("replay", str(tmp_path))
     assert folder.exit_code == 2 and "folder" in folder.output
     index = run("replay", str(rec(GO)), "--index", "3")
@@ -277,3 +280,18 @@ def test_html_escapes_record_text(rec, tmp_path: Path) -> None:
     assert data["positions"][1]["comment"].startswith("<img src=x onerror=window.pwned=4> & </script><!--")
     assert "\u2028" in data["positions"][1]["comment"]
     assert data["positions"][2]["comment"] == "<b>bold?</b>"
+
+
+def test_the_end_of_the_game_is_shown_instead_of_whose_turn(rec) -> None:
+    # README (Results): a resignation ends the game; after the swap Bob plays Black, so Alice wins with White.
+    resigned = run("replay", str(rec(b"(;GM[Quentin]SZ[5]PB[Alice]PW[Bob]RE[W+R];B[cc];W[swap-sides];W[aa]"
+                                     b";B[resign])")), "--move", "4")
+    assert resigned.exit_code == 0, resigned.output
+    assert "Game over: Black (Bob) resigned" in resigned.output
+    assert "Winner: White (Alice) by resignation" in resigned.output
+    assert "To move:" not in resigned.output
+    # SQU-6: White's row b is a chain, but Black gets one turn: the game goes on until it is swept.
+    swept = run("replay", str(rec(b"(;GM[Squer]SZ[4]PB[Alice]PW[Bob];B[ad];W[ab];B[bd];W[bb];B[dd];W[cb];B[ca]"
+                                  b";W[db])", "squer.rec")), "--move", "8")
+    assert "To move: Black (Alice)" in swept.output
+    assert "Game over" not in swept.output

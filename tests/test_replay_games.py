@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from rich.console import Console
 
-from boardrecords.cli.boards import ReplayData, board_renderable, build_replay, change_lines
+from boardrecords.cli.boards import ReplayData, board_renderable, build_replay, change_lines, to_move_line
 from boardrecords.cli.html_page import page_data
 from boardrecords.cli.svg import Geometry, diagram_svg
 from boardrecords.records.games import SPECS
@@ -199,6 +199,9 @@ def test_cation_removal_cat7() -> None:
     assert "removed 1: cb" in change_lines(step)
     assert svg_marks(diagram_svg(data, 39), "removed") == {"cb"}
     assert data.verdict is not None and data.verdict.valid
+    # CAT-8: W[cb] completes White's chain; the view says the game is over, and who won.
+    assert to_move_line(data, 40) == "Game over: White (Jun) wins, chain (CAT-8)"
+    assert to_move_line(data, 39) == "To move: White (Jun)"
 
 
 @pytest.mark.parametrize("rec", [GO_CAPTURE, CONVERSION, SQUER_FLIP, SQUER_SWEEP, QUENTIN_FILL, CATION_RELOCATE,

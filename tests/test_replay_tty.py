@@ -27,7 +27,8 @@ MARKUP = b"(;GM[Squer]SZ[4]PB[[bold red\\]x[/\\]]PW[Bob];B[dd];W[ab])"
 
 RIGHT, LEFT, HOME, END = b"\x1b[C", b"\x1b[D", b"\x1b[H", b"\x1b[F"
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
-_HELP = "q quit"
+# The status line closes every frame: the key help, the jump prompt, or a message.
+_STATUS = ("q quit", "Esc: cancel", "moves; showing move")
 
 
 class Terminal:
@@ -69,8 +70,9 @@ class Terminal:
         raise AssertionError(f"timed out waiting for {what}; screen:\n{self.screen()}")
 
     def frame(self, *needles: str) -> str:
-        """Wait for a complete frame (the key help is its last line) holding every needle."""
-        return self.wait_for(lambda s: _HELP in s and all(n in s for n in needles), " / ".join(needles))
+        """Wait for a complete frame (its status line is the last) holding every needle."""
+        return self.wait_for(lambda s: any(x in s for x in _STATUS) and all(n in s for n in needles),
+                             " / ".join(needles))
 
     def send(self, data: bytes) -> None:
         # Mark the screen as stale so that the next frame is the answer to these keys.
@@ -97,10 +99,11 @@ class Terminal:
 def term(tmp_path: Path) -> Iterator[Callable[..., Terminal]]:
     opened: list[Terminal] = []
 
-    def start(record: bytes, *extra: str, env: dict[str, str] | None = None) -> Terminal:
+    def start(record: bytes, *extra: str, env: dict[str, str] | None = None, rows: int = 40,
+              cols: int = 130) -> Terminal:
         path = tmp_path / f"game{len(opened)}.rec"
         path.write_bytes(record)
-        t = Terminal(["replay", str(path), *extra], env=env)
+        t = Terminal(["replay", str(path), *extra], env=env, rows=rows, cols=cols)
         opened.append(t)
         return t
 
@@ -155,8 +158,8 @@ def test_g_number_enter_jumps(term) -> None:
     t.send(b"\r")
     screen = t.frame("Move 12 of 14: White cg (Bob)")
     assert _row(screen, "g")[6:9] == "(○)"  # cg: column c of row g, the last move
-    assert _row(screen, "g")[18:21] == " ● "  # eg
-    assert "hh" not in _row(screen, "h")
+    assert _row(screen, "g")[12:15] == " ● "  # eg (move 9)
+    assert _row(screen, "g")[18:21] == " · "  # gg (move 13) not yet played
     assert _row(screen, "h")[21:24] == " · "  # hh (move 14) not yet played
     t.send(b"g99\r")
     t.frame("Move 14 of 14", "the replay has 14 moves")
@@ -203,3 +206,16 @@ def test_no_color_means_no_escape_codes(term) -> None:
         out = t.text()
         assert "Move 5 of 5" in out
         assert "\x1b" not in out
+
+
+def test_a_19x19_board_on_a_small_terminal_keeps_every_row_and_the_move(term) -> None:
+    t = term(b"(;GM[1]PB[Alice]PW[Bob];B[pd];W[dp];B[ss])", rows=30, cols=80)
+    t.frame("Start (moves: 3)")
+    t.send(END)
+    screen = t.frame("Move 3 of 3: Black ss (Alice)", "To move: White (Bob)")
+    assert _row(screen, "a").count("·") == 19
+    assert _row(screen, "s").endswith("(●)")  # the last move in the bottom-right corner
+    assert _row(screen, "d")[45:48] == " ● "  # pd
+    assert max(len(line) for line in screen.splitlines()) <= 80
+    t.send(b"q")
+    assert t.wait_exit() == 0

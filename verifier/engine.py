@@ -56,9 +56,10 @@ class IllegalMove(Exception):
     def __init__(self, code: str, rule: str, message: str, point: Point | None = None) -> None:
         self.code = code
         self.rule = rule
-        self.message = message
+        # The rule travels in its own field; a message that repeats it at the end is trimmed so it shows once.
+        self.message = message.removesuffix(f" ({rule})")
         self.point = point
-        super().__init__(f"{message} ({rule})")
+        super().__init__(f"{self.message} ({rule})")
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,8 +107,14 @@ class CationEngine(Engine):
         return self._swap()
 
     def _place(self, move: Move, x: int) -> Change:
-        i = self._index(move.point, move)
-        pt = self._t.points[i]
+        # The hot path of a replay: index and turn handling are inlined here.
+        point = move.point
+        n = self.size
+        if point is None or not (0 <= point[0] < n and 0 <= point[1] < n):
+            self._index(point, move)  # raises the precise error
+        i = point[1] * n + point[0]  # type: ignore[index]
+        t = self._t
+        pt = t.points[i]
         if self._cc:
             raise IllegalMove("placement-in-situation-b", "CAT-6",
                               f"{format_point(pt)}: there is a crosscut on the board: a crosscut stone must be moved"
@@ -117,7 +123,7 @@ class CationEngine(Engine):
         if cells[i]:
             raise IllegalMove("occupied", "CAT-4", f"{format_point(pt)}: the point is occupied (CAT-4)", pt)
         y = 3 - x
-        diags = self._t.diags[i]
+        diags = t.diags[i]
         latest = self._latest
         if latest >= 0:
             # CAT-4: the board holds no crosscut, so any crosscut the placement makes contains the new stone;
@@ -127,7 +133,7 @@ class CationEngine(Engine):
                     raise IllegalMove(
                         "crosscut-with-latest", "CAT-4",
                         f"{format_point(pt)}: the stone would form a crosscut with {COLOUR[y].word}'s latest stone"
-                        f" {format_point(self._t.points[latest])} (CAT-4)", pt)
+                        f" {format_point(t.points[latest])} (CAT-4)", pt)
         cells[i] = x
         self._empty -= 1
         cc = self._cc
@@ -137,9 +143,11 @@ class CationEngine(Engine):
                 cc.add(blk)
                 self._cc_cache = None
         self._latest = i
-        self._advance()
+        self.turn += 1
+        self._mover = self._mover.other
         self._join(i, x)
-        return Change(placed=(pt,), crosscuts=self.crosscuts())
+        cached = self._cc_cache
+        return Change(placed=(pt,), crosscuts=cached if cached is not None else self.crosscuts())
 
     def _relocate(self, move: Move, x: int) -> Change:
         o = self._index(move.point, move)

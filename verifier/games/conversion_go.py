@@ -68,7 +68,9 @@ class ConversionGoEngine(Engine):
         return 0 if t < 3 else t % 2
 
     def stone(self, point: Point) -> Colour | None:
-        return COLOUR.get(self._cells[point[1] * self.size + point[0]])
+        c, r = point
+        n = self.size
+        return COLOUR.get(self._cells[r * n + c]) if 0 <= c < n and 0 <= r < n else None
 
     def rows(self) -> list[list[Colour | None]]:
         cells, size, get = self._cells, self.size, COLOUR.get
@@ -82,7 +84,7 @@ class ConversionGoEngine(Engine):
         if kind is _PLACE:
             t = self.turn
             # The usual case inline (speed): from turn 5 on, player t % 2 moves, holding Black unless swapped.
-            if t < 4 or (move.colour is _BLACK) is ((t & 1 == 0) == self.swapped):
+            if t < 4 or (move.colour is _BLACK) is (((t & 1) == 0) == self.swapped):
                 self._check_colour(move)
             return self._place(move)
         if kind is not _PASS and kind is not _SWAP:

@@ -12,6 +12,7 @@ merge) with the edges each group touches, so finding a chain after a move costs 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NoReturn
 
 from ...records.games import Game, MoveKind
@@ -25,6 +26,12 @@ END_REASON = "chain (QUE-6)"
 _PLACE, _PASS, _SWAP = MoveKind.PLACE, MoveKind.PASS, MoveKind.SWAP
 _B, _W = Colour.BLACK, Colour.WHITE
 _CODE = {_B: BLACK, _W: WHITE}
+
+
+@lru_cache(maxsize=128)
+def _placements(size: int, colour: Colour) -> tuple[Move, ...]:
+    """Every placement of a colour by flat index; Moves are frozen, so legal_moves can share them."""
+    return tuple(Move(colour, MoveKind.PLACE, point=p) for p in tables(size).points)
 
 
 class QuentinEngine(Engine):
@@ -246,7 +253,10 @@ class QuentinEngine(Engine):
                 break
         else:
             # No territory can appear (QUE-3): only the pairs of the new stone count (QUE-4).
-            return not any(cells[d] == code and cells[a] != code and cells[b] != code for d, a, b in self._diags[i])
+            for d, a, b in self._diags[i]:  # noqa: SIM110 (a plain loop: any() with a generator is slower here)
+                if cells[d] == code and cells[a] != code and cells[b] != code:
+                    return False
+            return True
         filled, bad = self._apply(i, code)
         self._undo(i, filled)
         return bad is None
@@ -263,9 +273,9 @@ class QuentinEngine(Engine):
             return []
         colour = self.to_move
         code = CODE[colour]
-        cells, pts = self._cells, self._points
-        moves = [Move(colour, MoveKind.PLACE, point=pts[i]) for i in range(len(cells))
-                 if not cells[i] and self._legal_at(i, code)]
+        cells, legal_at = self._cells, self._legal_at
+        every = _placements(self.size, colour)
+        moves = [every[i] for i in range(len(cells)) if not cells[i] and legal_at(i, code)]
         if self.turn == 1:
             moves.append(Move(colour, MoveKind.SWAP))  # QUE-7
         if not any(m.kind is MoveKind.PLACE for m in moves):

@@ -10,6 +10,7 @@ columns (SQU-2). A move only ever adds stones of the mover's colour (SQU-8), so:
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from ...records.games import Game, MoveKind
@@ -29,7 +30,7 @@ REASON_DEADLOCK = "no legal action and no rule decides the game (SQU-9)"
 class _Tables:
     """Per-size tables shared by every engine of that size."""
 
-    __slots__ = ("edge", "lines", "nbrs", "points")
+    __slots__ = ("edge", "lines", "nbrs", "place_moves", "points", "sweep_moves")
 
     def __init__(self, n: int) -> None:
         cells = range(n * n)
@@ -47,6 +48,9 @@ class _Tables:
         rows = tuple(tuple(range(r * n, r * n + n)) for r in range(n))
         cols = tuple(tuple(range(c, n * n, n)) for c in range(n))
         self.lines = (None, rows, cols)
+        # Moves are immutable: legal_moves hands out these shared instances instead of building new ones.
+        self.place_moves = (None, *(tuple(Move(c, MoveKind.PLACE, p) for p in self.points) for c in _COLOUR[1:]))
+        self.sweep_moves = (None, *(tuple(Move(c, MoveKind.SWEEP, line=k) for k in range(n)) for c in _COLOUR[1:]))
 
 
 @lru_cache(maxsize=64)
@@ -68,6 +72,34 @@ class SquerEngine(Engine):
         # Whether each colour had a chain right after its own latest turn (see the module docstring).
         self._chain = [False, False, False]
         # SQU-6 at the very start: an empty board holds no chain, so nothing can end the game before move 1.
+
+    @classmethod
+    def from_position(cls, rows: Sequence[Sequence[Colour | None]], to_move: Colour = Colour.BLACK, *,
+                      swept_black: Iterable[int] = (), swept_white: Iterable[int] = ()) -> SquerEngine:
+        """An engine on a given position (for tests and analysis; records always start from the empty board).
+
+        `turn` is set to 0 (Black to move) or 1 (White to move). The position is judged as after a turn: SQU-6 for
+        the player to move, then SQU-7 for the other player, then SQU-9, so it may already be over.
+        """
+        size = len(rows)
+        if size < 2 or any(len(row) != size for row in rows):
+            raise ValueError("a Squer position is a square of at least 2x2 points (SQU-1)")
+        engine = cls(size)
+        code = {None: EMPTY, Colour.BLACK: BLACK, Colour.WHITE: WHITE}
+        engine._cells = [code[v] for row in rows for v in row]
+        engine._empties = engine._cells.count(EMPTY)
+        engine._swept[BLACK].update(swept_black)
+        engine._swept[WHITE].update(swept_white)
+        if any(not 0 <= k < size for k in engine._swept[BLACK] | engine._swept[WHITE]):
+            raise ValueError(f"a swept line is off the {size}x{size} board (SQU-1)")
+        engine.turn = 0 if to_move is Colour.BLACK else 1
+        me = WHITE if to_move is Colour.BLACK else BLACK  # the player who moved last
+        you = 3 - me
+        engine._chain[you] = has_chain(engine._cells, size, you)
+        # A position not reached by play gives none of the shortcuts of the module docstring: search in full.
+        engine._chain[me] = has_chain(engine._cells, size, me)
+        engine._judge(me, None)
+        return engine
 
     # -- state ---------------------------------------------------------------------------------------------
     @property
@@ -195,8 +227,11 @@ class SquerEngine(Engine):
         return Change(flipped=tuple(points[j] for j in members), swept=(word, line)), members[0]
 
     # -- the end of the game -------------------------------------------------------------------------------
-    def _judge(self, me: int, start: int) -> None:
-        """After `me`'s turn: SQU-6 for the player now to move, then SQU-7 for the mover, then SQU-9."""
+    def _judge(self, me: int, start: int | None) -> None:
+        """After `me`'s turn: SQU-6 for the player now to move, then SQU-7 for the mover, then SQU-9.
+
+        `start` is a stone the move added (None when `self._chain[me]` is already known).
+        """
         you = 3 - me
         cells = self._cells
         n = self.size
@@ -209,7 +244,8 @@ class SquerEngine(Engine):
                 # SQU-6: the player whose turn begins has a chain and wins before moving.
                 self.end = Outcome(True, ResultMethod.CHAIN, _COLOUR[you], reason=REASON_START)
                 return
-        chain[me] = self._new_chain(me, start)
+        if start is not None:
+            chain[me] = self._new_chain(me, start)
         if self._empties:
             return  # an empty point is a legal maneuver for the player to move (SQU-3)
         if self._sweeps(you):
@@ -243,18 +279,20 @@ class SquerEngine(Engine):
     def _sweeps(self, code: int) -> list[int]:
         """The lines `code` may sweep now (SQU-4): full of enemy stones, not yet swept by `code`."""
         cells = self._cells
-        you = 3 - code
+        n = self.size
+        full = [3 - code] * n
         swept = self._swept[code]
-        return [k for k, members in enumerate(self._t.lines[code])
-                if k not in swept and all(cells[j] == you for j in members)]
+        if code == BLACK:
+            return [k for k in range(n) if k not in swept and cells[k * n:k * n + n] == full]
+        return [k for k in range(n) if k not in swept and cells[k::n] == full]
 
     def legal_moves(self) -> list[Move]:
         if self.end is not None:
             return []
         me = BLACK if self.turn % 2 == 0 else WHITE
-        colour = _COLOUR[me]
-        points = self._t.points
-        place, sweep = MoveKind.PLACE, MoveKind.SWEEP
-        moves = [Move(colour, place, points[i]) for i, v in enumerate(self._cells) if v == EMPTY]
-        moves.extend(Move(colour, sweep, line=k) for k in self._sweeps(me))
+        t = self._t
+        place = t.place_moves[me]
+        moves = [place[i] for i, v in enumerate(self._cells) if v == EMPTY]
+        sweep = t.sweep_moves[me]
+        moves.extend(sweep[k] for k in self._sweeps(me))
         return moves

@@ -1,0 +1,73 @@
+"""The board drawing other commands use: `board_renderable` (whole board) and `board_excerpt` (around a point)."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from rich.console import Console, RenderableType
+
+from boardrecords.cli.boards import board_excerpt, board_renderable, build_replay, console_needs_ascii
+from boardrecords.records.reader import read_bytes
+
+GO = b"(;GM[1]SZ[9]PB[Alice]PW[Bob];B[ca];W[aa];B[ab];W[ba];B[bb])"
+
+
+def _text(renderable: RenderableType, width: int = 200) -> str:
+    out = io.StringIO()
+    Console(file=out, width=width, color_system=None, markup=False).print(renderable)
+    return out.getvalue()
+
+
+def test_whole_board_without_a_step_has_no_marks() -> None:
+    data = build_replay(read_bytes(GO)[0])
+    text = _text(board_renderable(data.record, None, data.rows_at(5), ascii=True))
+    assert re.search(r"^a \| \.  \.  X  \.", text, re.M)
+    assert re.search(r"^b \| X  X  \.", text, re.M)
+    assert not re.search(r"[()\[\]{}!x]", "\n".join(line[2:-2] for line in text.splitlines()[2:11]))
+    assert text.splitlines()[0].split() == list("abcdefghi")
+    assert "last move" not in text
+
+
+def test_excerpt_around_a_point_in_the_middle() -> None:
+    record = read_bytes(b"(;GM[1]SZ[19];B[jj];W[jk])")[0]
+    data = build_replay(record)
+    text = _text(board_excerpt(record, data.rows_at(2), "jj", radius=2, ascii=True))
+    lines = text.splitlines()
+    assert lines[0].split() == list("hijkl")  # columns h..l
+    assert [line[0] for line in lines[1:6]] == list("hijkl")  # rows h..l
+    assert "-" not in text and "|" not in text  # no board edge is reached: none is drawn
+    assert re.search(r"^j   \.  \. >X< \.  \.", text, re.M)  # the point, marked
+    assert re.search(r"^k   \.  \.  O  \.  \.", text, re.M)
+
+
+def test_excerpt_at_a_corner_draws_the_edges_it_reaches_and_takes_a_tuple() -> None:
+    data = build_replay(read_bytes(GO)[0])
+    text = _text(board_excerpt(data.record, data.rows_at(5), (0, 0), radius=1, ascii=True))
+    lines = text.splitlines()
+    assert lines[0].split() == ["a", "b"]
+    assert lines[1].startswith("  +------")  # the top edge
+    assert re.search(r"^a \|>\.< \.  ", text, re.M)  # left edge drawn, right side open
+    assert len(lines) == 5  # labels, top edge, rows a and b, labels: no bottom edge
+
+
+def test_excerpt_of_a_point_off_the_board_shows_the_whole_board() -> None:
+    data = build_replay(read_bytes(GO)[0])
+    text = _text(board_excerpt(data.record, data.rows_at(5), "zz", ascii=True))
+    assert text.splitlines()[0].split() == list("abcdefghi")
+    assert ">" not in text
+
+
+def test_a_52x52_board_labels_every_line() -> None:
+    record = read_bytes(b"(;GM[Squer]SZ[52];B[ZZ])")[0]
+    data = build_replay(record)
+    text = _text(board_renderable(record, data.step_at(1), data.rows_at(1), ascii=True), width=300)
+    labels = text.splitlines()[0].split()
+    assert labels[0] == "a" and labels[26] == "A" and labels[-1] == "Z" and len(labels) == 52
+    assert re.search(r"^Z \|.*\(X\)\| Z", text, re.M)
+
+
+def test_ascii_is_needed_only_when_the_encoding_lacks_the_glyphs() -> None:
+    assert console_needs_ascii(Console(file=io.TextIOWrapper(io.BytesIO(), encoding="ascii")))
+    assert console_needs_ascii(Console(file=io.TextIOWrapper(io.BytesIO(), encoding="latin-1")))
+    assert not console_needs_ascii(Console(file=io.TextIOWrapper(io.BytesIO(), encoding="utf-8")))
