@@ -104,11 +104,53 @@ def create_schema(engine: Engine) -> None:
     for attempt in range(5):
         try:
             SQLModel.metadata.create_all(writer(engine))
+            create_text_index(engine)
             return
         except DBAPIError as exc:
             if attempt == 4 or not _is_race(exc):
                 raise
             time.sleep(0.2 * (attempt + 1))
+
+
+# `--text` is a substring search. SQLite answers it from an FTS5 table with the trigram tokenizer (rowid = game id,
+# contentless: the text itself stays in game.search_text); PostgreSQL from a trigram GIN index (pg_trgm, a trusted
+# extension the database owner may create). Without them the search still works, by reading every row.
+TEXT_TABLE = "game_text"
+_SQLITE_TEXT = (
+    f"CREATE VIRTUAL TABLE IF NOT EXISTS {TEXT_TABLE} USING fts5(search_text, content='', tokenize='trigram')",
+    # Triggers keep it in step with `game` in the same transaction, whoever writes the rows.
+    f"CREATE TRIGGER IF NOT EXISTS game_text_insert AFTER INSERT ON game BEGIN "
+    f"INSERT INTO {TEXT_TABLE}(rowid, search_text) VALUES (new.id, new.search_text); END",
+    f"CREATE TRIGGER IF NOT EXISTS game_text_delete AFTER DELETE ON game BEGIN "
+    f"INSERT INTO {TEXT_TABLE}({TEXT_TABLE}, rowid, search_text) VALUES ('delete', old.id, old.search_text); END",
+    f"CREATE TRIGGER IF NOT EXISTS game_text_update AFTER UPDATE OF search_text ON game BEGIN "
+    f"INSERT INTO {TEXT_TABLE}({TEXT_TABLE}, rowid, search_text) VALUES ('delete', old.id, old.search_text); "
+    f"INSERT INTO {TEXT_TABLE}(rowid, search_text) VALUES (new.id, new.search_text); END",
+)
+_PG_TEXT_INDEX = "CREATE INDEX IF NOT EXISTS ix_game_search_text_trgm ON game USING gin (search_text gin_trgm_ops)"
+
+
+def create_text_index(engine: Engine) -> None:
+    dialect = engine.dialect.name
+    if dialect == "sqlite":
+        with writer(engine).begin() as conn:
+            for statement in _SQLITE_TEXT:
+                conn.exec_driver_sql(statement)
+    elif dialect == "postgresql":
+        try:
+            with engine.begin() as conn:
+                conn.exec_driver_sql("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+        except DBAPIError:
+            return  # not allowed here: `--text` reads every row instead
+        with engine.begin() as conn:
+            conn.exec_driver_sql(_PG_TEXT_INDEX)
+
+
+def drop_text_index(engine: Engine) -> None:
+    """Drop PostgreSQL's trigram index (bulk loads rebuild it once at the end with create_text_index)."""
+    if engine.dialect.name == "postgresql":
+        with engine.begin() as conn:
+            conn.exec_driver_sql("DROP INDEX IF EXISTS ix_game_search_text_trgm")
 
 
 def _is_race(exc: DBAPIError) -> bool:

@@ -256,4 +256,5 @@ def write_rows(engine: Engine, rows: Sequence[Row]) -> set[str]:
         problems = [{**p, "game_id": ids[game["sha256"]]} for game, ps in rows if game["sha256"] in ids for p in ps]
         if problems:
             conn.execute(insert(ProblemRow.__table__), problems)
+
     return set(ids)

@@ -110,6 +110,7 @@ def game_values(record: Record, verdict: Verdict, *, source_file: str | None = N
         "date_raw": clean(date.raw) if date is not None else None,
         "date_first": date.first if date is not None else None,
         "date_last": date.last if date is not None else None,
+        "date_days": (date.last - date.first).days if date is not None and date.first and date.last else None,
         "place": clean(record.place),
         "name": clean(record.name),
         "komi": record.komi,

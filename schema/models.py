@@ -55,6 +55,8 @@ class GameRow(SQLModel, table=True):
     date_raw: str | None = None  # DT exactly as written
     date_first: dt.date | None = Field(default=None, index=True)
     date_last: dt.date | None = Field(default=None, index=True)
+    # Days from the first to the last date: its maximum bounds a date-range search on the `date_first` index.
+    date_days: int | None = Field(default=None, index=True)
     place: str | None = None
     name: str | None = None  # GN
     komi: float | None = None

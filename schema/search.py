@@ -10,11 +10,12 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 
-from sqlalchemy import ColumnElement, Select, and_, func, or_
+from sqlalchemy import ColumnElement, Select, and_, func, literal_column, or_, table, text
 from sqlmodel import Session, col, select
 
 from ..records.games import Game, game_from_name
 from ..records.model import ResultMethod
+from .db import TEXT_TABLE
 from .filters import DEFAULT_LIMIT, SORT_NAMES, FilterError, Filters
 from .ingest import normalise_name
 from .models import OPENING_CHARS, GameRow
@@ -165,8 +166,23 @@ def _prefix_condition(prefix: str) -> ColumnElement[bool]:
 
 # -- the query ----------------------------------------------------------------------------------------------
 
-def conditions(f: Filters) -> list[ColumnElement[bool]]:
-    """The WHERE conditions of `f`, all with bound parameters."""
+def _text_condition(needle: str, dialect: str) -> ColumnElement[bool]:
+    like = col(GameRow.search_text).like(f"%{_like_escape(needle)}%", escape="\\")
+    if dialect != "sqlite" or len(needle) < 3:
+        return like  # PostgreSQL's trigram index serves LIKE itself; FTS5 trigrams need three characters
+    # A phrase of trigrams matches exactly where the needle occurs as a substring.
+    phrase = '"' + needle.replace('"', '""') + '"'
+    matching = select(literal_column("rowid")).select_from(table(TEXT_TABLE)).where(
+        text(f"{TEXT_TABLE} MATCH :needle").bindparams(needle=phrase))
+    return col(GameRow.id).in_(matching)
+
+
+def conditions(f: Filters, *, dialect: str = "", max_span: int | None = None) -> list[ColumnElement[bool]]:
+    """The WHERE conditions of `f`, all with bound parameters.
+
+    `dialect` picks the text index to use; `max_span` (the longest date range stored, in days) lets a date search
+    run on the `date_first` index alone.
+    """
     g = GameRow
     out: list[ColumnElement[bool]] = []
     if f.ids:
@@ -195,7 +211,11 @@ def conditions(f: Filters) -> list[ColumnElement[bool]]:
         out.append(col(g.round) == f.round.strip())
     # A record's dates are a range of days; it matches when that range meets the asked one.
     if f.date_from:
-        out.append(col(g.date_last) >= date_bound(f.date_from, end=False))
+        first = date_bound(f.date_from, end=False)
+        out.append(col(g.date_last) >= first)
+        if max_span is not None:
+            # Implied by the line above (date_first >= date_last - max_span), but it bounds the index range.
+            out.append(col(g.date_first) >= first - dt.timedelta(days=max_span))
     if f.date_to:
         out.append(col(g.date_first) <= date_bound(f.date_to, end=True))
     if f.result:
@@ -211,7 +231,7 @@ def conditions(f: Filters) -> list[ColumnElement[bool]]:
     if f.text:
         needle = f.text.casefold().strip()
         if needle:
-            out.append(col(g.search_text).like(f"%{_like_escape(needle)}%", escape="\\"))
+            out.append(_text_condition(needle, dialect))
     if f.opening:
         out.append(_prefix_condition(canonical_opening(f.opening)))
     return out
@@ -235,8 +255,9 @@ def order_by(sort: str) -> list[ColumnElement]:
     return keys
 
 
-def search_statement(f: Filters, *, sort: str = "id", limit: int | None = DEFAULT_LIMIT) -> Select:
-    stmt = select(GameRow).where(*conditions(f)).order_by(*order_by(sort))
+def search_statement(f: Filters, *, sort: str = "id", limit: int | None = DEFAULT_LIMIT, dialect: str = "",
+                     max_span: int | None = None) -> Select:
+    stmt = select(GameRow).where(*conditions(f, dialect=dialect, max_span=max_span)).order_by(*order_by(sort))
     if limit is not None and limit > 0:
         stmt = stmt.limit(limit)
     return stmt
@@ -244,8 +265,19 @@ def search_statement(f: Filters, *, sort: str = "id", limit: int | None = DEFAUL
 
 def search(session: Session, f: Filters, *, sort: str = "id", limit: int | None = DEFAULT_LIMIT) -> list[GameRow]:
     """The matching records, sorted, at most `limit` (None or 0: all)."""
-    return list(session.exec(search_statement(f, sort=sort, limit=limit)).all())
+    dialect, span = _context(session, f)
+    return list(session.exec(search_statement(f, sort=sort, limit=limit, dialect=dialect, max_span=span)).all())
 
 
 def count(session: Session, f: Filters) -> int:
-    return session.exec(select(func.count()).select_from(GameRow).where(*conditions(f))).one()
+    dialect, span = _context(session, f)
+    stmt = select(func.count()).select_from(GameRow).where(*conditions(f, dialect=dialect, max_span=span))
+    return session.exec(stmt).one()
+
+
+def _context(session: Session, f: Filters) -> tuple[str, int | None]:
+    bind = session.get_bind()
+    span = None
+    if f.date_from:
+        span = session.exec(select(func.max(col(GameRow.date_days)))).one()  # read from the index's end
+    return bind.dialect.name, span if span is not None else (0 if f.date_from else None)

@@ -41,6 +41,8 @@ def _row(n: int, **kw) -> GameRow:
     )
     values.update(kw)
     values["event_norm"] = normalise_name(values.get("event"))
+    if values.get("date_first"):
+        values["date_days"] = (values["date_last"] - values["date_first"]).days
     return GameRow(**values)
 
 
@@ -149,6 +151,8 @@ def test_text_is_a_literal_substring(archive) -> None:
     assert _ids(archive, text="100%") == [3]
     assert _ids(archive, text="1_0%") == []  # `_` and `%` are not wildcards
     assert _ids(archive, text="row 2") == [2]
+    assert _ids(archive, text="10") == [3]  # shorter than a trigram: read from every row
+    assert _ids(archive, text='"') == []
 
 
 def test_opening_prefix_in_every_spelling(archive) -> None:
@@ -192,6 +196,8 @@ def test_problems_cascade_with_their_game(archive) -> None:
         session.delete(game)
         session.commit()
         assert session.exec(select(ProblemRow)).all() == []
+    assert _ids(archive, text="row 4") == []  # the text index follows the deletion
+    assert _ids(archive, text="crosscut") == [3]
 
 
 def test_normalise_name() -> None:

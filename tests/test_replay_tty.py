@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import re
 import select
@@ -11,12 +10,14 @@ import signal
 import struct
 import subprocess
 import sys
-import termios
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+fcntl = pytest.importorskip("fcntl", reason="pseudo-terminals need a POSIX system")
+termios = pytest.importorskip("termios", reason="pseudo-terminals need a POSIX system")
 
 GO = b"(;GM[1]SZ[9]PB[Alice]PW[Bob];B[ca]C[first move];W[aa];B[ab];W[ba];B[bb]C[two captured])"
 # 14 moves without a capture, for jumps.
