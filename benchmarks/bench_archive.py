@@ -28,7 +28,7 @@ from sqlalchemy import Engine, insert, text
 from sqlmodel import Session
 
 from boardrecords.records.reader import read_file
-from boardrecords.schema.db import create_schema, make_engine
+from boardrecords.schema.db import create_schema, create_text_index, drop_text_index, make_engine
 from boardrecords.schema.importer import Importer, collect_files
 from boardrecords.schema.ingest import normalise_name
 from boardrecords.schema.models import GameRow
@@ -104,30 +104,59 @@ def synth_rows(base: list[dict[str, Any]], start: int, count: int, rng: random.R
             black_final_norm=normalise_name(black), white_final_norm=normalise_name(white),
             winner_player=winner_player, winner_norm=normalise_name(winner_player),
             event=event, event_norm=normalise_name(event), round=str(rng.randint(1, 9)),
-            date_raw=first.isoformat(), date_first=first, date_last=first,
+            date_raw=first.isoformat(), date_first=first, date_last=first, date_days=0,
             source_file=f"synthetic/{i}.sgf", source_index=0,
+            search_text="\n".join(t for t in (b["search_text"], black.casefold(), white.casefold()) if t),
         )
         out.append(b)
     return out
+
+
+def _sqlite_value(v: Any) -> Any:
+    """A value as SQLAlchemy stores it in SQLite (dates as ISO text, booleans as 0/1)."""
+    if isinstance(v, dt.datetime):
+        return v.strftime("%Y-%m-%d %H:%M:%S.%f")
+    if isinstance(v, dt.date):
+        return v.isoformat()
+    if isinstance(v, bool):
+        return int(v)
+    return v
 
 
 def grow(engine: Engine, base: list[dict[str, Any]], have: int, target: int, rng: random.Random) -> None:
     """Bulk-insert synthetic rows until the archive holds `target` records (indexes rebuilt once at the end)."""
     table = GameRow.__table__
     indexes = list(table.indexes)
+    sqlite = engine.dialect.name == "sqlite"
     with engine.begin() as conn:
         for index in indexes:
             index.drop(conn)
+        if sqlite:  # the text index is filled once at the end, not by the trigger row by row
+            conn.exec_driver_sql("DROP TRIGGER IF EXISTS game_text_insert")
+    drop_text_index(engine)
+    columns = [c.name for c in table.columns if c.name != "id"]
+    sql = f"INSERT INTO game ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+    now = dt.datetime.now(dt.UTC)
     step = 20_000
     done = have
     while done < target:
         n = min(step, target - done)
         rows = synth_rows(base, done, n, rng)
         with engine.begin() as conn:
-            conn.execute(insert(table), rows)
+            if sqlite:  # the DB-API directly: SQLAlchemy's per-row processing would double the build time
+                values = [tuple(_sqlite_value(r.get(c, now if c == "imported_at" else None)) for c in columns)
+                          for r in rows]
+                conn.exec_driver_sql(sql, values)
+            else:
+                conn.execute(insert(table), [{**r, "imported_at": now} for r in rows])
         done += n
         print(f"\r  {done:,} rows", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
+    if sqlite:
+        with engine.begin() as conn:
+            conn.exec_driver_sql("INSERT INTO game_text(rowid, search_text) SELECT id, search_text FROM game "
+                                 "WHERE id > (SELECT coalesce(max(rowid), 0) FROM game_text)")
+    create_text_index(engine)  # PostgreSQL's index; SQLite's trigger again
     with engine.begin() as conn:
         for index in indexes:
             index.create(conn)
@@ -160,7 +189,7 @@ def queries(base: list[dict[str, Any]]) -> dict[str, Filters]:
 
 SORTED = {"player, newest first": (Filters(player="lee sedol"), "-date"), "all, longest first": (Filters(), "-moves"),
           "date range, by date": (Filters(date_from="2010", date_to="2011"), "date")}
-UNINDEXED = {"text (substring, full scan)": Filters(text="resign")}
+TEXT = {"text (comment substring)": Filters(text="resign"), "text (name substring)": Filters(text="sedol")}
 
 
 def time_queries(engine: Engine, cases: dict[str, tuple[Filters, str]], runs: int = 30) -> dict[str, tuple]:
@@ -171,7 +200,7 @@ def time_queries(engine: Engine, cases: dict[str, tuple[Filters, str]], runs: in
             found = 0
             for _ in range(runs):
                 t = time.perf_counter()
-                found = len(search(session, filters, sort=sort, limit=50))
+                found = len(search(session, filters, sort=sort, limit=50, light=True))
                 times.append((time.perf_counter() - t) * 1000)
                 session.expunge_all()
             times.sort()
@@ -185,10 +214,10 @@ def report(size: int, results: dict[str, tuple]) -> float:
     medians = []
     for name, (median, p95, found) in results.items():
         print(f"  {name:34} {median:10.2f} {p95:8.2f} {found:5d}")
-        if "full scan" not in name:
-            medians.append(median)
+        medians.append(median)
     overall = statistics.median(medians)
-    print(f"  median over the indexed filters: {overall:.2f} ms (target < 20 ms at 1,000,000)")
+    print(f"  median over all filters: {overall:.2f} ms; slowest median {max(medians):.2f} ms "
+          "(target < 20 ms at 1,000,000)")
     return overall
 
 
@@ -224,8 +253,8 @@ def main() -> None:
         n_ser, s_ser = bench_import(files, serial, workers=1)
         print(f"import (1 process):             {n_ser:6d} records in {s_ser:6.2f} s = {n_ser / s_ser:7.1f} "
               f"records/s = {(n_ser / s_ser) / (n_verify / s_verify):.2f}x verify")
-    own, children = peak_rss_mb()
-    print(f"peak RSS: main process {own:.0f} MB, largest worker {children:.0f} MB")
+    own, _ = peak_rss_mb()
+    print(f"peak RSS of this process (plain verify, then the imports' main process): {own:.0f} MB")
 
     engine = make_engine(str(db))
     base = base_rows(engine)
@@ -237,7 +266,7 @@ def main() -> None:
         conn.execute(text("DELETE FROM game"))
     have = 0
     cases = {name: (f, "id") for name, f in queries(base).items()} | SORTED
-    cases |= {name: (f, "id") for name, f in UNINDEXED.items()}
+    cases |= {name: (f, "id") for name, f in TEXT.items()}
     for size in sizes:
         t = time.perf_counter()
         grow(engine, base, have, size, rng)

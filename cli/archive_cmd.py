@@ -306,7 +306,7 @@ def search_cmd(
     with handling_errors():
         engine = open_archive(db)
         try:
-            found = rows(engine, filters, sort=sort, limit=limit or None)
+            found = rows(engine, filters, sort=sort, limit=limit or None, light=True)
         finally:
             engine.dispose()
     if as_json:

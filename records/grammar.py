@@ -85,7 +85,9 @@ class _ParsedNode(Node):
 
     def __init__(self, parent: Node | None, move: Move | None, off: int, src: Any) -> None:
         self._props = None
-        self.children = []
+        # `()` until the node gets a child (then a list of exactly that child) or ends a line (then `[]`): a list
+        # made for the first child is smaller than one grown by `append`, and most nodes have one child.
+        self.children = ()  # type: ignore[assignment]
         self.parent = parent
         self.move = move
         self._off = off
@@ -180,8 +182,10 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
                 nd = Parsed(last, move, off, src)
                 if last is None:
                     root = nd
-                else:
+                elif last.children:
                     last.children.append(nd)
+                else:
+                    last.children = [nd]
                 last = nd
                 off += len(piece) + 1
             for piece in it:
@@ -190,7 +194,10 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
                 if move is None:
                     move = moves.from_bytes(token, off + piece.index(b"[") + 1)
                 nd = Parsed(last, move, off, src)
-                last.children.append(nd)  # type: ignore[union-attr]
+                if last.children:  # type: ignore[union-attr]
+                    last.children.append(nd)  # type: ignore[union-attr]
+                else:
+                    last.children = [nd]  # type: ignore[union-attr]
                 last = nd
                 off += len(piece) + 1
             node = last
@@ -206,8 +213,10 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
             nd = Parsed(last, None, m.start(), src)
             if last is None:
                 root = nd
-            else:
+            elif last.children:
                 last.children.append(nd)
+            else:
+                last.children = [nd]
             last = node = nd
         elif k == 5:
             if node is None:
@@ -256,6 +265,8 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
             if need_node:
                 need_node = False
                 notes.append(("empty-tree", "empty game tree '()' skipped", m.start() - 1, Severity.WARNING, None))
+            if last is not None and not last.children:
+                last.children = []  # a leaf: the end of a line of play
             last = stack.pop()
             node = None
             after_variation = state = True
@@ -275,6 +286,8 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
             break
 
     # The data ends inside the tree: keep what was read.
+    if last is not None and not last.children:
+        last.children = []
     if pending is not None:
         _type_move(pending, moves, notes)
     if root is None:

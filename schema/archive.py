@@ -37,9 +37,11 @@ def rows_by_ids(engine: Engine, ids: Sequence[int]) -> tuple[list[GameRow], list
     return [found[i] for i in ids if i in found], [i for i in ids if i not in found]
 
 
-def rows(engine: Engine, filters: Filters, *, sort: str = "id", limit: int | None = DEFAULT_LIMIT) -> list[GameRow]:
+def rows(engine: Engine, filters: Filters, *, sort: str = "id", limit: int | None = DEFAULT_LIMIT,
+         light: bool = False) -> list[GameRow]:
+    """Search results; `light` rows lack raw, moves and search_text (they cannot load once returned)."""
     with session_scope(engine) as session:
-        return search(session, filters, sort=sort, limit=limit)
+        return search(session, filters, sort=sort, limit=limit, light=light)
 
 
 def record_by_id(db: str | None, record_id: int) -> tuple[Record, GameRow] | None:

@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from sqlalchemy import ColumnElement, Select, and_, func, literal_column, or_, table, text
+from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from ..records.games import Game, game_from_name
@@ -255,18 +256,30 @@ def order_by(sort: str) -> list[ColumnElement]:
     return keys
 
 
+# What a listing never shows: the original bytes, the moves and the text are loaded only when asked for.
+_HEAVY = (col(GameRow.raw), col(GameRow.moves), col(GameRow.search_text))
+
+
 def search_statement(f: Filters, *, sort: str = "id", limit: int | None = DEFAULT_LIMIT, dialect: str = "",
-                     max_span: int | None = None) -> Select:
+                     max_span: int | None = None, light: bool = False) -> Select:
     stmt = select(GameRow).where(*conditions(f, dialect=dialect, max_span=max_span)).order_by(*order_by(sort))
+    if light:
+        stmt = stmt.options(*(defer(c) for c in _HEAVY))
     if limit is not None and limit > 0:
         stmt = stmt.limit(limit)
     return stmt
 
 
-def search(session: Session, f: Filters, *, sort: str = "id", limit: int | None = DEFAULT_LIMIT) -> list[GameRow]:
-    """The matching records, sorted, at most `limit` (None or 0: all)."""
+def search(session: Session, f: Filters, *, sort: str = "id", limit: int | None = DEFAULT_LIMIT,
+           light: bool = False) -> list[GameRow]:
+    """The matching records, sorted, at most `limit` (None or 0: all).
+
+    `light` leaves out the original bytes, the moves and the text (for listings; they load on access while the
+    session is open).
+    """
     dialect, span = _context(session, f)
-    return list(session.exec(search_statement(f, sort=sort, limit=limit, dialect=dialect, max_span=span)).all())
+    stmt = search_statement(f, sort=sort, limit=limit, dialect=dialect, max_span=span, light=light)
+    return list(session.exec(stmt).all())
 
 
 def count(session: Session, f: Filters) -> int:

@@ -109,10 +109,10 @@ def test_ING_3_capture_of_the_opponent_comes_before_own_removal():
 
 def test_ING_3_multi_stone_suicide_is_carried_out():
     e = GoEngine(3)
-    # Black ab, bb will commit suicide by playing ba? Build: White surrounds the corner.
+    # White surrounds the corner aa-ab-ba.
     play_all(e, "B[aa] W[ca] B[] W[bb] B[] W[ac] B[] W[cb]")
     assert board(e) == ["X.O", ".OO", "O.."]
-    # Black ab joins aa; the string {aa, ab} has no liberty left (ba is empty!) -- not suicide.
+    # Black ab joins aa: the string aa-ab keeps one liberty, ba.
     change = e.play(mv("B[ab]"))
     assert change.captured == ()
     play_all(e, "W[]")

@@ -363,7 +363,7 @@ def flat(engine: QuentinEngine) -> list[int]:
     return [code[s] for row in engine.rows() for s in row]
 
 
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS

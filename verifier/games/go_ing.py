@@ -2,7 +2,8 @@
 
 Speed matters here (the real Go corpus is replayed with this engine), so the position is kept incrementally:
 every stone knows its string, every string its stones and its set of liberties, and a play only touches the
-strings next to it. Positional superko (ING-4) is checked with Zobrist hashes of every earlier position.
+strings next to it. Positional superko (ING-4) is checked with 64-bit Zobrist hashes of every earlier position
+(a false repetition would need two of a game's few hundred positions to share a hash: about 1 in 10^14).
 """
 
 from __future__ import annotations
@@ -108,11 +109,12 @@ class GoEngine(Engine):
             for code, points in ((BLACK, setup.black), (WHITE, setup.white)):
                 for col, row in points:
                     i = row * size + col
-                    if cells[i]:
+                    if cells[i]:  # on both lists (the reader should not allow it): the white stone stands
                         h ^= self._zob[cells[i]][i]
                     cells[i] = code
                     h ^= self._zob[code][i]
-            self._rebuild_strings()
+            if not setup.empty:
+                self._rebuild_strings()
             # ING-8: PL decides; without it White moves first when the setup holds only black stones (handicap).
             if setup.to_move is not None:
                 first = setup.to_move

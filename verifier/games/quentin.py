@@ -152,16 +152,14 @@ class QuentinEngine(Engine):
                 if region is not None:
                     self._fill(region, code)
                     filled.extend(region)
-        # QUE-4 on the whole board after filling: only pairs holding a new stone can be broken (module docstring).
-        diags = self._diags
-        for d, a, b in diags[i]:
+        # QUE-4 on the whole board after filling. Only pairs holding a new stone can be broken (module docstring),
+        # and only the placed stone's pairs need a look: a filled stone s and a like-coloured diagonal d can only lack
+        # a common like-coloured neighbour when both common points a, b are stones of the other colour (an empty one
+        # would be in s's territory and filled alike). Then a-b is the other pair of that crosscut; it was fine at
+        # the start of the turn, so one of a, b is the new stone, and its pair a-b is broken too.
+        for d, a, b in self._diags[i]:
             if cells[d] == code and cells[a] != code and cells[b] != code:
                 return filled, (i, d)
-        for s in filled:
-            c = cells[s]
-            for d, a, b in diags[s]:
-                if cells[d] == c and cells[a] != c and cells[b] != c:
-                    return filled, (s, d)
         return filled, None
 
     def _territory(self, q: int) -> list[int] | None:
