@@ -1,0 +1,125 @@
+"""What the replay driver and the verdict decide for every game: resignation, setup placement (ING-8),
+other rulesets (ING-9), the swap's effect on who won, and how a declared result is judged (rules README)."""
+
+from __future__ import annotations
+
+import pytest
+
+from boardrecords.records.model import Colour
+from boardrecords.records.reader import read_bytes
+from boardrecords.verifier.verdict import Verdict, verify
+
+
+def verdict(text: str) -> Verdict:
+    records = read_bytes(text.encode(), "test.rec")
+    assert len(records) == 1
+    return verify(records[0])
+
+
+# A 5x5 Go game that ends by two passes: Black owns columns a-b, White columns d-e, column c is dame.
+GO_END = (";B[ba];W[da];B[bb];W[db];B[bc];W[dc];B[bd];W[dd];B[be];W[de];B[];W[]")
+
+
+def go(header: str, moves: str = GO_END) -> Verdict:
+    return verdict(f"(;GM[1]SZ[5]PB[Ann]PW[Bo]{header}{moves})")
+
+
+def test_ing_6_area_score_with_komi_agrees():
+    v = go("KM[0.5]RE[W+0.5]")
+    assert v.valid and v.end == "two passes (ING-5)"
+    assert (v.score.black, v.score.white) == (10, 10)
+    assert v.computed == "W+0.5" and v.agrees is True and v.passes
+
+
+def test_ing_6_wrong_margin_disagrees():
+    v = go("KM[0.5]RE[W+1.5]")
+    assert v.valid and v.agrees is False and not v.passes
+
+
+def test_ing_6_equal_scores_are_a_draw():
+    assert go("RE[0]").agrees is True
+    assert go("RE[Draw]").agrees is True
+    assert go("RE[Draw]").computed == "0"
+
+
+@pytest.mark.parametrize("rules", ["Japanese", "Korean", "AGA-Japanese"])
+def test_ing_9_other_rulesets_are_not_score_checked(rules):
+    v = go(f"RU[{rules}]KM[0.5]RE[B+7]")
+    assert v.valid and v.result_checked is False
+    assert v.agrees is True  # the kind is right: a score for a game ended by passes
+    assert "ING-9" in (v.result_note or "")
+
+
+@pytest.mark.parametrize("rules", ["Chinese", "GOE", "new zealand", "Tromp_Taylor", "aga", ""])
+def test_ing_9_area_rulesets_are_checked(rules):
+    v = go(f"RU[{rules}]KM[0.5]RE[B+7]")
+    assert v.result_checked is True and v.agrees is False
+
+
+def test_ing_9_the_kind_of_result_is_still_checked():
+    v = go("RU[Japanese]RE[B+R]")
+    assert v.result_checked is False and v.agrees is False
+
+
+def test_ing_8_setup_after_the_first_move_is_an_error():
+    v = verdict("(;GM[1]SZ[5];B[aa];W[bb];AB[cc];B[dd])")
+    assert not v.valid
+    first = v.first_error
+    assert first.rule == "ING-8" and first.move == 3
+
+
+def test_ing_8_setup_in_a_move_node_is_an_error():
+    v = verdict("(;GM[1]SZ[5];B[aa]AW[cc];W[bb])")
+    assert not v.valid and v.first_error.rule == "ING-8" and v.first_error.move == 1
+
+
+def test_ing_8_handicap_in_the_second_node_is_setup():
+    v = verdict("(;GM[1]SZ[9]HA[2];AB[cc][gg];W[ee];B[ce])")
+    assert v.valid, v.problems
+
+
+def test_setup_outside_go_is_an_error():
+    v = verdict("(;GM[Squer]SZ[4]AB[aa];B[bb])")
+    assert not v.valid
+
+
+def test_resignation_names_the_other_colour():
+    v = verdict("(;GM[Cation]SZ[4]PB[Ann]PW[Bo]RE[W+R];B[bb];B[resign])")
+    assert v.valid and v.winner_colour is Colour.WHITE and v.winner_player == "Bo" and v.agrees is True
+    assert verdict("(;GM[Cation]SZ[4]RE[B+R];B[bb];B[resign])").agrees is False
+    assert verdict("(;GM[Cation]SZ[4]RE[W+T];B[bb];B[resign])").agrees is False
+
+
+def test_a_resignation_must_be_the_last_move():
+    v = verdict("(;GM[Cation]SZ[4]RE[W+R];B[bb];B[resign];W[cc])")
+    assert not v.valid
+    assert (v.first_error.move, v.first_error.rule) == (3, "FORMAT:resign")
+
+
+def test_winner_player_follows_the_swap():
+    # Ann plays Black's first stone, Bo swaps and takes Black; then Ann (now White) resigns.
+    v = verdict("(;GM[Quentin]SZ[5]PB[Ann]PW[Bo]RE[B+R];B[cc];W[swap-sides];W[resign])")
+    assert v.valid and v.swapped
+    assert v.winner_colour is Colour.BLACK and v.winner_player == "Bo"
+    assert (v.black_player, v.white_player) == ("Bo", "Ann")
+
+
+def test_an_unfinished_game_accepts_only_resignation_time_forfeit_or_void():
+    base = "(;GM[Squer]SZ[5]RE[{}];B[aa];W[bb])"
+    for ok in ("B+R", "W+T", "B+F", "Void"):
+        assert verdict(base.format(ok)).agrees is True, ok
+    for wrong in ("B+", "W+3"):
+        assert verdict(base.format(wrong)).agrees is False, wrong
+    assert verdict(base.format("?")).agrees is None
+    assert verdict("(;GM[Squer]SZ[5];B[aa])").agrees is None
+
+
+def test_a_result_outside_the_vocabulary_disagrees_with_a_reason():
+    v = go("RE[B+J]")
+    assert v.agrees is False and "vocabulary" in v.result_note
+
+
+def test_a_missing_size_for_a_connection_game_is_an_error():
+    v = verdict("(;GM[Cation];B[aa])")
+    assert not v.valid
+    assert any(p.rule == "CAT-1" for p in v.errors)
