@@ -276,3 +276,19 @@ def test_collections_store_each_game_tree_with_its_index(db_url: str, tmp_path: 
     assert [(r["black"], r["source_index"]) for r in rows] == [("One", 0), ("Two", 1), ("Q", 2)]
     for r, raw in zip(rows, trees, strict=True):
         assert run("export", r["id"], "--db", db_url).stdout_bytes == raw
+
+
+def test_record_by_id_gives_the_stored_record_and_its_row(imported, tmp_path: Path) -> None:
+    from boardrecords.schema.archive import ArchiveError, record_by_id
+
+    db, _, truth, _, _ = imported
+    row = _search(db, "--game", "quentin", "--limit", "1")[0]
+    found = record_by_id(db, row["id"])
+    assert found is not None
+    record, game = found
+    assert record.raw == truth[row["sha256"]]["raw"]
+    assert (game.id, game.sha256, record.game.value) == (row["id"], row["sha256"], "quentin")
+    assert len(record.moves()) == row["moves"]
+    assert record_by_id(db, 10**6) is None
+    with pytest.raises(ArchiveError):
+        record_by_id(str(tmp_path / "no-archive.db"), 1)

@@ -123,3 +123,14 @@ def test_a_missing_size_for_a_connection_game_is_an_error():
     v = verdict("(;GM[Cation];B[aa])")
     assert not v.valid
     assert any(p.rule == "CAT-1" for p in v.errors)
+
+
+def test_ing_5_a_resignation_after_a_first_stop_without_marks_stands():
+    # Two passes without marks only stop the game; a further move (here a resignation) means play went on.
+    v = verdict("(;GM[1]SZ[5]RE[W+R];B[aa];W[];B[];B[resign])")
+    assert v.valid and v.computed == "W+R" and v.agrees is True
+
+
+def test_ing_5_a_resignation_after_the_agreed_end_is_a_move_after_the_end():
+    v = verdict("(;GM[1]SZ[5]RE[W+R];B[aa];W[];B[]TB[aa];B[resign])")
+    assert not v.valid and (v.first_error.move, v.first_error.rule) == (4, "ING-5")

@@ -128,6 +128,8 @@ class Engine(ABC):
         self.turn = 0  # turns played (passes and swaps count)
         self.swapped = False
         self.end: Outcome | None = None  # set once the game has ended
+        # True while `end` is provisional: a record may stop there, but a further move goes on (ING-5's first stop).
+        self.stopped = False
         self.warnings: list[EngineWarning] = []
 
     # -- state ---------------------------------------------------------------------------------------------

@@ -115,7 +115,7 @@ class Replay:
             raise IllegalMove("bad-move-value", move.rule or "FORMAT:move", move.problem or "not a move",
                               move.point)
         if move.kind is MoveKind.RESIGN:
-            if engine.end is not None:
+            if engine.end is not None and not engine.stopped:
                 match = _RULE_IN_REASON.search(engine.end.reason)
                 raise IllegalMove("after-end", match.group(1) if match else "FORMAT:resign",
                                   "move after the end of the game")

@@ -22,8 +22,6 @@ _PASS = MoveKind.PASS
 _B = Colour.BLACK
 _W = Colour.WHITE
 
-_MAX_LISTED = 10
-
 _COLOURS: tuple[Colour | None, ...] = (None, _B, _W)  # indexed by cell code
 
 END_STOP = "two passes (ING-5)"
@@ -392,8 +390,8 @@ class GoEngine(Engine):
                 if 0 <= col < s and 0 <= row < s and owner[row * s + col] != code
                 and (not cells[row * s + col] or row * s + col in removed))
             if wrong:
-                # The reference verdicts (conformance truth files) name at most the first ten points.
-                listed = " ".join(format_point(p) for p in wrong[:_MAX_LISTED])
+                # Every point is named: a user checking the marks needs all of them, not a sample.
+                listed = " ".join(format_point(p) for p in wrong)
                 self.warnings.append(EngineWarning(
                     "marks-not-territory", "ING-7",
                     f"{label} marks on points that are not that colour's territory: {listed}"))
