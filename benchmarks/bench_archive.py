@@ -85,6 +85,12 @@ def base_rows(engine: Engine) -> list[dict[str, Any]]:
     return rows
 
 
+def base_rows_sample(engine: Engine) -> list[dict[str, Any]]:
+    """A few rows of an existing archive (for the queries that take their values from real rows)."""
+    with engine.connect() as conn:
+        return [dict(r._mapping) for r in conn.execute(GameRow.__table__.select().limit(200))]
+
+
 def synth_rows(base: list[dict[str, Any]], start: int, count: int, rng: random.Random) -> list[dict[str, Any]]:
     names = [f"{f} {last}" for f in FIRST for last in LAST]  # 672 names, so ~3,000 records per player at 1M
     names += [f"player{i:05d}" for i in range(20_000)]
@@ -221,22 +227,7 @@ def report(size: int, results: dict[str, tuple]) -> float:
     return overall
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--corpus", type=Path, default=SHARED / "corpus" / "go")
-    ap.add_argument("--sizes", default="100000,1000000")
-    ap.add_argument("--db-dir", type=Path, default=None)
-    ap.add_argument("--pg", default=None, help="also grow and search a PostgreSQL archive at this URL (tables "
-                                               "dropped first)")
-    ap.add_argument("--skip-serial", action="store_true", help="skip the one-process import")
-    args = ap.parse_args()
-    if not args.corpus.is_dir():
-        sys.exit(f"corpus not found: {args.corpus}")
-    workdir = Path(args.db_dir or tempfile.mkdtemp(prefix="bench-archive-"))
-    workdir.mkdir(parents=True, exist_ok=True)
-    files, _ = collect_files([args.corpus])
-    print(f"corpus: {len(files)} files ({args.corpus}); archives in {workdir}")
-
+def import_phase(args: argparse.Namespace, files: list[Path], workdir: Path) -> Path:
     n_verify, s_verify = bench_verify(files)
     print(f"plain verify (1 process):       {n_verify:6d} records in {s_verify:6.2f} s = {n_verify / s_verify:7.1f} "
           "records/s")
@@ -255,9 +246,53 @@ def main() -> None:
               f"records/s = {(n_ser / s_ser) / (n_verify / s_verify):.2f}x verify")
     own, _ = peak_rss_mb()
     print(f"peak RSS of this process (plain verify, then the imports' main process): {own:.0f} MB")
+    return db
 
-    engine = make_engine(str(db))
-    base = base_rows(engine)
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--corpus", type=Path, default=SHARED / "corpus" / "go")
+    ap.add_argument("--sizes", default="100000,1000000")
+    ap.add_argument("--db-dir", type=Path, default=None)
+    ap.add_argument("--pg", default=None, help="also grow and search a PostgreSQL archive at this URL (tables "
+                                               "dropped first)")
+    ap.add_argument("--skip-serial", action="store_true", help="skip the one-process import")
+    ap.add_argument("--base", default=None, metavar="DB",
+                    help="take the rows to copy from this archive instead of importing the corpus")
+    ap.add_argument("--pg-sizes", default=None, help="sizes for --pg (default: --sizes)")
+    ap.add_argument("--search-only", default=None, metavar="DB",
+                    help="only time the searches, on this existing archive (a path or URL)")
+    args = ap.parse_args()
+    if args.search_only:
+        engine = make_engine(args.search_only)
+        with engine.connect() as conn:
+            size = int(conn.execute(text("SELECT count(*) FROM game")).scalar() or 0)
+        base = base_rows_sample(engine)
+        cases = {name: (f, "id") for name, f in queries(base).items()} | SORTED
+        cases |= {name: (f, "id") for name, f in TEXT.items()}
+        report(size, time_queries(engine, cases))
+        engine.dispose()
+        return
+    if not args.corpus.is_dir():
+        sys.exit(f"corpus not found: {args.corpus}")
+    workdir = Path(args.db_dir or tempfile.mkdtemp(prefix="bench-archive-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    files, _ = collect_files([args.corpus])
+    print(f"corpus: {len(files)} files ({args.corpus}); archives in {workdir}")
+
+    if args.base:  # rows of an existing archive instead of importing the corpus again
+        source = make_engine(args.base)
+        base = base_rows(source)
+        source.dispose()
+        db = workdir / "search.db"
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
+        engine = make_engine(str(db))
+        create_schema(engine)
+    else:
+        db = import_phase(args, files, workdir)
+        engine = make_engine(str(db))
+        base = base_rows(engine)
     rng = random.Random(20240601)
     sizes = [int(s) for s in args.sizes.split(",") if s]
     # The searches run against synthetic rows only, so that every size has the same mix.
@@ -280,7 +315,7 @@ def main() -> None:
             conn.execute(text("DROP TABLE IF EXISTS problem, game CASCADE"))
         create_schema(pg)
         have = 0
-        for size in sizes:
+        for size in [int(x) for x in (args.pg_sizes or args.sizes).split(",") if x]:
             t = time.perf_counter()
             grow(pg, base, have, size, rng)
             have = size

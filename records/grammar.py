@@ -34,6 +34,8 @@ TOKEN = re.compile(
     re.S,
 )
 VALUES = re.compile(rb"\[(" + _BODY + rb")\]", re.S)
+# Every value (group 1) or `;` (no group): the `;` outside values start the nodes, in source order.
+NODE_MARKS = re.compile(rb"(\[" + _BODY + rb"\])|;", re.S)
 _IDENT_AT = re.compile(rb"([A-Za-z]++)\s*+")
 _VALUE_AT = re.compile(rb"\[" + _BODY + rb"\]\s*+", re.S)
 _WS_AT = re.compile(rb"\s*+")
@@ -50,8 +52,9 @@ SINGLE_PROPERTIES = frozenset({
     "RO", "RU", "SO", "TM", "US", "WR", "WT", "BL", "OB", "OW", "WL", "FG", "PM", "HA", "KM", "TB", "TW",
 } - LIST_PROPERTIES)
 
-# (code, message, offset, severity, rule) of a problem found while reading; the reader makes Diagnostics of them.
-Note = tuple[str, str, int, Severity, "str | None"]
+# (code, message, where, severity, rule) of a problem found while reading; the reader makes Diagnostics of them.
+# `where` is a byte offset, or a function giving it once the tree is read (positions of nodes are found lazily).
+Note = tuple[str, str, "int | Callable[[], int]", Severity, "str | None"]
 
 _IDENTS: dict[bytes, tuple[str, str]] = {}  # raw identifier -> (identifier, raw as text)
 
@@ -79,18 +82,26 @@ def show_byte(data: bytes, offset: int) -> str:
 
 
 class _ParsedNode(Node):
-    """A node made by the parser: only its offset is kept; `pos` and plain-move properties come on demand."""
+    """A node made by the parser: nothing but its links and move; `pos` and plain-move properties come on demand."""
 
     __slots__ = ()
 
-    def __init__(self, parent: Node | None, move: Move | None, off: int, src: Any) -> None:
+    def __init__(self, parent: Node | None, move: Move | None) -> None:
         self._props = None
         # `()` until the node gets a child (then a list of exactly that child) or ends a line (then `[]`): a list
         # made for the first child is smaller than one grown by `append`, and most nodes have one child.
         self.children = ()  # type: ignore[assignment]
         self.parent = parent
         self.move = move
-        self._off = off
+
+
+class _ParsedRoot(_ParsedNode):
+    """The root of a parsed tree: it holds the record's source, through which every node finds its position."""
+
+    __slots__ = ("_src",)
+
+    def __init__(self, move: Move | None, src: Any) -> None:
+        super().__init__(None, move)
         self._src = src
 
 
@@ -99,15 +110,17 @@ class _ParsedProperty(Property):
 
     __slots__ = ()
 
-    def __init__(self, ident: str, values: list[str], raw_ident: str, node_off: int, src: Any) -> None:
+    def __init__(self, ident: str, values: list[str], raw_ident: str, node: Node) -> None:
         self.ident = ident
         self.values = values
         self.raw_ident = raw_ident
         self._pos = None
         self._value_pos = None
-        self._node_off = node_off
-        self._src = src
+        self._node = node
         self._offsets = None
+
+
+Where = int | Callable[[], int]  # a byte offset, or how to find it when asked
 
 
 class MoveSource:
@@ -116,12 +129,17 @@ class MoveSource:
 
     cache: dict[bytes, Move]
 
-    def from_bytes(self, token: bytes, offset: int) -> Move:  # pragma: no cover - interface
-        """The move of a plain `B[..]` token whose `[` is at `offset`."""
+    def from_bytes(self, token: bytes, where: Where) -> Move:  # pragma: no cover - interface
+        """The move of a plain `B[..]` token whose `[` is at `where`."""
         raise NotImplementedError
 
-    def from_text(self, colour: str, value: str, offset: int) -> Move:  # pragma: no cover - interface
+    def from_text(self, colour: str, value: str, where: Where) -> Move:  # pragma: no cover - interface
         raise NotImplementedError
+
+
+def _value_offset(node: Node, shift: int) -> Callable[[], int]:
+    """Where a plain move's `[` stands: `shift` bytes after its node's `;` (found when asked)."""
+    return lambda: node.pos.offset + shift  # type: ignore[union-attr]
 
 
 class ParsedTree:
@@ -140,6 +158,7 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
     cache = moves.cache
     idents = _IDENTS
     Parsed = _ParsedNode
+    Root = _ParsedRoot
     Prop = _ParsedProperty
     escape_sub = _ESCAPE.sub
     stack: list[Node | None] = []
@@ -159,11 +178,9 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
     for m in TOKEN.finditer(data, start):
         k = m.lastindex
         if k == 1:
-            # The common case, kept short: nodes holding nothing but a plain move. Their values hold no `;`, so
-            # splitting the run at `;` gives one piece per node, and the pieces' lengths give the offsets.
-            pieces = m.group(1).split(b";")
-            off = m.start()
-            it = iter(pieces)
+            # The common case, kept short: nodes holding nothing but a plain move (whose values hold no `;`, so
+            # splitting the run at `;` gives one piece per node).
+            it = iter(m.group(1).split(b";"))
             next(it)
             if state:
                 if pending is not None:
@@ -172,34 +189,30 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
                 if need_node:
                     need_node = False
                 elif after_variation:
-                    raise error("expected '(' or ')' after a variation; a node cannot follow variations", off)
+                    raise error("expected '(' or ')' after a variation; a node cannot follow variations", m.start())
                 state = False
                 piece = next(it)
                 token = piece.strip()
                 move = cache.get(token)
-                if move is None:
-                    move = moves.from_bytes(token, off + piece.index(b"[") + 1)
-                nd = Parsed(last, move, off, src)
                 if last is None:
-                    root = nd
-                elif last.children:
-                    last.children.append(nd)
+                    nd = root = Root(move, src)
                 else:
-                    last.children = [nd]
+                    nd = Parsed(last, move)
+                    if last.children:
+                        last.children.append(nd)
+                    else:
+                        last.children = [nd]
+                if move is None:
+                    nd.move = moves.from_bytes(token, _value_offset(nd, piece.index(b"[") + 1))
                 last = nd
-                off += len(piece) + 1
             for piece in it:
                 token = piece.strip()
                 move = cache.get(token)
+                nd = Parsed(last, move)
                 if move is None:
-                    move = moves.from_bytes(token, off + piece.index(b"[") + 1)
-                nd = Parsed(last, move, off, src)
-                if last.children:  # type: ignore[union-attr]
-                    last.children.append(nd)  # type: ignore[union-attr]
-                else:
-                    last.children = [nd]  # type: ignore[union-attr]
+                    nd.move = moves.from_bytes(token, _value_offset(nd, piece.index(b"[") + 1))
+                last.children = [nd]  # type: ignore[union-attr]  # `last` is the node before, still childless
                 last = nd
-                off += len(piece) + 1
             node = last
         elif k == 2:
             if pending is not None:
@@ -210,13 +223,14 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
             elif after_variation:
                 raise error("expected '(' or ')' after a variation; a node cannot follow variations", m.start())
             state = False
-            nd = Parsed(last, None, m.start(), src)
             if last is None:
-                root = nd
-            elif last.children:
-                last.children.append(nd)
+                nd = root = Root(None, src)
             else:
-                last.children = [nd]
+                nd = Parsed(last, None)
+                if last.children:
+                    last.children.append(nd)
+                else:
+                    last.children = [nd]
             last = node = nd
         elif k == 5:
             if node is None:
@@ -244,7 +258,7 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
             else:
                 if len(values) > 1 and ident in SINGLE_PROPERTIES:
                     values = _single(ident, values, m.start(), notes)
-                props[ident] = Prop(ident, values, names[1], node._off, src)
+                props[ident] = Prop(ident, values, names[1], node)
             if ident == "B" or ident == "W":
                 pending = node
                 state = True
@@ -369,12 +383,11 @@ def _type_move(node: Node, moves: MoveSource, notes: list[Note]) -> None:
     if not found:  # pragma: no cover - only called for nodes given B or W
         return
     prop = found[0]
-    offset = node._off
     if len(found) > 1 or len(prop.values) > 1:
         given = "".join(f"{p.ident}" + "".join(f"[{escape(v)}]" for v in p.values) for p in found)
         notes.append(("two-moves", f"a node holds more than one move ({given}); the first, "
-                      f"{prop.ident}[{escape(prop.value)}], is read", offset, Severity.ERROR, None))
-    node.move = moves.from_text(prop.ident, prop.value, offset)
+                      f"{prop.ident}[{escape(prop.value)}], is read", lambda: node.pos.offset, Severity.ERROR, None))  # type: ignore[union-attr]
+    node.move = moves.from_text(prop.ident, prop.value, lambda: prop.value_pos[0].offset)
 
 
 def _unterminated(data: bytes, offset: int) -> tuple[str, bytes | None, int] | None:
@@ -413,7 +426,7 @@ def _partial_property(node: Node, partial: tuple[str, bytes | None, int], decode
     if ident in props:
         props[ident].values.append(value)
     else:
-        props[ident] = _ParsedProperty(ident, [value], ident, node._off, src)
+        props[ident] = _ParsedProperty(ident, [value], ident, node)
 
 
 def _unexpected(data: bytes, offset: int, in_node: bool, need_node: bool) -> str:

@@ -159,7 +159,7 @@ class Property:
     file both are found again in the source when first asked for.
     """
 
-    __slots__ = ("_node_off", "_offsets", "_pos", "_src", "_value_pos", "ident", "raw_ident", "values")
+    __slots__ = ("_node", "_offsets", "_pos", "_value_pos", "ident", "raw_ident", "values")
 
     def __init__(self, ident: str, values: list[str], pos: SourcePos | None = None, raw_ident: str = "",
                  value_pos: list[SourcePos] | None = None) -> None:
@@ -168,31 +168,18 @@ class Property:
         self.raw_ident = raw_ident or ident
         self._pos = pos
         self._value_pos = value_pos
-        self._src: _Scanner | None = None
-        self._node_off = -1
+        self._node: Node | None = None  # the node it was read in (None for a property made in code)
         self._offsets: tuple[int, list[int]] | None = None
-
-    @classmethod
-    def parsed(cls, ident: str, values: list[str], raw_ident: str, node_off: int, src: _Scanner) -> Property:
-        """A property read from a file, in the node whose `;` is at `node_off`."""
-        prop = cls.__new__(cls)
-        prop.ident = ident
-        prop.values = values
-        prop.raw_ident = raw_ident
-        prop._pos = None
-        prop._value_pos = None
-        prop._node_off = node_off
-        prop._src = src
-        prop._offsets = None
-        return prop
 
     def _scan(self) -> tuple[int, list[int]]:
         offsets = self._offsets
         if offsets is None:
-            assert self._src is not None
-            found = self._src.scan_node(self._node_off).get(self.ident)
-            # (Never None in practice: the scan reads the same bytes the parser read.)
-            offsets = self._offsets = found if found is not None else (self._node_off, [])
+            node = self._node
+            src = source_of(node) if node is not None else None
+            node_pos = node.pos if node is not None else None
+            found = src.scan_node(node_pos.offset).get(self.ident) if src is not None and node_pos else None
+            # (Never None for a property read from a file: the scan reads the same bytes the parser read.)
+            offsets = self._offsets = found if found is not None else (node_pos.offset if node_pos else 0, [])
         return offsets
 
     def _ident_offset(self) -> int:
@@ -201,8 +188,10 @@ class Property:
     @property
     def pos(self) -> SourcePos | None:
         """Where the identifier stands; None for a property made in code."""
-        if self._pos is None and self._src is not None:
-            self._pos = SourcePos.deferred(self._ident_offset, self._src)
+        if self._pos is None and self._node is not None:
+            src = source_of(self._node)
+            if src is not None:
+                self._pos = SourcePos.deferred(self._ident_offset, src)
         return self._pos
 
     @pos.setter
@@ -213,7 +202,7 @@ class Property:
     def value_pos(self) -> list[SourcePos]:
         """Where each value's `[` stands (empty for a property made in code)."""
         if self._value_pos is None:
-            src = self._src
+            src = source_of(self._node) if self._node is not None else None
             self._value_pos = [SourcePos.lazy(o, src) for o in self._scan()[1]] if src is not None else []
         return self._value_pos
 
@@ -235,11 +224,11 @@ class Property:
 class Node:
     """A node of the game tree: its properties in source order, and its child nodes (the first is the main line).
 
-    Nodes read from a file keep only their byte offset: `pos` is worked out when asked for, and a node that holds
-    nothing but a plain move builds its `properties` dict on first use.
+    Nodes read from a file are kept small: their position is worked out when first asked for (from the record's
+    source), and a node that holds nothing but a plain move builds its `properties` dict on first use.
     """
 
-    __slots__ = ("_off", "_pos", "_props", "_src", "children", "move", "parent")
+    __slots__ = ("_pos", "_props", "children", "move", "parent")
 
     def __init__(self, properties: dict[str, Property] | None = None, pos: SourcePos | None = None,
                  children: list[Node] | None = None, parent: Node | None = None, move: Move | None = None) -> None:
@@ -249,8 +238,6 @@ class Node:
         self.parent = parent
         # The move this node holds, typed for the record's game; set when the record is built.
         self.move = move
-        self._off = -1
-        self._src: _Scanner | None = None
 
     @property
     def properties(self) -> dict[str, Property]:
@@ -261,7 +248,8 @@ class Node:
             move = self.move
             if move is not None:
                 ident = move.colour.value
-                props[ident] = Property.parsed(ident, [move.raw], ident, self._off, self._src)  # type: ignore
+                prop = props[ident] = Property(ident, [move.raw])
+                prop._node = self
             self._props = props
         return props
 
@@ -272,14 +260,16 @@ class Node:
     @property
     def pos(self) -> SourcePos | None:
         """Where the node's `;` stands; None for a node made in code."""
-        src = self._src
-        if src is not None:
-            return SourcePos.lazy(self._off, src)
-        return self._pos
+        try:
+            return self._pos
+        except AttributeError:
+            # A node read from a file: found through the record's source (see RecordSource.node_offset).
+            src = source_of(self)
+            pos = self._pos = SourcePos.deferred(lambda: src.node_offset(self), src) if src is not None else None
+            return pos
 
     @pos.setter
     def pos(self, value: SourcePos | None) -> None:
-        self._src = None
         self._pos = value
 
     def get(self, ident: str) -> str | None:
@@ -302,8 +292,17 @@ class Node:
         return f"<Node ;{idents} children={len(self.children)}>"
 
 
+def source_of(node: Node) -> _Scanner | None:
+    """The source a node was read from (held by the root of its tree), or None for a tree made in code."""
+    while node.parent is not None:
+        node = node.parent
+    return getattr(node, "_src", None)
+
+
 class _Scanner(_Locator, Protocol):
     def scan_node(self, offset: int) -> dict[str, tuple[int, list[int]]]: ...
+
+    def node_offset(self, node: Node) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)

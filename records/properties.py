@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from .charset import Decoder
 from .games import SPECS, Game, GameSpec, MoveKind
-from .grammar import MoveSource
+from .grammar import MoveSource, Where
 from .model import Colour, Move, RecordDate, Result, ResultMethod, Severity, SourcePos
 from .points import format_point, letter_index, parse_point
 
@@ -122,31 +122,29 @@ class RecordMoves(MoveSource):
         self.decoder = decoder
         self.src = src
 
-    def from_bytes(self, token: bytes, offset: int) -> Move:
+    def from_bytes(self, token: bytes, where: Where) -> Move:
         colour, raw = token[:1], token[2:-1]
-        try:
-            value = raw.decode(self.decoder.codec)
-        except UnicodeDecodeError:
-            value = self.decoder.bad_bytes(raw, offset)
-        move = self._make(colour.decode("ascii"), value, offset)
+        # Plain move tokens are ASCII (letters and `-`), so they always decode.
+        move = self._make(colour.decode("ascii"), raw.decode("ascii"), where)
         if move.kind is not MoveKind.INVALID and raw.isascii():
             self.cache[token] = move
         return move
 
-    def from_text(self, colour: str, value: str, offset: int) -> Move:
+    def from_text(self, colour: str, value: str, where: Where) -> Move:
         if value.isascii():
             move = self.cache.get(f"{colour}[{value}]".encode("ascii"))
             if move is not None:
                 return move
-        return self._make(colour, value, offset)
+        return self._make(colour, value, where)
 
-    def _make(self, colour: str, value: str, offset: int) -> Move:
+    def _make(self, colour: str, value: str, where: Where) -> Move:
         table = self.table
         move = parse_move(table.spec, table.size, _COLOURS[colour], value)
         if move.kind is MoveKind.INVALID:
             # The verifier reports it at its move number; keep where it stands for the message.
             move = Move(move.colour, move.kind, move.point, move.target, move.line, move.raw, move.problem,
-                        move.rule, SourcePos.lazy(offset, self.src))
+                        move.rule, SourcePos.lazy(where, self.src) if isinstance(where, int)
+                        else SourcePos.deferred(where, self.src))
         return move
 
 

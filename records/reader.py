@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import gc
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from .charset import BOM, DEFAULT, FALLBACK, Decoder, NeedsFallback, codec_for
 from .games import Game, game_from_gm
 from .grammar import Note, ParsedTree, parse_tree, scan_root, show_byte
-from .model import Diagnostic, FormatError, Node, Property, Record, Severity, SourcePos
+from .model import Diagnostic, FormatError, Node, Property, Record, Severity, SourcePos, source_of
 from .properties import RecordMoves, move_table, read_date, read_handicap, read_komi, read_result, read_size
 from .setup import collect_setup
 from .source import RecordSource, SourceText
@@ -105,7 +106,7 @@ class _Reader:
         if codec is None:
             codec = DEFAULT
         game, size = _game_and_size(raw_root, codec)
-        src = RecordSource(self.text, codec)
+        src = RecordSource(self.text, codec, start)
         decoder = Decoder(codec, declared)
         tree_notes: list[Note] = list(notes)
         fallback_at: int | None = None
@@ -116,11 +117,13 @@ class _Reader:
             # No CA and not UTF-8: the whole record is read again as ISO-8859-1 (every byte is a character).
             fallback_at = signal.offset
             codec = FALLBACK
-            src = RecordSource(self.text, codec)
+            src = RecordSource(self.text, codec, start)
             decoder = Decoder(codec, True)
             tree_notes = list(notes)
             tree = parse_tree(data, start, src, decoder, RecordMoves(move_table(game, size), decoder, src),
                               tree_notes, self.error(src))
+        src.root = tree.root
+        src.end = tree.end
         record = self.build(tree, start, index, game, size, src, tree_notes)
         self.charset_notes(record, src, ca_values, declared, decoder, fallback_at)
         return record, tree.end
@@ -132,7 +135,7 @@ class _Reader:
         record = Record(root=root, game=game, size=size, raw=self.data[start:tree.end], encoding=src.encoding,
                         source=self.source, index=index)
         diags = record.diagnostics
-        diags.extend(Diagnostic(code, message, SourcePos.lazy(off, src), severity, rule)
+        diags.extend(Diagnostic(code, message, _pos(off, src), severity, rule)
                      for code, message, off, severity, rule in notes)
 
         gm = props.get("GM")
@@ -268,9 +271,10 @@ def _outside(data: bytes, start: int, stop: int, *, before: bool) -> list[Note]:
 
 
 def _diagnostics(notes: list[Note], record: Record) -> list[Diagnostic]:
-    src = record.root._src
-    out = []
-    for code, message, off, severity, rule in notes:
-        pos = SourcePos.lazy(off, src) if src is not None else None
-        out.append(Diagnostic(code, message, pos, severity, rule))
-    return out
+    src = source_of(record.root)
+    return [Diagnostic(code, message, _pos(off, src) if src is not None else None, severity, rule)
+            for code, message, off, severity, rule in notes]
+
+
+def _pos(where: int | Callable[[], int], src: RecordSource) -> SourcePos:
+    return SourcePos.lazy(where, src) if isinstance(where, int) else SourcePos.deferred(where, src)

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from .grammar import scan_node_offsets
+from .grammar import NODE_MARKS, scan_node_offsets
+from .model import Node
 
 LINE_BREAK = re.compile(rb"\r\n|\n\r|\r|\n")
 
@@ -50,13 +51,41 @@ class SourceText:
 
 
 class RecordSource:
-    """The source of one record: the file's text and the record's charset (for columns in characters)."""
+    """The source of one record: the file's text, the record's charset (for columns in characters), and where
+    its game tree stands (for finding its nodes' positions)."""
 
-    __slots__ = ("encoding", "text")
+    __slots__ = ("_node_offsets", "encoding", "end", "root", "start", "text")
 
-    def __init__(self, text: SourceText, encoding: str) -> None:
+    def __init__(self, text: SourceText, encoding: str, start: int = 0) -> None:
         self.text = text
         self.encoding = encoding
+        self.start = start  # the tree's `(`
+        self.end = len(text.data)  # just after the tree's `)`, once it is known
+        self.root: Node | None = None
+        self._node_offsets: dict[int, int] | None = None
+
+    def node_offset(self, node: Node) -> int:
+        """Where a node's `;` stands. Nodes keep no offset: the k-th node of the tree in source order (a
+        depth-first walk) is at the k-th `;` outside values, so one scan finds them all, on first use."""
+        offsets = self._node_offsets
+        if offsets is None:
+            offsets = self._node_offsets = self._find_offsets()
+        return offsets.get(id(node), self.start)
+
+    def _find_offsets(self) -> dict[int, int]:
+        if self.root is None:
+            return {}
+        data = self.text.data
+        semis = (m.start() for m in NODE_MARKS.finditer(data, self.start, self.end) if m.lastindex is None)
+        out: dict[int, int] = {}
+        stack = [self.root]
+        for offset in semis:
+            if not stack:
+                break
+            node = stack.pop()
+            out[id(node)] = offset
+            stack.extend(reversed(node.children))
+        return out
 
     def line_col(self, offset: int) -> tuple[int, int]:
         return self.text.line_col(offset, self.encoding)

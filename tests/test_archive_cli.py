@@ -21,6 +21,8 @@ from boardrecords.cli.main import app
 from boardrecords.records.reader import read_file
 from boardrecords.verifier.verdict import verify
 
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
 runner = CliRunner()
 INJECTION = "'; DROP TABLE game; --"
 
@@ -34,7 +36,7 @@ def _truth(folder: str) -> tuple[dict[str, dict], int]:
     """sha256 -> facts for every record under `folder`, from reading and verifying the files directly."""
     out: dict[str, dict] = {}
     n = 0
-    for path in sorted(Path(folder).rglob("*.rec")):
+    for path in sorted(p for p in Path(folder).rglob("*") if p.suffix.lower() in (".rec", ".sgf")):
         for record in read_file(path):
             n += 1
             verdict = verify(record)
@@ -292,3 +294,19 @@ def test_record_by_id_gives_the_stored_record_and_its_row(imported, tmp_path: Pa
     assert record_by_id(db, 10**6) is None
     with pytest.raises(ArchiveError):
         record_by_id(str(tmp_path / "no-archive.db"), 1)
+
+
+def test_import_the_examples_folder(db_url: str, tmp_path: Path) -> None:
+    if not any(p.suffix in (".rec", ".sgf") for p in EXAMPLES.rglob("*")):
+        pytest.skip(f"no example records in {EXAMPLES}")
+    folder = tmp_path / "examples"
+    shutil.copytree(EXAMPLES, folder)
+    result = run("import", folder, "--db", db_url, "-q", "--json")
+    assert result.exit_code == 0, result.output
+    truth, n = _truth(str(folder))
+    assert json.loads(result.stdout)["records"] == n
+    rows = _search(db_url)
+    assert {r["sha256"] for r in rows} == set(truth)
+    for r in rows:
+        assert r["valid"] == truth[r["sha256"]]["valid"]
+        assert run("export", r["id"], "--db", db_url).stdout_bytes == truth[r["sha256"]]["raw"]

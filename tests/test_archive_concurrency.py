@@ -119,3 +119,23 @@ def test_two_imports_at_once_store_each_record_once(db_url: str, corpus_sample) 
 
     summaries = [json.loads(out) for out, _ in outs]
     assert sum(s["new"] for s in summaries) == len(expected)
+
+
+def test_ctrl_c_rolls_back_the_open_batch_and_exits_130(sqlite_db: str, corpus_sample) -> None:
+    folder = corpus_sample(300, start=50)
+    expected = _hashes(folder)
+    proc = _start(folder, sqlite_db, "--batch", "40", "--workers", "2")
+    while proc.poll() is None and _stored(sqlite_db) < 40:
+        time.sleep(0.05)
+    interrupted = proc.poll() is None
+    if interrupted:
+        proc.send_signal(signal.SIGINT)  # to the main process only, as a terminal's Ctrl-C reaches it first
+    _, err = proc.communicate(timeout=300)
+    if interrupted and proc.returncode != 0:
+        assert proc.returncode == 130, err.decode(errors="replace")
+        assert b"run the same import again" in err
+        assert b"Traceback" not in err
+    assert _check_consistent(sqlite_db) <= len(expected)
+    rerun = subprocess.run(_command(folder, sqlite_db), capture_output=True, timeout=600)
+    assert rerun.returncode == 0, rerun.stderr.decode(errors="replace")
+    assert _check_consistent(sqlite_db) == len(expected)

@@ -8,6 +8,7 @@ import hashlib
 import pytest
 from sqlmodel import Session, select
 
+from boardrecords.schema import search as search_module
 from boardrecords.schema.db import create_schema, make_engine, resolve_url, sqlite_path
 from boardrecords.schema.ingest import normalise_name
 from boardrecords.schema.models import GameRow, ProblemRow
@@ -155,7 +156,10 @@ def test_text_is_a_literal_substring(archive) -> None:
     assert _ids(archive, text='"') == []
 
 
-def test_opening_prefix_in_every_spelling(archive) -> None:
+@pytest.mark.parametrize("common", [False, True])
+def test_opening_prefix_in_every_spelling(archive, common: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `common`: every opening counts as common, so SQLite searches it without the index; same answers.
+    monkeypatch.setattr(search_module, "COMMON_OPENING", 1 if common else 10**6)
     assert _ids(archive, opening="B[pd] W[dp]") == [1]
     assert _ids(archive, opening="pd,dd") == [2]
     assert _ids(archive, opening="pd") == [1, 2]

@@ -158,9 +158,9 @@ def test_QUE_4_filling_can_repair_a_bad_pair() -> None:
 
 
 def test_QUE_4_filling_that_does_not_repair_leaves_the_move_illegal() -> None:
-    # W[cc] is diagonal to bb. Their common point bc is a territory (ac, bd Black; bb, cc White), and on the 2-2 tie
-    # it is filled Black (the mover is White): the pair stays broken, and the filling adds a broken Black pair
-    # (bc, ad ok; but bb-cc is still without a White common neighbour). Illegal, and nothing filled stays.
+    # W[cc] is diagonal to bb. Their common point bc becomes a territory (ac, bd Black; bb, cc White); on the 2-2 tie
+    # it is filled Black (the mover is White), so bb-cc still has no White common neighbour (bc Black, cb empty)
+    # where a White fill would have repaired it. Illegal, and the filled stone does not stay.
     # (A filling can only break a pair the placed stone already breaks: the two pairs of a crosscut share their
     # common points, and the board obeys QUE-4 at the start of every turn.)
     engine, _ = play(4, "B[ac] W[bb] B[bd]")
