@@ -284,6 +284,11 @@ class Node:
         return ident in self.properties
 
     @property
+    def bare_move(self) -> bool:
+        """True for a node read with nothing but its move: no setup, marks or comments to look for."""
+        return self._props is None
+
+    @property
     def comment(self) -> str | None:
         return self.get("C")
 

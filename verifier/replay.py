@@ -67,40 +67,38 @@ class Replay:
 
     def __iter__(self) -> Iterator[Step]:
         engine = self.engine
+        game = self.record.game
+        names = (self.record.black, self.record.white)
+        snapshots = self.snapshots
         number = 0
         seen_move = False
         for node in self.nodes:
             move = node.move
-            misplaced = _misplaced_setup(node, self.record.game, seen_move)
-            if misplaced is not None:
-                colour = move.colour if move is not None else (engine.to_move or Colour.BLACK)
-                bad = Move(colour, MoveKind.INVALID, raw="setup", problem=misplaced[1], rule=misplaced[0],
-                           pos=node.pos)
-                yield self._refuse(number + 1, bad, node, IllegalMove("setup-after-move", misplaced[0],
-                                                                        misplaced[1]))
-                return
+            if not node.bare_move:
+                misplaced = _misplaced_setup(node, game, seen_move)
+                if misplaced is not None:
+                    colour = move.colour if move is not None else (engine.to_move or Colour.BLACK)
+                    bad = Move(colour, MoveKind.INVALID, raw="setup", problem=misplaced[1], rule=misplaced[0],
+                               pos=node.pos)
+                    illegal = IllegalMove("setup-after-move", misplaced[0], misplaced[1])
+                    yield self._refuse(number + 1, bad, node, illegal)
+                    return
             if move is None:
                 continue
             seen_move = True
             number += 1
-            mover = self._mover(move)
+            mover = self.holder(move.colour) if move.kind is MoveKind.RESIGN else names[engine.player_to_move]
             try:
                 change = self._apply(move, node)
             except IllegalMove as illegal:
                 yield self._refuse(number, move, node, illegal)
                 return
             self.steps_played = number
-            yield Step(
-                number=number,
-                move=move,
-                node=node,
-                colour=move.colour,
-                player=mover,
-                change=change,
-                board=engine.rows() if self.snapshots else None,
-                to_move=None if self.resigned else engine.to_move,
-                player_to_move=None if self.resigned or engine.end else self.player_name(engine.player_to_move),
-            )
+            over = self.resigned is not None
+            yield Step(number, move, node, move.colour, mover, change,
+                       engine.rows() if snapshots else None,
+                       None if over else engine.to_move,
+                       None if over or engine.end else names[engine.player_to_move])
 
     def _mover(self, move: Move) -> str | None:
         if move.kind is MoveKind.RESIGN:
@@ -122,7 +120,7 @@ class Replay:
             # A resignation is not a turn: either colour may resign (rules README, Results).
             self.resigned = move.colour
             return Change()
-        return engine.play(move, node_marks(node, self.record.size))
+        return engine.play(move, None if node.bare_move else node_marks(node, self.record.size))
 
     def _refuse(self, number: int, move: Move, node: Node, illegal: IllegalMove) -> Step:
         self.illegal = illegal
