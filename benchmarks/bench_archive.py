@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import hashlib
-import os
 import random
 import resource
 import statistics
@@ -29,7 +28,7 @@ from sqlmodel import Session
 
 from boardrecords.records.reader import read_file
 from boardrecords.schema.db import create_schema, create_text_index, drop_text_index, make_engine
-from boardrecords.schema.importer import Importer, collect_files
+from boardrecords.schema.importer import Importer, collect_files, default_workers
 from boardrecords.schema.ingest import normalise_name
 from boardrecords.schema.models import GameRow
 from boardrecords.schema.search import Filters, search
@@ -59,7 +58,7 @@ def bench_verify(files: list[Path]) -> tuple[int, float]:
     return n, time.perf_counter() - start
 
 
-def bench_import(files: list[Path], db: Path, workers: int) -> tuple[int, float]:
+def bench_import(files: list[Path], db: Path, workers: int | None) -> tuple[int, float]:
     engine = make_engine(str(db))
     create_schema(engine)
     start = time.perf_counter()
@@ -166,11 +165,9 @@ def grow(engine: Engine, base: list[dict[str, Any]], have: int, target: int, rng
     with engine.begin() as conn:
         for index in indexes:
             index.create(conn)
-        if conn.dialect.name == "sqlite":
-            conn.exec_driver_sql("PRAGMA analysis_limit = 1000")
-            conn.exec_driver_sql("ANALYZE")
-        else:
-            conn.execute(text("ANALYZE game"))
+        t = time.perf_counter()
+        conn.execute(text("ANALYZE game"))  # as the importer does
+        print(f"  ANALYZE: {time.perf_counter() - t:.1f} s", file=sys.stderr)
 
 
 def queries(base: list[dict[str, Any]]) -> dict[str, Filters]:
@@ -228,25 +225,31 @@ def report(size: int, results: dict[str, tuple]) -> float:
 
 
 def import_phase(args: argparse.Namespace, files: list[Path], workdir: Path) -> Path:
-    n_verify, s_verify = bench_verify(files)
-    print(f"plain verify (1 process):       {n_verify:6d} records in {s_verify:6.2f} s = {n_verify / s_verify:7.1f} "
-          "records/s")
-    db = workdir / "import.db"
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{db}{suffix}").unlink(missing_ok=True)
-    n_imp, s_imp = bench_import(files, db, workers=min(8, os.cpu_count() or 1))
-    print(f"import (worker processes):      {n_imp:6d} records in {s_imp:6.2f} s = {n_imp / s_imp:7.1f} records/s "
-          f"= {(n_imp / s_imp) / (n_verify / s_verify):.2f}x verify")
+    """Plain verify before and after the imports (their mean is the reference: the machine's load drifts)."""
+    n_verify, s_before = bench_verify(files)
+    print(f"plain verify (1 process):       {n_verify:6d} records in {s_before:6.2f} s = "
+          f"{n_verify / s_before:7.1f} records/s")
+    runs: list[tuple[str, int | None, Path]] = [
+        (f"import (default: {default_workers()} worker(s))", None, workdir / "import.db"),
+        ("import (2 worker processes)", 2, workdir / "import-2.db"),
+    ]
     if not args.skip_serial:
-        serial = workdir / "import-serial.db"
+        runs.append(("import (1 process)", 1, workdir / "import-serial.db"))
+    results = []
+    for label, workers, db in runs:
         for suffix in ("", "-wal", "-shm"):
-            Path(f"{serial}{suffix}").unlink(missing_ok=True)
-        n_ser, s_ser = bench_import(files, serial, workers=1)
-        print(f"import (1 process):             {n_ser:6d} records in {s_ser:6.2f} s = {n_ser / s_ser:7.1f} "
-              f"records/s = {(n_ser / s_ser) / (n_verify / s_verify):.2f}x verify")
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
+        results.append((label, *bench_import(files, db, workers=workers)))
+    _, s_after = bench_verify(files)
+    print(f"plain verify again:             {n_verify:6d} records in {s_after:6.2f} s = "
+          f"{n_verify / s_after:7.1f} records/s")
+    reference = n_verify / ((s_before + s_after) / 2)
+    for label, n, seconds in results:
+        print(f"{label:31} {n:6d} records in {seconds:6.2f} s = {n / seconds:7.1f} records/s = "
+              f"{(n / seconds) / reference:.2f}x verify (mean of the two verify runs)")
     own, _ = peak_rss_mb()
     print(f"peak RSS of this process (plain verify, then the imports' main process): {own:.0f} MB")
-    return db
+    return runs[0][2]
 
 
 def main() -> None:

@@ -226,8 +226,9 @@ def import_cmd(
     paths: Annotated[list[Path], typer.Argument(help="Record files (.rec, .sgf) and folders (searched recursively).",
                                                 show_default=False)],
     db: DbOption = None,
-    workers: Annotated[int | None, typer.Option("--workers", "-j", help="Worker processes (1: none; default: "
-                                                "up to 8, for many files).", min=1)] = None,
+    workers: Annotated[int | None, typer.Option("--workers", "-j", help="Worker processes that parse and verify "
+                                                "(1: none; default: one per CPU but one, at most 8; used from 100 "
+                                                "files on).", min=1)] = None,
     batch_size: Annotated[int, typer.Option("--batch", help="Records per transaction.", min=1)] = 500,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every duplicate.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,

@@ -96,6 +96,10 @@ class Decoder:
 
     def bad_bytes(self, raw: bytes, offset: int) -> str:
         """The value of `raw`, which failed to decode strictly; `offset` is where it stands in the file."""
+        try:
+            raw.decode(self.codec)
+        except UnicodeDecodeError as err:
+            offset += err.start  # the first byte that is not valid (exact unless escapes came before it)
         if not self.declared:
             raise NeedsFallback(offset)
         if self.bad_offset is None:

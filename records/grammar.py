@@ -16,16 +16,19 @@ from collections.abc import Callable
 from typing import Any
 
 from .charset import Decoder
-from .model import FormatError, Move, Node, Property, Severity, SourcePos
+from .model import FormatError, Move, Node, Property, Severity, SourcePos, source_of
 
 # One token per match. Groups (the dispatch is on `lastindex`, the last group that matched):
-#   1 a run of nodes that each hold nothing but a plain move value (`;B[dd];W[pp]`: the fast path)
+#   1 a run of nodes that each hold nothing but a plain move value (`;B[dd];W[pp]`: the fast path); the last
+#     one may go on with other properties (`;B[dd]C[..]`), which come as the next tokens. (The loop is greedy,
+#     not possessive: the tail takes the last node after the loop gives back one turn. A possessive loop would
+#     fail at the end of every run and make reading quadratic.)
 #   2 `;` any other node
 #   3 a property identifier, 4 its first value, 5 its further values (with the whitespace between them)
 #   6 `(`   7 `)`   8 any other byte (an error, or the start of a value that never ends)
 _BODY = rb"(?:[^\\\]]++|\\.)*+"
 TOKEN = re.compile(
-    rb"((?:;\s*+[BW]\[[A-Za-z\-]*+\]\s*+(?![\[A-Za-z]))++)"
+    rb"((?:;\s*+[BW]\[[A-Za-z\-]*+\]\s*+(?![\[A-Za-z]))*;\s*+[BW]\[[A-Za-z\-]*+\]\s*+(?!\[))"
     rb"|(;)\s*+"
     rb"|([A-Za-z]++)\s*+\[(" + _BODY + rb")\]\s*+((?:\[" + _BODY + rb"\]\s*+)*+)"
     rb"|(\()\s*+"
@@ -33,6 +36,7 @@ TOKEN = re.compile(
     rb"|(.)",
     re.S,
 )
+_PLAIN_MOVE = re.compile(rb"[BW]\[[A-Za-z\-]*+\]")  # the tokens of a run (group 1)
 VALUES = re.compile(rb"\[(" + _BODY + rb")\]", re.S)
 # Every value (group 1) or `;` (no group): the `;` outside values start the nodes, in source order.
 NODE_MARKS = re.compile(rb"(\[" + _BODY + rb"\])|;", re.S)
@@ -137,9 +141,16 @@ class MoveSource:
         raise NotImplementedError
 
 
-def _value_offset(node: Node, shift: int) -> Callable[[], int]:
-    """Where a plain move's `[` stands: `shift` bytes after its node's `;` (found when asked)."""
-    return lambda: node.pos.offset + shift  # type: ignore[union-attr]
+def _value_offset(node: Node) -> Callable[[], int]:
+    """Where a plain move's `[` stands: the first `[` after its node's `;` (found when asked)."""
+
+    def find() -> int:
+        offset = node.pos.offset  # type: ignore[union-attr]
+        src = source_of(node)
+        found = src.text.data.find(b"[", offset) if src is not None else -1  # type: ignore[attr-defined]
+        return found if found >= 0 else offset
+
+    return find
 
 
 class ParsedTree:
@@ -180,8 +191,7 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
         if k == 1:
             # The common case, kept short: nodes holding nothing but a plain move (whose values hold no `;`, so
             # splitting the run at `;` gives one piece per node).
-            it = iter(m.group(1).split(b";"))
-            next(it)
+            it = iter(_PLAIN_MOVE.findall(m.group(1)))
             if state:
                 if pending is not None:
                     _type_move(pending, moves, notes)
@@ -191,8 +201,7 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
                 elif after_variation:
                     raise error("expected '(' or ')' after a variation; a node cannot follow variations", m.start())
                 state = False
-                piece = next(it)
-                token = piece.strip()
+                token = next(it)
                 move = cache.get(token)
                 if last is None:
                     nd = root = Root(move, src)
@@ -203,14 +212,13 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
                     else:
                         last.children = [nd]
                 if move is None:
-                    nd.move = moves.from_bytes(token, _value_offset(nd, piece.index(b"[") + 1))
+                    nd.move = moves.from_bytes(token, _value_offset(nd))
                 last = nd
-            for piece in it:
-                token = piece.strip()
+            for token in it:
                 move = cache.get(token)
                 nd = Parsed(last, move)
                 if move is None:
-                    nd.move = moves.from_bytes(token, _value_offset(nd, piece.index(b"[") + 1))
+                    nd.move = moves.from_bytes(token, _value_offset(nd))
                 last.children = [nd]  # type: ignore[union-attr]  # `last` is the node before, still childless
                 last = nd
             node = last

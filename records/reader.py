@@ -184,7 +184,8 @@ class _Reader:
                                     Severity.ERROR, "FORMAT:move"))
         if game is Game.GO:
             # Setup points off the board, and a PL that is not B or W (ING-8), are reported when reading.
-            diags.extend(collect_setup(record)[1])
+            if _has_setup(root):
+                diags.extend(collect_setup(record)[1])
         else:
             found = _first_setup(root)
             if found is not None:
@@ -231,6 +232,19 @@ def _text(props: dict[str, Property], ident: str) -> str | None:
     if prop is None or not prop.values or prop.values[0] == "":
         return None
     return prop.values[0]
+
+
+def _has_setup(root: Node) -> bool:
+    """Whether the root or a node before the first move holds setup (nodes read as plain moves hold none)."""
+    node: Node | None = root
+    while node is not None:
+        props = node._props
+        if props and any(ident in props for ident in _SETUP):
+            return True
+        if node.move is not None and node is not root:
+            return False
+        node = node.children[0] if node.children else None
+    return False
 
 
 def _first_setup(root: Node) -> Property | None:

@@ -112,6 +112,17 @@ def process_chunk(paths: Sequence[str]) -> list[FileResult]:
     return [process_file(p) for p in paths]
 
 
+def default_workers() -> int:
+    """One worker per usable CPU but one, which the main process needs for writing (at most 8). With two CPUs or
+    fewer that leaves one: the import then runs in this process, as workers competing with the writer for the
+    same CPUs measured slower than none."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(8, cpus - 1))
+
+
 def _ignore_sigint() -> None:
     # Ctrl-C is the main process's business: it rolls back its open batch and stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -124,7 +135,7 @@ class Importer:
                  on_file: Callable[[FileResult], None] | None = None) -> None:
         self.engine = engine
         self.batch_size = max(1, batch_size)
-        self.workers = workers if workers is not None else min(os.cpu_count() or 1, 8)
+        self.workers = workers if workers is not None else default_workers()
         self.on_file = on_file
         self.summary = ImportSummary()
         self._pending: list[tuple[Row, str]] = []  # rows waiting for the next commit, with `file#index`
@@ -216,14 +227,20 @@ class Importer:
                 self.summary.duplicate_sources.append(where)
 
     def _analyse(self) -> None:
-        """Refresh the planner's statistics once something new is stored, so that searches pick their indexes."""
+        """Refresh the planner's statistics when the archive has none or grew by a twentieth, so that searches pick
+        their indexes well (a full ANALYZE: about 3 s for a million records on SQLite; sampled statistics, with an
+        analysis limit, misjudged the indexes badly)."""
         if not self.summary.new:
             return
         try:
             with writer(self.engine).begin() as conn:
                 if conn.dialect.name == "sqlite":
-                    conn.exec_driver_sql("PRAGMA analysis_limit = 1000")
-                    conn.exec_driver_sql("ANALYZE")
+                    total = conn.execute(text("SELECT max(id) FROM game")).scalar() or 0
+                    has_stats = conn.execute(text(
+                        "SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'")).scalar() and conn.execute(
+                        text("SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'game'")).scalar()
+                    if not has_stats or self.summary.new * 20 >= total:
+                        conn.exec_driver_sql("ANALYZE game")
                 elif conn.dialect.name == "postgresql":
                     conn.execute(text("ANALYZE game"))
                     conn.execute(text("ANALYZE problem"))

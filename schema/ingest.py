@@ -13,11 +13,14 @@ import unicodedata
 from typing import Any
 
 from ..records.games import MoveKind
-from ..records.model import Record
+from ..records.model import Colour, Move, Record
 from ..verifier.verdict import Verdict
 from .models import OPENING_CHARS, GameRow, ProblemRow
 
 _SPACES = re.compile(r"\s+")
+# Where a comment may stand: a property identifier whose capitals spell C (`C`, `Comment`), then `[`. A record without
+# one holds no comment, and its nodes need not be looked at (finding a false one only costs the walk).
+_MAY_COMMENT = re.compile(rb"(?<![A-Za-z])[a-z]*C[a-z]*\s*\[")
 # Properties whose text `--text` searches besides the comments (C): the names of the game, players, event, place.
 _NAME_PROPS = ("GN", "PB", "PW", "EV", "PC", "GC")
 
@@ -48,9 +51,26 @@ def record_hash(record: Record) -> str:
     return hashlib.sha256(record.raw).hexdigest()
 
 
-def moves_text(record: Record) -> str:
+_PLACE = MoveKind.PLACE
+_SWAP = MoveKind.SWAP
+
+
+_BLACK = Colour.BLACK
+
+
+def moves_text(record: Record, moves: list[Move] | None = None) -> str:
     """The main line in canonical values, `B[pd];W[dp];B[]` (what `--opening` searches)."""
-    return ";".join(str(m) for m in record.moves())
+    parts: list[str] = []
+    append = parts.append
+    for m in record.moves() if moves is None else moves:
+        raw = m.raw
+        # A placed stone's canonical value is the point as read (parse_point and format_point are inverse): this
+        # skips Move.sgf_value's slower dispatch for the moves that make up nearly every record.
+        if m.kind is _PLACE and len(raw) == 2:
+            append(("B[" if m.colour is _BLACK else "W[") + raw + "]")
+        else:
+            append(str(m))
+    return ";".join(parts)
 
 
 def search_text(record: Record) -> str:
@@ -59,19 +79,20 @@ def search_text(record: Record) -> str:
     root = record.root
     for ident in _NAME_PROPS:
         parts.extend(root.get_all(ident))
-    stack = [root]
+    stack = [root] if _MAY_COMMENT.search(record.raw) else []
     while stack:  # iterative: a record may nest variations very deep
         node = stack.pop()
-        parts.extend(node.get_all("C"))
+        if not getattr(node, "bare_move", False):  # a node read with nothing but its move holds no comment
+            parts.extend(node.get_all("C"))
         stack.extend(reversed(node.children))
     return "\n".join(clean(p) or "" for p in parts if p).casefold()
 
 
-def _swapper_colour(record: Record) -> str | None:
+def _swapper_colour(moves: list[Move]) -> str | None:
     """The colour the swapping player holds after the pie swap: the other colour than the swap move's label
     (rules README, "The pie swap": `W[swap-sides]` means White's player takes Black)."""
-    for move in record.moves():
-        if move.kind is MoveKind.SWAP:
+    for move in moves:
+        if move.kind is _SWAP:
             return move.colour.other.value
     return None
 
@@ -79,7 +100,8 @@ def _swapper_colour(record: Record) -> str | None:
 def game_values(record: Record, verdict: Verdict, *, source_file: str | None = None,
                 source_index: int | None = None) -> dict[str, Any]:
     """The column values of the record's `game` row (without `id`)."""
-    moves = moves_text(record)
+    main_line = record.moves()
+    moves = moves_text(record, main_line)
     result = record.result
     declared = result.declared
     date = record.date
@@ -128,8 +150,8 @@ def game_values(record: Record, verdict: Verdict, *, source_file: str | None = N
         "winner_player": winner_player,
         "winner_norm": normalise_name(winner_player),
         "swapped": verdict.swapped,
-        "swapper_colour": _swapper_colour(record) if verdict.swapped else None,
-        "move_count": len(record.moves()),
+        "swapper_colour": _swapper_colour(main_line) if verdict.swapped else None,
+        "move_count": len(main_line),
         "valid": verdict.valid,
         "passes": verdict.passes,
         "end": clean(verdict.end),

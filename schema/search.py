@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+import math
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -187,14 +188,19 @@ def _text_condition(needle: str, dialect: str) -> ColumnElement[bool]:
     return col(GameRow.id).in_(matching)
 
 
-def conditions(f: Filters, *, dialect: str = "", max_span: int | None = None,
-               common_opening: bool = False) -> list[ColumnElement[bool]]:
+def conditions(f: Filters, *, dialect: str = "", max_span: int | None = None, common: frozenset[str] = frozenset(),
+               rare: frozenset[str] = frozenset()) -> list[ColumnElement[bool]]:
     """The WHERE conditions of `f`, all with bound parameters.
 
     `dialect` picks the text index to use; `max_span` (the longest date range stored, in days) lets a date search
-    run on the `date_first` index alone; `common_opening` says that the opening matches many records.
+    run on the `date_first` index alone. `common` and `rare` name the range filters ("opening", "date", "moves")
+    found to match many or few records (SQLite, see `_plan`): a common one is written so that no index serves it.
     """
     g = GameRow
+
+    def ix(column: Any, family: str) -> Any:
+        return _unindexed(column) if family in common else col(column)
+
     out: list[ColumnElement[bool]] = []
     if f.ids:
         out.append(col(g.id).in_(list(f.ids)))
@@ -223,12 +229,15 @@ def conditions(f: Filters, *, dialect: str = "", max_span: int | None = None,
     # A record's dates are a range of days; it matches when that range meets the asked one.
     if f.date_from:
         first = date_bound(f.date_from, end=False)
-        out.append(col(g.date_last) >= first)
+        # When the dates are rare, the date_first index alone must serve: date_last is then kept off its index.
+        last = _unindexed(g.date_last) if "date" in common or "date" in rare else col(g.date_last)
+        if max_span != 0:  # with no range stored (every date one day), date_first alone decides
+            out.append(last >= first)
         if max_span is not None:
             # Implied by the line above (date_first >= date_last - max_span), but it bounds the index range.
-            out.append(col(g.date_first) >= first - dt.timedelta(days=max_span))
+            out.append(ix(g.date_first, "date") >= first - dt.timedelta(days=max_span))
     if f.date_to:
-        out.append(col(g.date_first) <= date_bound(f.date_to, end=True))
+        out.append(ix(g.date_first, "date") <= date_bound(f.date_to, end=True))
     if f.result:
         out.append(result_condition(f.result))
     if f.valid is not None:
@@ -236,19 +245,25 @@ def conditions(f: Filters, *, dialect: str = "", max_span: int | None = None,
     if f.swapped is not None:
         out.append(col(g.swapped).is_(True) if f.swapped else col(g.swapped).is_(False))
     if f.moves_min is not None:
-        out.append(col(g.move_count) >= f.moves_min)
+        out.append(ix(g.move_count, "moves") >= f.moves_min)
     if f.moves_max is not None:
-        out.append(col(g.move_count) <= f.moves_max)
+        out.append(ix(g.move_count, "moves") <= f.moves_max)
     if f.text:
         needle = f.text.casefold().strip()
         if needle:
             out.append(_text_condition(needle, dialect))
     if f.opening:
-        out.append(_prefix_condition(canonical_opening(f.opening), common=common_opening))
+        out.append(_prefix_condition(canonical_opening(f.opening), common="opening" in common))
     return out
 
 
-def order_by(sort: str) -> list[ColumnElement]:
+def _unindexed(column: Any) -> Any:
+    """SQLite's `+column`: the same value, but no index serves a condition or an ORDER BY written on it."""
+    c = col(column)
+    return literal_column(f"+{c.table.name}.{c.name}", type_=c.type)
+
+
+def order_by(sort: str, *, unindexed: bool = False) -> list[ColumnElement]:
     """`date`, `-moves`, `event,-date`...: columns to sort on (`-` for descending); the id breaks ties."""
     keys: list[ColumnElement] = []
     names: list[str] = []
@@ -259,10 +274,12 @@ def order_by(sort: str) -> list[ColumnElement]:
         column = SORT_KEYS.get(name)
         if column is None:
             raise FilterError(f"cannot sort by {name!r} (one of: {', '.join(SORT_KEYS)})")
+        column = _unindexed(column) if unindexed else column
         keys.append(column.desc() if last_desc else column.asc())
         names.append(name)
     if "id" not in names:
-        keys.append(col(GameRow.id).desc() if last_desc else col(GameRow.id).asc())
+        ident = _unindexed(GameRow.id) if unindexed else col(GameRow.id)
+        keys.append(ident.desc() if last_desc else ident.asc())
     return keys
 
 
@@ -272,7 +289,17 @@ _HEAVY = (col(GameRow.raw), col(GameRow.moves), col(GameRow.search_text))
 
 def search_statement(f: Filters, *, sort: str = "id", limit: int | None = DEFAULT_LIMIT, light: bool = False,
                      **plan: Any) -> Select:
-    stmt = select(GameRow).where(*conditions(f, **plan)).order_by(*order_by(sort))
+    # With a rare range filter the sort is kept off the indexes, so that the planner reads the few matches through
+    # the range's index and sorts them, instead of walking the whole table in sort order.
+    if plan.get("rare"):
+        # The ids first, from the range's index (and the row only where a condition needs it), then the rows.
+        ids = select(col(GameRow.id)).where(*conditions(f, **plan)).order_by(*order_by(sort, unindexed=True))
+        if limit is not None and limit > 0:
+            ids = ids.limit(limit)
+        stmt = select(GameRow).where(col(GameRow.id).in_(ids.scalar_subquery())).order_by(*order_by(sort))
+        limit = None
+    else:
+        stmt = select(GameRow).where(*conditions(f, **plan)).order_by(*order_by(sort))
     if light:
         stmt = stmt.options(*(defer(c) for c in _HEAVY))
     if limit is not None and limit > 0:
@@ -287,7 +314,7 @@ def search(session: Session, f: Filters, *, sort: str = "id", limit: int | None 
     `light` leaves out the original bytes, the moves and the text (for listings; they load on access while the
     session is open).
     """
-    stmt = search_statement(f, sort=sort, limit=limit, light=light, **_plan(session, f))
+    stmt = search_statement(f, sort=sort, limit=limit, light=light, **_plan(session, f, sort))
     return list(session.exec(stmt).all())
 
 
@@ -296,20 +323,52 @@ def count(session: Session, f: Filters) -> int:
     return session.exec(stmt).one()
 
 
-# An opening shared by more records than this is searched without its index (see _prefix_condition).
-COMMON_OPENING = 3000
+# SQLite's planner knows nothing of how many records a range matches (an opening, dates, move counts), and for
+# `ORDER BY id LIMIT 50` it walks the table in id order even for a range that holds ten records out of a million
+# (seconds). So each range is first counted through its index, up to a bound: a range below the bound is "rare" and
+# read through its index (the matches are then sorted); above it, "common", the table is read in order and the first
+# 50 matches are taken, within about 50 * N / matches rows. The two costs meet near sqrt(50 * N) matches.
+COMMON_BOUND: int | None = None  # a fixed bound instead (tests)
 
 
-def _plan(session: Session, f: Filters) -> dict[str, Any]:
+def _plan(session: Session, f: Filters, sort: str = "id") -> dict[str, Any]:
     """What the conditions need to know about the database: its dialect, the longest date range stored, and
-    whether the opening asked for is common (SQLite's planner cannot tell; PostgreSQL's statistics can)."""
+    (SQLite) which range filters match many records and which few."""
     dialect = session.get_bind().dialect.name
     plan: dict[str, Any] = {"dialect": dialect}
     if f.date_from:
         span = session.exec(select(func.max(col(GameRow.date_days)))).one()  # read from the index's end
         plan["max_span"] = span or 0
-    if f.opening and dialect == "sqlite":
-        head = canonical_opening(f.opening)[:OPENING_CHARS]
-        probe = select(col(GameRow.id)).where(_opening_range(head)).limit(COMMON_OPENING).subquery()
-        plan["common_opening"] = session.exec(select(func.count()).select_from(probe)).one() >= COMMON_OPENING
+    ranges: dict[str, ColumnElement[bool]] = {}
+    if f.opening:
+        ranges["opening"] = _opening_range(canonical_opening(f.opening)[:OPENING_CHARS])
+    if f.date_from or f.date_to:
+        first = date_bound(f.date_from, end=False) - dt.timedelta(days=plan["max_span"]) if f.date_from else None
+        last = date_bound(f.date_to, end=True) if f.date_to else None
+        ranges["date"] = and_(*([col(GameRow.date_first) >= first] if first else []),
+                              *([col(GameRow.date_first) <= last] if last else []))
+    if f.moves_min is not None or f.moves_max is not None:
+        ranges["moves"] = and_(*([col(GameRow.move_count) >= f.moves_min] if f.moves_min is not None else []),
+                               *([col(GameRow.move_count) <= f.moves_max] if f.moves_max is not None else []))
+    if dialect != "sqlite" or not ranges:
+        return plan
+    bound = COMMON_BOUND
+    if bound is None:
+        rows = session.exec(select(func.max(col(GameRow.id)))).one() or 0
+        bound = max(500, math.isqrt(50 * rows))
+    counts = {}
+    for family, cond in ranges.items():
+        column = {"opening": GameRow.opening, "date": GameRow.date_first, "moves": GameRow.move_count}[family]
+        probe = select(col(column)).where(cond).limit(bound).subquery()  # read from the index alone
+        counts[family] = session.exec(select(func.count()).select_from(probe)).one()
+    rare = {k for k, n in counts.items() if n < bound}
+    if rare:  # one index serves: the rarest range's; the others are checked on the rows it finds
+        best = min(rare, key=counts.__getitem__)
+        plan["rare"] = frozenset({best})
+        plan["common"] = frozenset(counts) - {best}
+    else:
+        # A common range on the column the results are sorted by stays on its index: read in order, it yields its
+        # first 50 matches at once.
+        first_key = sort.split(",")[0].strip().lstrip("-+").lower()
+        plan["common"] = frozenset(counts) - {{"date": "date", "moves": "moves"}.get(first_key, "")}
     return plan

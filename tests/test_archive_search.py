@@ -113,7 +113,7 @@ def test_game_size_event_round(archive) -> None:
         _ids(archive, game="chess")
 
 
-def test_dates_are_ranges_and_partial_dates_cover_their_span(archive) -> None:
+def test_dates_are_ranges_and_partial_dates_cover_their_span(archive, bound) -> None:
     assert _ids(archive, date_from="2017") == [2, 4]
     assert _ids(archive, date_from="2017-05-26", date_to="2017-05-26") == [2]  # inside 2017-05-23,25,27
     assert _ids(archive, date_to="2016") == [1]
@@ -137,7 +137,7 @@ def test_results_by_exact_value_colour_or_method(archive) -> None:
     assert _ids(archive, result="time") == [4]
 
 
-def test_valid_swapped_and_move_counts(archive) -> None:
+def test_valid_swapped_and_move_counts(archive, bound) -> None:
     assert _ids(archive, valid=False) == [4]
     assert _ids(archive, valid=True) == [1, 2, 3]
     assert _ids(archive, swapped=True) == [3]
@@ -156,10 +156,13 @@ def test_text_is_a_literal_substring(archive) -> None:
     assert _ids(archive, text='"') == []
 
 
-@pytest.mark.parametrize("common", [False, True])
-def test_opening_prefix_in_every_spelling(archive, common: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    # `common`: every opening counts as common, so SQLite searches it without the index; same answers.
-    monkeypatch.setattr(search_module, "COMMON_OPENING", 1 if common else 10**6)
+@pytest.fixture(params=[None, 1, 10**6], ids=["bound-auto", "all-common", "all-rare"])
+def bound(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite reads a range that matches many records without its index, a rare one through it: same answers."""
+    monkeypatch.setattr(search_module, "COMMON_BOUND", request.param)
+
+
+def test_opening_prefix_in_every_spelling(archive, bound) -> None:
     assert _ids(archive, opening="B[pd] W[dp]") == [1]
     assert _ids(archive, opening="pd,dd") == [2]
     assert _ids(archive, opening="pd") == [1, 2]
@@ -172,12 +175,14 @@ def test_opening_prefix_in_every_spelling(archive, common: bool, monkeypatch: py
         canonical_opening("B[pd")
 
 
-def test_sort_and_limit(archive) -> None:
+def test_sort_and_limit(archive, bound) -> None:
     assert _ids(archive, sort="-id") == [4, 3, 2, 1]
     assert _ids(archive, sort="-moves") == [3, 2, 1, 4]  # ties broken by id, in the same direction
     assert _ids(archive, sort="date") in ([1, 2, 4, 3], [3, 1, 2, 4])  # NULL dates sort first or last by database
     assert _ids(archive, sort="-date", limit=1) in ([4], [3])
     assert _ids(archive, limit=2) == [1, 2]
+    assert _ids(archive, sort="-date", moves_min=1, opening="pd") == [2, 1]
+    assert _ids(archive, sort="-moves", date_from="2016", moves_max=3, opening="B[pd]") == [2, 1]
     with pytest.raises(FilterError):
         _ids(archive, sort="colour")
 
