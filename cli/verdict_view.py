@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from rich.console import Console, Group
@@ -9,7 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..records.games import SPECS
+from ..records.games import SPECS, Game
 from ..records.model import FormatError, Record, Severity
 from ..verifier.replay import replay
 from ..verifier.verdict import Verdict
@@ -121,19 +122,26 @@ def _excerpt(record: Record, verdict: Verdict) -> object | None:
 
 
 def render_summary(console: Console, outcomes: list[Outcome]) -> None:
-    """One line per record, then totals."""
-    table = Table(title="Verification", title_justify="left")
-    for col, just in (("file", "left"), ("#", "right"), ("game", "left"), ("moves", "right"),
-                      ("verdict", "left"), ("result", "left"), ("first problem", "left")):
-        table.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
+    """One line per record, then the first problem of each record that does not pass, then totals."""
+    base = _common_folder([o.file if isinstance(o, FileFailure) else o[0] for o in outcomes])
+    table = Table(title=f"Verification of {base or '.'}", title_justify="left", expand=True)
+    table.add_column("record", overflow="fold", ratio=1)
+    table.add_column("game", no_wrap=True)
+    table.add_column("moves", justify="right", no_wrap=True)
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("declared/replay", no_wrap=True)
+    table.add_column("problem", no_wrap=True)
+    notes: list[Text] = []
     passed = invalid = disagree = unreadable = 0
     for outcome in outcomes:
         if isinstance(outcome, FileFailure):
             unreadable += 1
-            table.add_row(Text(outcome.file), "", "", "", Text("UNREADABLE", style="bold red"), "",
-                          Text(outcome.message))
+            name = _relative(outcome.file, base)
+            table.add_row(Text(name), "", "", Text("UNREADABLE", style="bold red"), "", "syntax")
+            notes.append(Text.assemble((name, "bold"), ": ", outcome.message))
             continue
         file, record, verdict = outcome
+        name = _relative(file, base) + (f" #{record.index + 1}" if record.index else "")
         if verdict.passes:
             passed += 1
         elif not verdict.valid:
@@ -141,17 +149,37 @@ def render_summary(console: Console, outcomes: list[Outcome]) -> None:
         else:
             disagree += 1
         first = verdict.first_error
-        problem = ""
+        short = ""
         if first is not None:
-            at = f"move {first.move}: " if first.move else ""
-            problem = f"{at}{first.message}" + (f" [{first.rule}]" if first.rule else "")
-        elif verdict.agrees is False and verdict.result_note:
-            problem = verdict.result_note
+            short = " ".join(x for x in (f"move {first.move}" if first.move else "", first.rule or "") if x)
+            notes.append(Text.assemble((name, "bold"), ": ", f"move {first.move}: " if first.move else "",
+                                       first.message, f" [{first.rule}]" if first.rule else ""))
+        elif verdict.agrees is False:
+            short = "result"
+            notes.append(Text.assemble((name, "bold"), ": ", verdict.result_note or "the result disagrees"))
         declared = verdict.declared.raw if verdict.declared and verdict.declared.raw else "-"
-        table.add_row(Text(file), str(record.index + 1), record.game.value, str(verdict.moves_total),
-                      _status(verdict), Text(f"{declared} / {verdict.computed}"), Text(problem))
+        table.add_row(Text(name), _SHORT[record.game], str(verdict.moves_total), _status(verdict),
+                      Text(f"{declared} / {verdict.computed}"), short)
     console.print(table)
+    for note in notes:
+        console.print(note)
     total = passed + invalid + disagree + unreadable
     console.print(Text.assemble(
         (f"{total} records: ", "bold"), (f"{passed} pass", "green"), ", ", (f"{invalid} invalid", "red"), ", ",
         (f"{disagree} with a wrong result", "yellow"), ", ", (f"{unreadable} unreadable", "red")))
+
+
+_SHORT = {Game.GO: "Go", Game.CONVERSION_GO: "ConvGo", Game.CATION: "Cation", Game.QUENTIN: "Quentin",
+          Game.SQUER: "Squer"}
+
+
+def _common_folder(files: list[str]) -> str:
+    parents = [os.path.dirname(f) for f in files]
+    try:
+        return os.path.commonpath(parents) if parents else ""
+    except ValueError:  # a mix of absolute and relative paths
+        return ""
+
+
+def _relative(file: str, base: str) -> str:
+    return os.path.relpath(file, base) if base else file
