@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .charset import Decoder
-from .model import FormatError, Move, Node, Property, Severity, SourcePos, source_of
+from .model import FormatError, Move, Node, Property, Severity, source_of
 
 # One token per match. Groups (the dispatch is on `lastindex`, the last group that matched):
 #   1 a run of nodes that each hold nothing but a plain move value (`;B[dd];W[pp]`: the fast path); the last
@@ -328,7 +328,7 @@ def _names(raw_ident: bytes, offset: int, seen_lower: set[bytes], notes: list[No
     raw = raw_ident.decode("ascii")
     if not ident:
         raise error(f"property identifier {raw!r} has no upper-case letter", offset)
-    if ident == raw:
+    if ident == raw and len(_IDENTS) < 4096:  # bounded: files may hold any number of odd identifiers
         _IDENTS[raw_ident] = (ident, raw)
     elif raw_ident not in seen_lower:
         seen_lower.add(raw_ident)
@@ -504,6 +504,3 @@ def scan_node_offsets(data: bytes, offset: int) -> dict[str, tuple[int, list[int
         if not value_offsets:
             return out
 
-
-def source_pos(src: Any, offset: int) -> SourcePos:
-    return SourcePos.lazy(offset, src)

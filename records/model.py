@@ -317,6 +317,10 @@ class Move:
     `kind` is one of MoveKind; `point` the placed point (or the origin of a relocation / removal), `target` the
     destination of a relocation, `line` the row or column of a sweep. A value that does not fit the game is kept as
     kind INVALID with the reason and the rule that decides it, so the verifier reports it at its move number.
+
+    Moves read from a file are shared between the nodes that hold the same value (they are immutable), so a
+    well-formed move has no `pos`: its position is its node's (`Node.pos`). An INVALID move has the position of
+    its value's `[`.
     """
 
     colour: Colour

@@ -104,7 +104,12 @@ _TABLES: dict[tuple[Game, int], MoveTable] = {}
 _COLOURS = {"B": Colour.BLACK, "W": Colour.WHITE}
 
 
+_CACHED_MOVES = 20_000  # per table: every placement and pass of a 52x52 board, and more
+
+
 def move_table(game: Game, size: int) -> MoveTable:
+    # Beyond 52 no point is off the board whatever the size, so one table serves every larger size.
+    size = min(size, 53)
     table = _TABLES.get((game, size))
     if table is None:
         table = _TABLES[(game, size)] = MoveTable(game, size)
@@ -126,7 +131,7 @@ class RecordMoves(MoveSource):
         colour, raw = token[:1], token[2:-1]
         # Plain move tokens are ASCII (letters and `-`), so they always decode.
         move = self._make(colour.decode("ascii"), raw.decode("ascii"), where)
-        if move.kind is not MoveKind.INVALID and raw.isascii():
+        if move.kind is not MoveKind.INVALID and len(self.cache) < _CACHED_MOVES:
             self.cache[token] = move
         return move
 
