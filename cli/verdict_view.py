@@ -63,7 +63,11 @@ def render_report(console: Console, outcome: Outcome) -> None:
         if value:
             head.add_row(label, Text(value))
     head.add_row("Moves", Text(f"{verdict.moves_replayed} of {verdict.moves_total} replayed"))
-    head.add_row("End", Text(verdict.end or "replay stopped at an illegal move"))
+    if not verdict.replayed:
+        end = "not replayed: the header has errors"
+    else:
+        end = verdict.end or "replay stopped at an illegal move"
+    head.add_row("End", Text(end))
     declared = verdict.declared.raw if verdict.declared and verdict.declared.raw else "(none)"
     result = Text(f"declared {declared}, replay shows {verdict.computed}: ") + _agree_text(verdict)
     head.add_row("Result", result)

@@ -20,7 +20,7 @@ def record_files(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
             found = (p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES and p.is_file())
             for p in sorted(found):
                 yield p, True
-        elif path.is_file():
+        elif path.exists():  # a named file, or a device such as /dev/stdin
             yield path, True
         else:
             yield path, False

@@ -60,6 +60,7 @@ class Verdict:
     agrees: bool | None = None  # None when no result is declared
     result_checked: bool = True  # False when a rule exempts the result (ING-9)
     result_note: str | None = None  # why the result could not be checked, or how it was judged
+    replayed: bool = True  # False when header errors kept the record from being replayed at all
 
     @property
     def passes(self) -> bool:
@@ -121,13 +122,17 @@ def verify(record: Record, *, variations: bool = False) -> Verdict:
     for d in record.diagnostics:
         verdict.problems.append(Problem(d.code, d.message, d.severity, rule=d.rule, pos=d.pos))
     spec = SPECS[record.game]
-    if not spec.min_size <= record.size <= spec.max_size:
+    # The reader reports a missing or unreadable size; this catches a record built in code with a bad one.
+    if not spec.min_size <= record.size <= spec.max_size and not any(
+            p.rule == spec.size_rule for p in verdict.problems):
         verdict.problems.append(Problem(
             "bad-size", f"a {record.size}x{record.size} board is outside {spec.min_size}..{spec.max_size} "
             f"({spec.size_rule})", rule=spec.size_rule, pos=_pos(record, "SZ")))
     if any(p.severity is Severity.ERROR for p in verdict.problems):
         # Header errors: the record cannot be replayed as the game it claims to be.
         verdict.valid = False
+        verdict.replayed = False
+        verdict.moves_total = len(record.moves())
         verdict.agrees = False if record.result.declared else None
         verdict.result_note = "the record cannot be replayed"
         return verdict
