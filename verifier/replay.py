@@ -17,6 +17,8 @@ from ..records.setup import SETUP_IDENTS, collect_setup, point_list
 from .engine import Change, Engine, IllegalMove, Marks
 from .registry import engine_for
 
+_PLAYS = frozenset({MoveKind.PLACE, MoveKind.PASS, MoveKind.SWAP, MoveKind.RELOCATE, MoveKind.REMOVE,
+                    MoveKind.SWEEP})
 _RULE_IN_REASON = re.compile(r"\(([A-Z]+-\d+)\)")
 
 
@@ -89,7 +91,11 @@ class Replay:
             number += 1
             mover = self.holder(move.colour) if move.kind is MoveKind.RESIGN else names[engine.player_to_move]
             try:
-                change = self._apply(move, node)
+                if move.kind in _PLAYS and self.resigned is None:
+                    # The common case goes straight to the engine; _apply handles resignation and bad values.
+                    change = engine.play(move, None if node.bare_move else node_marks(node, self.record.size))
+                else:
+                    change = self._apply(move, node)
             except IllegalMove as illegal:
                 yield self._refuse(number, move, node, illegal)
                 return

@@ -138,14 +138,16 @@ def verify(record: Record, *, variations: bool = False) -> Verdict:
         return verdict
 
     run = Replay(record)
-    verdict.moves_total = sum(1 for n in run.nodes if n.move is not None)
+    verdict.moves_total = len(run.nodes) - [n.move for n in run.nodes].count(None)
     engine = run.engine
     seen_warnings = 0
+    warnings = engine.warnings
     for step in run:
-        for w in engine.warnings[seen_warnings:]:
-            verdict.problems.append(Problem(w.code, w.message, Severity.WARNING, step.number, rule=w.rule,
-                                            pos=step.move.pos or step.node.pos))
-        seen_warnings = len(engine.warnings)
+        if len(warnings) != seen_warnings:
+            for w in warnings[seen_warnings:]:
+                verdict.problems.append(Problem(w.code, w.message, Severity.WARNING, step.number, rule=w.rule,
+                                                pos=step.move.pos or step.node.pos))
+            seen_warnings = len(warnings)
         if step.illegal is not None:
             ill = step.illegal
             point = ill.point if ill.point is not None else step.move.point
