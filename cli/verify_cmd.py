@@ -59,7 +59,7 @@ def verify_command(
 
     if as_json:
         for outcome in outcomes:
-            typer.echo(json.dumps(_json_line(outcome), ensure_ascii=False))
+            typer.echo(_json_text(_json_line(outcome)))
     elif len(outcomes) == 1:
         render_report(console, outcomes[0])
     elif outcomes:
@@ -72,6 +72,16 @@ def verify_command(
     failed = any(isinstance(o, FileFailure) or not o[2].passes for o in outcomes)
     if failed or not outcomes:
         raise typer.Exit(EXIT_FAILED)
+
+
+def _json_text(obj: dict[str, object]) -> str:
+    """JSON as UTF-8; text that kept undecodable bytes (surrogate escapes) is written with \\u escapes instead."""
+    text = json.dumps(obj, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(obj)
+    return text
 
 
 def _json_line(outcome: Outcome) -> dict[str, object]:
