@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ...records.points import Point
+from ..grid import grid
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,17 +32,11 @@ class CationTables:
 def tables(size: int) -> CationTables:
     n = size
     nn = n * n
-    points: list[Point] = []
-    orth: list[tuple[int, ...]] = []
+    g = grid(size)
     diags: list[tuple[tuple[int, int, int, int], ...]] = []
     blocks: list[tuple[int, ...]] = []
-    black_bits: list[int] = []
-    white_bits: list[int] = []
     for i in range(nn):
         r, c = divmod(i, n)
-        points.append((c, r))
-        orth.append(tuple(j for j, ok in ((i - n, r > 0), (i + n, r < n - 1), (i - 1, c > 0), (i + 1, c < n - 1))
-                          if ok))
         ds: list[tuple[int, int, int, int]] = []
         for dr in (-1, 1):
             for dc in (-1, 1):
@@ -51,10 +46,8 @@ def tables(size: int) -> CationTables:
                     ds.append((partner, rr * n + c, r * n + cc, min(r, rr) * n + min(c, cc)))
         diags.append(tuple(ds))
         blocks.append(tuple(d[3] for d in ds))
-        black_bits.append((1 if r == 0 else 0) | (2 if r == n - 1 else 0))
-        white_bits.append((1 if c == 0 else 0) | (2 if c == n - 1 else 0))
     block_points = {
         r * n + c: ((c, r), (c + 1, r), (c, r + 1), (c + 1, r + 1)) for r in range(n - 1) for c in range(n - 1)
     }
-    return CationTables(n, tuple(points), tuple(orth), tuple(diags), tuple(blocks), block_points,
-                        ((0,) * nn, tuple(black_bits), tuple(white_bits)))
+    return CationTables(n, g.points, g.neighbours, tuple(diags), tuple(blocks), block_points,
+                        ((0,) * nn, g.black_edges, g.white_edges))

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ...records.points import Point
+from ..grid import grid
 
 # Bits of the sides a point lies on (CON-2: a corner point lies on two sides).
 TOP, BOTTOM, LEFT, RIGHT = 1, 2, 4, 8
@@ -32,24 +33,11 @@ class Tables:
 @lru_cache(maxsize=64)
 def tables(size: int) -> Tables:
     n = size - 1
-    points: list[Point] = []
-    neighbours: list[tuple[int, ...]] = []
+    g = grid(size)
     sides: list[int] = []
     images: list[tuple[int, ...]] = []
     for row in range(size):
         for col in range(size):
-            i = row * size + col
-            points.append((col, row))
-            near: list[int] = []
-            if row > 0:
-                near.append(i - size)
-            if row < n:
-                near.append(i + size)
-            if col > 0:
-                near.append(i - 1)
-            if col < n:
-                near.append(i + 1)
-            neighbours.append(tuple(near))
             mask = 0
             if row == 0:
                 mask |= TOP
@@ -67,4 +55,4 @@ def tables(size: int) -> Tables:
                 col * size + row,  # main diagonal (top-left to bottom-right): (c, r) -> (r, c)
                 (n - col) * size + (n - row),  # anti-diagonal: (c, r) -> (n - r, n - c)
             ))
-    return Tables(size, tuple(points), tuple(neighbours), tuple(sides), tuple(images))
+    return Tables(size, g.points, g.neighbours, tuple(sides), tuple(images))

@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from ...records.points import Point
 from ..engine import BLACK, WHITE
+from ..grid import grid
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,18 +26,11 @@ class Tables:
 @lru_cache(maxsize=64)
 def tables(size: int) -> Tables:
     n = size
-    points = tuple((i % n, i // n) for i in range(n * n))
-    nbrs: list[tuple[int, ...]] = []
+    g = grid(size)
     diags: list[tuple[tuple[int, int, int], ...]] = []
-    black_bits: list[int] = []
-    white_bits: list[int] = []
     for i in range(n * n):
         c, r = i % n, i // n
-        nbrs.append(tuple(rr * n + cc for cc, rr in ((c, r - 1), (c - 1, r), (c + 1, r), (c, r + 1))
-                          if 0 <= cc < n and 0 <= rr < n))
         diags.append(tuple((rr * n + cc, r * n + cc, rr * n + c)
                            for cc, rr in ((c - 1, r - 1), (c + 1, r - 1), (c - 1, r + 1), (c + 1, r + 1))
                            if 0 <= cc < n and 0 <= rr < n))
-        black_bits.append((1 if r == 0 else 0) | (2 if r == n - 1 else 0))
-        white_bits.append((1 if c == 0 else 0) | (2 if c == n - 1 else 0))
-    return Tables(n, points, tuple(nbrs), tuple(diags), {BLACK: tuple(black_bits), WHITE: tuple(white_bits)})
+    return Tables(n, g.points, g.neighbours, tuple(diags), {BLACK: g.black_edges, WHITE: g.white_edges})

@@ -16,6 +16,7 @@ from ...records.games import Game, MoveKind
 from ...records.model import Colour, Move, ResultMethod, Setup
 from ...records.points import Point, format_point
 from ..engine import BLACK, EMPTY, WHITE, Change, Engine, EngineWarning, IllegalMove, Marks, Outcome, Score
+from ..grid import grid
 
 _PLACE = MoveKind.PLACE
 _PASS = MoveKind.PASS
@@ -36,21 +37,9 @@ class _Tables:
 
     def __init__(self, size: int) -> None:
         n = size * size
-        nbs: list[tuple[int, ...]] = []
-        for i in range(n):
-            r, c = divmod(i, size)
-            nb = []
-            if r:
-                nb.append(i - size)
-            if c:
-                nb.append(i - 1)
-            if c < size - 1:
-                nb.append(i + 1)
-            if r < size - 1:
-                nb.append(i + size)
-            nbs.append(tuple(nb))
-        self.neighbours: tuple[tuple[int, ...], ...] = tuple(nbs)
-        self.points: tuple[Point, ...] = tuple((i % size, i // size) for i in range(n))
+        g = grid(size)
+        self.neighbours: tuple[tuple[int, ...], ...] = g.neighbours
+        self.points: tuple[Point, ...] = g.points
         # A fixed seed per size keeps position hashes reproducible between runs (they may be stored or compared).
         rng = random.Random(0x60_1A6 * 64 + size)
         keys_b = [rng.getrandbits(64) for _ in range(n)]
