@@ -32,6 +32,36 @@ def has_chain(cells: Sequence[int], size: int, code: int) -> bool:
     return False
 
 
+def chain_points(cells: Sequence[int], size: int, code: int) -> set[int]:
+    """The stones of every chain of `code` (for highlighting a won game); empty when there is none."""
+    out: set[int] = set()
+    seen: set[int] = set()
+    for start in range(size * size):
+        if cells[start] != code or start in seen:
+            continue
+        group = [start]
+        seen.add(start)
+        k = 0
+        while k < len(group):
+            i = group[k]
+            k += 1
+            r, c = divmod(i, size)
+            for j in (i - size if r else -1, i + size if r < size - 1 else -1, i - 1 if c else -1,
+                      i + 1 if c < size - 1 else -1):
+                if j >= 0 and j not in seen and cells[j] == code:
+                    seen.add(j)
+                    group.append(j)
+        if code == BLACK:
+            rows = {i // size for i in group}
+            joined = 0 in rows and size - 1 in rows
+        else:
+            cols = {i % size for i in group}
+            joined = 0 in cols and size - 1 in cols
+        if joined:
+            out.update(group)
+    return out
+
+
 def _last_row(size: int):
     lo = size * (size - 1)
     return lambda i: i >= lo
