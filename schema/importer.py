@@ -113,14 +113,14 @@ def process_chunk(paths: Sequence[str]) -> list[FileResult]:
 
 
 def default_workers() -> int:
-    """One worker per usable CPU but one, which the main process needs for writing (at most 8). With two CPUs or
-    fewer that leaves one: the import then runs in this process, as workers competing with the writer for the
-    same CPUs measured slower than none."""
+    """One worker per usable CPU (at most 8). Parsing and verifying dominate; the main process only writes, so it
+    shares a CPU with a worker: on an idle two-CPU machine two workers imported the Go corpus 1.7x faster than one
+    process (benchmarks/bench_archive.py). On a single CPU the import runs in this process."""
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         cpus = os.cpu_count() or 1
-    return max(1, min(8, cpus - 1))
+    return max(1, min(8, cpus))
 
 
 def _ignore_sigint() -> None:
