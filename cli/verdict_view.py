@@ -52,8 +52,8 @@ def render_report(console: Console, outcome: Outcome) -> None:
     file, record, verdict = outcome
     spec = SPECS[record.game]
     head = Table.grid(padding=(0, 2))
-    head.add_column(style="bold")
-    head.add_column()
+    head.add_column(style="bold", no_wrap=True)
+    head.add_column(overflow="fold")
     head.add_row("File", Text(file + (f" (record {record.index + 1})" if record.index else "")))
     head.add_row("Game", Text(f"{spec.title}, {record.size}x{record.size}"))
     head.add_row("Black", Text(_player(record.black, verdict.black_player, verdict.swapped, "Black")))

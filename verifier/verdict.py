@@ -9,7 +9,7 @@ from ..records.games import SPECS
 from ..records.model import Colour, Record, Result, Severity, SourcePos
 from ..records.points import format_point
 from .engine import Score
-from .replay import Replay
+from .replay import Replay, Step
 from .results import Judgement, judge_result
 
 
@@ -153,7 +153,7 @@ def verify(record: Record, *, variations: bool = False) -> Verdict:
             point = ill.point if ill.point is not None else step.move.point
             verdict.problems.append(Problem(
                 ill.code, ill.message, Severity.ERROR, step.number,
-                format_point(point) if point is not None else None, ill.rule, step.move.pos or step.node.pos))
+                format_point(point) if point is not None else None, ill.rule, _move_pos(step)))
     verdict.moves_replayed = run.steps_played
     verdict.swapped = engine.swapped
     verdict.black_player = run.holder(Colour.BLACK)
@@ -196,6 +196,14 @@ def _check_variations(record: Record, verdict: Verdict) -> None:
             verdict.problems.append(Problem(
                 ill.code, f"in variation {index}: {ill.message}", Severity.ERROR, step.number,
                 format_point(point) if point is not None else None, ill.rule, step.move.pos or step.node.pos))
+
+
+def _move_pos(step: Step) -> SourcePos | None:
+    """Where the move's property stands (`W[aa]`), else its node's `;`."""
+    if step.move.pos is not None:
+        return step.move.pos
+    prop = step.node.properties.get(step.move.colour.value)
+    return prop.pos if prop is not None else step.node.pos
 
 
 def _pos(record: Record, ident: str) -> SourcePos | None:
