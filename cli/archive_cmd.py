@@ -7,6 +7,7 @@ Every text that comes from a record is shown literally (never read as rich marku
 from __future__ import annotations
 
 import csv
+import dataclasses
 import functools
 import inspect
 import io
@@ -445,7 +446,8 @@ def export_cmd(
         try:
             if ids:
                 found, missing = rows_by_ids(engine, ids)
-                extra = rows(engine, Filters(**{**filters.as_dict(), "ids": [r.id for r in found]}), sort="id",
+                found_ids = [r.id for r in found if r.id is not None]  # rows read back always have their id
+                extra = rows(engine, dataclasses.replace(filters, ids=found_ids), sort="id",
                              limit=None) if not filters.empty else found
                 keep = {r.id for r in extra}
                 found = [r for r in found if r.id in keep]

@@ -96,8 +96,8 @@ def frame_shapes(geo: Geometry) -> list[Shape]:
         shapes.append(("line", {"class": "grid", "x1": p, "y1": off, "x2": p, "y2": off + span, "stroke": INK,
                                 "stroke-width": 1}, None))
     label_gap = CELL * (1.1 if geo.connection else 0.9)
-    font = {"font-family": "sans-serif", "font-size": CELL * 0.42, "fill": "#333333", "text-anchor": "middle",
-            "dominant-baseline": "central"}
+    font: Attrs = {"font-family": "sans-serif", "font-size": CELL * 0.42, "fill": "#333333",
+                   "text-anchor": "middle", "dominant-baseline": "central"}
     for i in range(n):
         p = off + i * CELL
         letter = index_letter(i)

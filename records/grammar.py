@@ -176,6 +176,7 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
     last: Node | None = None  # the last node of the current sequence: the parent of the next node
     node: Node | None = None  # the node that takes properties (None right after a parenthesis)
     root: Node | None = None
+    nd: _ParsedNode  # the node just made
     # Anything unusual before the next node sets `state` (so the common case tests one variable):
     need_node = False  # just after `(`: a node must come
     after_variation = False  # a variation of the current sequence has closed: only `(` or `)` may come

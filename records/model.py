@@ -232,7 +232,8 @@ class Node:
 
     def __init__(self, properties: dict[str, Property] | None = None, pos: SourcePos | None = None,
                  children: list[Node] | None = None, parent: Node | None = None, move: Move | None = None) -> None:
-        self._props = properties if properties is not None else {}
+        # None for a node read on the fast path, until `properties` builds the dict.
+        self._props: dict[str, Property] | None = properties if properties is not None else {}
         self._pos = pos
         self.children: list[Node] = children if children is not None else []
         self.parent = parent

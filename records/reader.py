@@ -10,7 +10,7 @@ from pathlib import Path
 from .charset import BOM, DEFAULT, FALLBACK, Decoder, NeedsFallback, codec_for
 from .games import Game, game_from_gm
 from .grammar import Note, ParsedTree, parse_tree, scan_root, show_byte
-from .model import Diagnostic, FormatError, Node, Property, Record, Severity, SourcePos, source_of
+from .model import Diagnostic, FormatError, Node, Property, Record, Severity, SourcePos, _Locator, source_of
 from .properties import RecordMoves, move_table, read_date, read_handicap, read_komi, read_result, read_size
 from .setup import collect_setup
 from .source import RecordSource, SourceText
@@ -162,7 +162,7 @@ class _Reader:
             prop = props.get(ident)
             if prop is None:
                 continue
-            value, problem = reader(prop.value)  # type: ignore[operator]
+            value, problem = reader(prop.value)
             if ident == "DT":
                 record.date = value  # type: ignore[assignment]
             elif ident == "RE":
@@ -290,5 +290,5 @@ def _diagnostics(notes: list[Note], record: Record) -> list[Diagnostic]:
             for code, message, off, severity, rule in notes]
 
 
-def _pos(where: int | Callable[[], int], src: RecordSource) -> SourcePos:
+def _pos(where: int | Callable[[], int], src: _Locator) -> SourcePos:
     return SourcePos.lazy(where, src) if isinstance(where, int) else SourcePos.deferred(where, src)

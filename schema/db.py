@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
@@ -76,7 +76,7 @@ def describe_url(url: str) -> str:
 
 def _configure_sqlite(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # The driver's own transaction handling is switched off so that we can say BEGIN IMMEDIATE ourselves.
         dbapi_connection.isolation_level = None
         cur = dbapi_connection.cursor()
@@ -87,7 +87,7 @@ def _configure_sqlite(engine: Engine) -> None:
         cur.close()
 
     @event.listens_for(engine, "begin")
-    def _on_begin(conn) -> None:  # type: ignore[no-untyped-def]
+    def _on_begin(conn: Any) -> None:
         # A writer takes the write lock at BEGIN: a deferred transaction that upgrades later can fail at once with
         # "database is locked" (the busy handler cannot help it), which is what two concurrent imports would hit.
         mode = conn.get_execution_options().get("sqlite_begin", "DEFERRED")

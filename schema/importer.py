@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Engine, insert, select, text
+from sqlalchemy import Engine, Table, insert, select, text
 
 from ..records.files import record_files
 from ..records.model import FormatError
@@ -30,6 +30,9 @@ from ..verifier.verdict import verify
 from .db import retrying, writer
 from .ingest import game_values, problem_values
 from .models import GameRow, ProblemRow
+
+if TYPE_CHECKING:
+    from sqlalchemy.dialects import postgresql, sqlite
 
 BATCH_SIZE = 500
 # Below this many files the work is done in this process: starting workers (each loading the parser, the engines
@@ -252,15 +255,19 @@ def write_rows(engine: Engine, rows: Sequence[Row]) -> set[str]:
     """Store `rows` in one transaction; return the hashes that were new (the others were already there)."""
     now = dt.datetime.now(dt.UTC)
     games = [{**game, "imported_at": now} for game, _ in rows]
-    game_table = GameRow.__table__
+    # SQLModel sets `__table__` on table models but does not declare it to type checkers.
+    game_table: Table = GameRow.__table__  # type: ignore[attr-defined]
     with writer(engine).begin() as conn:
         dialect = conn.dialect.name
         if dialect in ("sqlite", "postgresql"):
+            upsert: sqlite.Insert | postgresql.Insert
             if dialect == "sqlite":
-                from sqlalchemy.dialects.sqlite import insert as dialect_insert
+                from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+                upsert = sqlite_insert(game_table)
             else:
-                from sqlalchemy.dialects.postgresql import insert as dialect_insert
-            stmt = (dialect_insert(game_table).on_conflict_do_nothing(index_elements=["sha256"])
+                from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+                upsert = postgresql_insert(game_table)
+            stmt = (upsert.on_conflict_do_nothing(index_elements=["sha256"])
                     .returning(game_table.c.id, game_table.c.sha256))
             ids = {sha: gid for gid, sha in conn.execute(stmt, games)} if games else {}
         else:  # other databases: look first; the unique index still refuses a concurrent copy
@@ -272,6 +279,6 @@ def write_rows(engine: Engine, rows: Sequence[Row]) -> set[str]:
                 ids[g["sha256"]] = conn.execute(insert(game_table).returning(game_table.c.id), g).scalar_one()
         problems = [{**p, "game_id": ids[game["sha256"]]} for game, ps in rows if game["sha256"] in ids for p in ps]
         if problems:
-            conn.execute(insert(ProblemRow.__table__), problems)
+            conn.execute(insert(ProblemRow.__table__), problems)  # type: ignore[attr-defined]  # as above
 
     return set(ids)

@@ -10,11 +10,23 @@ import datetime as dt
 import math
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import ColumnElement, Select, and_, func, literal_column, or_, table, text
-from sqlalchemy.orm import defer
+from sqlalchemy import (
+    Column,
+    ColumnClause,
+    ColumnElement,
+    SQLColumnExpression,
+    and_,
+    func,
+    literal_column,
+    or_,
+    table,
+    text,
+)
+from sqlalchemy.orm import QueryableAttribute, defer
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from ..records.games import Game, game_from_name
 from ..records.model import ResultMethod
@@ -23,7 +35,7 @@ from .filters import DEFAULT_LIMIT, SORT_NAMES, FilterError, Filters
 from .ingest import normalise_name
 from .models import OPENING_CHARS, GameRow
 
-SORT_KEYS: dict[str, ColumnElement] = {
+SORT_KEYS: dict[str, SQLColumnExpression[Any]] = {
     "id": col(GameRow.id),
     "date": col(GameRow.date_first),
     "moves": col(GameRow.move_count),
@@ -142,7 +154,7 @@ def _game_value(text: str) -> str:
     return game.value
 
 
-def _name_condition(columns: Sequence[ColumnElement], name: str) -> ColumnElement[bool]:
+def _name_condition(columns: Sequence[SQLColumnExpression[Any]], name: str) -> ColumnElement[bool]:
     """A normalised name equal to one of `columns`; `*` in the name is a wildcard (`--player 'lee*'`)."""
     norm = normalise_name(name)
     if norm is None:
@@ -183,7 +195,7 @@ def _text_condition(needle: str, dialect: str) -> ColumnElement[bool]:
         return like  # PostgreSQL's trigram index serves LIKE itself; FTS5 trigrams need three characters
     # A phrase of trigrams matches exactly where the needle occurs as a substring.
     phrase = '"' + needle.replace('"', '""') + '"'
-    matching = select(literal_column("rowid")).select_from(table(TEXT_TABLE)).where(
+    matching: SelectOfScalar[int] = select(literal_column("rowid")).select_from(table(TEXT_TABLE)).where(
         text(f"{TEXT_TABLE} MATCH :needle").bindparams(needle=phrase))
     return col(GameRow.id).in_(matching)
 
@@ -257,15 +269,17 @@ def conditions(f: Filters, *, dialect: str = "", max_span: int | None = None, co
     return out
 
 
-def _unindexed(column: Any) -> Any:
+def _unindexed(column: Any) -> ColumnClause[Any]:
     """SQLite's `+column`: the same value, but no index serves a condition or an ORDER BY written on it."""
-    c = col(column)
+    # `col` is typed as giving a Mapped; it gives the model's attribute, which hands on its Column's table, name
+    # and type.
+    c = cast("Column[Any]", col(column))
     return literal_column(f"+{c.table.name}.{c.name}", type_=c.type)
 
 
-def order_by(sort: str, *, unindexed: bool = False) -> list[ColumnElement]:
+def order_by(sort: str, *, unindexed: bool = False) -> list[ColumnElement[Any]]:
     """`date`, `-moves`, `event,-date`...: columns to sort on (`-` for descending); the id breaks ties."""
-    keys: list[ColumnElement] = []
+    keys: list[ColumnElement[Any]] = []
     names: list[str] = []
     last_desc = False
     for part in [p.strip() for p in sort.split(",") if p.strip()]:
@@ -284,11 +298,12 @@ def order_by(sort: str, *, unindexed: bool = False) -> list[ColumnElement]:
 
 
 # What a listing never shows: the original bytes, the moves and the text are loaded only when asked for.
-_HEAVY = (col(GameRow.raw), col(GameRow.moves), col(GameRow.search_text))
+# (`col` is typed as giving a Mapped; it gives the model's attributes, which `defer` takes.)
+_HEAVY = cast("tuple[QueryableAttribute[Any], ...]", (col(GameRow.raw), col(GameRow.moves), col(GameRow.search_text)))
 
 
 def search_statement(f: Filters, *, sort: str = "id", limit: int | None = DEFAULT_LIMIT, light: bool = False,
-                     **plan: Any) -> Select:
+                     **plan: Any) -> SelectOfScalar[GameRow]:
     # With a rare range filter the sort is kept off the indexes, so that the planner reads the few matches through
     # the range's index and sorts them, instead of walking the whole table in sort order.
     if plan.get("rare"):

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, case, func, union_all
+from sqlalchemy import ColumnElement, SQLColumnExpression, and_, case, func, union_all
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
 
 from .models import GameRow
 from .search import Filters, conditions
@@ -85,27 +86,28 @@ def game_stats(session: Session, filters: Filters | None = None) -> list[GameSta
     where = conditions(filters) if filters else []
     winner = col(g.winner_colour)
     swapped = col(g.swapped)
-    stmt = (
-        select(
-            col(g.game),
-            func.count(),
-            _count(col(g.valid).is_(True)),
-            _count(winner.is_not(None)),
-            _count(winner == "B"),
-            _count(winner == "W"),
-            _count(or_first_player(winner, swapped)),
-            _count(swapped.is_(True)),
-            _count(and_(swapped.is_(True), winner.is_not(None))),
-            _count(and_(swapped.is_(True), winner == col(g.swapper_colour))),
-        )
-        .where(*where)
-        .group_by(col(g.game))
-        .order_by(col(g.game))
+    # What `select` makes for several columns (SQLModel types it for at most four): the game and its counts (a SUM
+    # over no rows is NULL).
+    counts: Select[str, *tuple[int | None, ...]] = Select(
+        col(g.game),
+        func.count(),
+        _count(col(g.valid).is_(True)),
+        _count(winner.is_not(None)),
+        _count(winner == "B"),
+        _count(winner == "W"),
+        _count(or_first_player(winner, swapped)),
+        _count(swapped.is_(True)),
+        _count(and_(swapped.is_(True), winner.is_not(None))),
+        _count(and_(swapped.is_(True), winner == col(g.swapper_colour))),
     )
+    stmt = counts.where(*where).group_by(col(g.game)).order_by(col(g.game))
     out: dict[str, GameStats] = {}
     for row in session.exec(stmt):
         name, *numbers = row
-        out[name] = GameStats(name, *(int(n or 0) for n in numbers))
+        (records, valid, decided, black_wins, white_wins, first_player_wins, swaps, swapper_decided,
+         swapper_wins) = (int(n or 0) for n in numbers)
+        out[name] = GameStats(name, records, valid, decided, black_wins, white_wins, first_player_wins, swaps,
+                              swapper_decided, swapper_wins)
     methods = (
         select(col(g.game), col(g.result_method), func.count())
         .where(*where)
@@ -116,7 +118,7 @@ def game_stats(session: Session, filters: Filters | None = None) -> list[GameSta
     return list(out.values())
 
 
-def or_first_player(winner: ColumnElement, swapped: ColumnElement) -> ColumnElement[bool]:
+def or_first_player(winner: SQLColumnExpression[Any], swapped: SQLColumnExpression[Any]) -> ColumnElement[bool]:
     """The first player (PB) won: Black won without a swap, or White won after one."""
     return ((winner == "B") & swapped.is_(False)) | ((winner == "W") & swapped.is_(True))
 

@@ -61,6 +61,10 @@ def _tables(size: int) -> _Tables:
 # A list rather than a small class, because one is created for most plays and a list is several times cheaper.
 _String = list  # [list[int], set[int]]
 
+# What `_strs` holds for an empty point: a shared placeholder that is never read (a point's string is looked up only
+# while the point holds a stone), so `_strs` needs no None and its entries need no test on the hot path.
+_NO_STRING: _String = [[], set()]
+
 
 class GoEngine(Engine):
     """Go under the Simplified Ing Rules.
@@ -82,7 +86,7 @@ class GoEngine(Engine):
         self._zob = t.zobrist
         n = size * size
         self._cells: list[int] = [EMPTY] * n
-        self._strs: list[_String | None] = [None] * n
+        self._strs: list[_String] = [_NO_STRING] * n
         self._passes = 0  # successive passes just played
         self._resumed = False  # play went on after a first stop without agreement (ING-5)
         self._final = False  # the game has ended for good (ING-5)
@@ -202,7 +206,7 @@ class GoEngine(Engine):
         if h in history:
             for j in self._nb[i]:
                 if cells[j] and cells[j] != c:
-                    strs[j][1].add(i)  # type: ignore[index]
+                    strs[j][1].add(i)
             raise self._repetition(point, suicide and not own)  # type: ignore[arg-type]
 
         # The play is legal: apply it.
@@ -280,14 +284,15 @@ class GoEngine(Engine):
         cells = self._cells
         strs = self._strs
         nb = self._nb
+        none = _NO_STRING
         for k in stones:
             cells[k] = EMPTY
-            strs[k] = None
+            strs[k] = none
         for k in stones:
             for m in nb[k]:
                 v = cells[m]
                 if v and v != code:
-                    strs[m][1].add(k)  # type: ignore[index]
+                    strs[m][1].add(k)
 
     def _resume(self) -> None:
         # ING-5: a move after a first stop without agreement resumes play; history is not reset.
@@ -351,7 +356,7 @@ class GoEngine(Engine):
         pts = self._pts
         for k in marked:
             string = self._strs[k]
-            assert string is not None
+            assert string is not _NO_STRING
             stones = string[0]
             if stones[0] in seen:
                 continue
@@ -396,7 +401,7 @@ class GoEngine(Engine):
             if k in done:
                 continue
             string = self._strs[k]
-            assert string is not None
+            assert string is not _NO_STRING
             stones = list(string[0])
             done.update(stones)
             self._take_off(stones, cells[k])
@@ -485,9 +490,9 @@ class GoEngine(Engine):
                 if v == c:
                     if s not in own:
                         own.append(s)
-                elif len(s[1]) == 1 and s not in caught:  # type: ignore[index]
+                elif len(s[1]) == 1 and s not in caught:
                     caught.append(s)
-                    for k in s[0]:  # type: ignore[index]
+                    for k in s[0]:
                         h ^= zo[k]
         if not caught and not empty_nb and all(len(s[1]) == 1 for s in own):
             if not own:
@@ -502,7 +507,7 @@ class GoEngine(Engine):
     def _rebuild_strings(self) -> None:
         """Strings and liberties from scratch (after a setup, or a play in the slow path)."""
         cells = self._cells
-        strs: list[_String | None] = [None] * len(cells)
+        strs: list[_String] = [_NO_STRING] * len(cells)
         dead = False
         for string in self._strings_of(cells, BLACK) + self._strings_of(cells, WHITE):
             for k in string[0]:

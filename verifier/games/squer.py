@@ -20,7 +20,8 @@ from ..chains import has_chain
 from ..engine import BLACK, EMPTY, WHITE, Change, Engine, IllegalMove, Marks, Outcome
 
 _COLOUR = (None, Colour.BLACK, Colour.WHITE)
-_LINE_WORD = (None, "row", "column")  # the line each colour sweeps (SQU-2, SQU-4)
+_PLAYERS = (Colour.BLACK, Colour.WHITE)
+_LINE_WORD = ("", "row", "column")  # the line each colour sweeps (SQU-2, SQU-4); indexed by colour code
 
 REASON_START = "chain at the start of the turn (SQU-6)"
 REASON_END = "chain at the end of the turn, opponent has no move (SQU-7)"
@@ -40,17 +41,20 @@ class _Tables:
                                   (i + 1, i % n < n - 1)) if ok)
             for i in cells
         )
+        # The tables below are indexed by colour code: entry 0 (EMPTY) is an empty placeholder, never read.
         # Edge bits per colour (README): 1 = first edge, 2 = second edge; a group with both bits is a chain.
         black_edge = tuple((1 if i < n else 0) | (2 if i >= n * (n - 1) else 0) for i in cells)
         white_edge = tuple((1 if i % n == 0 else 0) | (2 if i % n == n - 1 else 0) for i in cells)
-        self.edge = (None, black_edge, white_edge)
+        self.edge: tuple[tuple[int, ...], ...] = ((), black_edge, white_edge)
         # The cells of each line a colour sweeps: Black rows, White columns (SQU-4).
         rows = tuple(tuple(range(r * n, r * n + n)) for r in range(n))
         cols = tuple(tuple(range(c, n * n, n)) for c in range(n))
-        self.lines = (None, rows, cols)
+        self.lines: tuple[tuple[tuple[int, ...], ...], ...] = ((), rows, cols)
         # Moves are immutable: legal_moves hands out these shared instances instead of building new ones.
-        self.place_moves = (None, *(tuple(Move(c, MoveKind.PLACE, p) for p in self.points) for c in _COLOUR[1:]))
-        self.sweep_moves = (None, *(tuple(Move(c, MoveKind.SWEEP, line=k) for k in range(n)) for c in _COLOUR[1:]))
+        self.place_moves: tuple[tuple[Move, ...], ...] = (
+            (), *(tuple(Move(c, MoveKind.PLACE, p) for p in self.points) for c in _PLAYERS))
+        self.sweep_moves: tuple[tuple[Move, ...], ...] = (
+            (), *(tuple(Move(c, MoveKind.SWEEP, line=k) for k in range(n)) for c in _PLAYERS))
 
 
 @lru_cache(maxsize=64)
@@ -67,8 +71,8 @@ class SquerEngine(Engine):
         self._t = t
         self._cells: list[int] = [EMPTY] * (size * size)
         self._empties = size * size
-        # SQU-4: each player keeps their own list of swept lines.
-        self._swept: tuple[None, set[int], set[int]] = (None, set(), set())
+        # SQU-4: each player keeps their own list of swept lines (indexed by colour code; entry 0 is never used).
+        self._swept: tuple[set[int], set[int], set[int]] = (set(), set(), set())
         # Whether each colour had a chain right after its own latest turn (see the module docstring).
         self._chain = [False, False, False]
         # SQU-6 at the very start: an empty board holds no chain, so nothing can end the game before move 1.
@@ -129,7 +133,7 @@ class SquerEngine(Engine):
         me = BLACK if self.turn % 2 == 0 else WHITE
         if move.colour is not _COLOUR[me]:
             raise IllegalMove("wrong-turn", "README:turns",
-                              f"{_COLOUR[me].word} to move, not {move.colour.word}", move.point)
+                              f"{self.to_move.word} to move, not {move.colour.word}", move.point)
         # Every check is made before the first write, so a refused move leaves the position as it was.
         change, start = self._maneuver(move, me) if kind is MoveKind.PLACE else self._sweep(move, me)
         self.turn += 1

@@ -1,0 +1,1 @@
+../../boardrecords/__init__.py
