@@ -92,7 +92,7 @@ def _json_line(outcome: Outcome) -> dict[str, object]:
             "severity": "error",
             "move": None,
             "point": None,
-            "rule": "FORMAT:syntax" if err else None,
+            "rule": "FMT-1" if err else None,
             "message": err.message if err else outcome.message,
             "line": err.pos.line if err and err.pos else None,
             "column": err.pos.column if err and err.pos else None,

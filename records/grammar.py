@@ -287,7 +287,7 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
                 pending = None
             if need_node:
                 need_node = False
-                notes.append(("empty-tree", "empty game tree '()' skipped", m.start() - 1, Severity.WARNING, None))
+                notes.append(("empty-tree", "empty game tree '()' skipped", m.start() - 1, Severity.WARNING, "FMT-3"))
             if last is not None and not last.children:
                 last.children = []  # a leaf: the end of a line of play
             last = stack.pop()
@@ -316,9 +316,9 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
     if root is None:
         raise error("the data ends before the game tree's first node", len(data))
     open_count = len(stack)
-    notes.append(("unclosed", f"the data ends inside the game tree ({open_count} parenthes"
-                  f"{'is' if open_count == 1 else 'es'} not closed); what was read is kept", len(data),
-                  Severity.WARNING, None))
+    notes.append(("truncated", f"the file ends before the game tree is closed ({open_count} parenthes"
+                  f"{'is' if open_count == 1 else 'es'} missing): the record is truncated; the moves read before the "
+                  "cut are replayed", len(data), Severity.ERROR, "FMT-3"))
     return ParsedTree(root, len(data), False)
 
 
@@ -334,7 +334,7 @@ def _names(raw_ident: bytes, offset: int, seen_lower: set[bytes], notes: list[No
     elif raw_ident not in seen_lower:
         seen_lower.add(raw_ident)
         notes.append(("lc-propident", f"property identifier {raw!r} read as {ident!r} (lower-case letters are "
-                      "dropped)", offset, Severity.WARNING, None))
+                      "dropped)", offset, Severity.WARNING, "FMT-3"))
     return ident, raw
 
 
@@ -356,11 +356,11 @@ def _single(ident: str, values: list[str], offset: int, notes: list[Note]) -> li
     if all(v == first for v in values):
         notes.append(("repeated-property", f"{ident} takes one value but has {len(values)} equal ones "
                       f"({ident}{''.join(f'[{escape(v)}]' for v in values)}); read as one", offset,
-                      Severity.WARNING, None))
+                      Severity.WARNING, "FMT-3"))
         return [first]
     if ident not in ("B", "W"):
         notes.append(("conflicting-property", f"{ident} takes one value but has {len(values)} different ones; "
-                      f"the first, {first!r}, is used", offset, Severity.WARNING, None))
+                      f"the first, {first!r}, is used", offset, Severity.WARNING, "FMT-3"))
     return values
 
 
@@ -372,30 +372,31 @@ def _repeat(prop: Property, values: list[str], offset: int, notes: list[Note], j
         if ident not in joined:
             joined.add(ident)
             notes.append(("repeated-property", f"{ident} is given more than once in a node; the values are joined",
-                          offset, Severity.WARNING, None))
+                          offset, Severity.WARNING, "FMT-3"))
         prop.values.extend(values)
         return
     if all(v == prop.values[0] for v in values) and len(set(prop.values)) == 1:
         notes.append(("repeated-property", f"{ident} is given twice in one node with the same value; read once",
-                      offset, Severity.WARNING, None))
+                      offset, Severity.WARNING, "FMT-3"))
         return
     prop.values.extend(values)
     if ident not in ("B", "W"):
         notes.append(("conflicting-property", f"{ident} is given twice in one node with different values; the "
-                      f"first, {prop.values[0]!r}, is used", offset, Severity.WARNING, None))
+                      f"first, {prop.values[0]!r}, is used", offset, Severity.WARNING, "FMT-3"))
 
 
 def _type_move(node: Node, moves: MoveSource, notes: list[Note]) -> None:
     """Type the move of a node whose B/W came on the slow path; two moves in one node are an error."""
     props = node.properties
     found = [props[c] for c in props if c == "B" or c == "W"]
-    if not found:  # pragma: no cover - only called for nodes given B or W
+    if not found:  # a move cut off by the end of the file is left out
         return
     prop = found[0]
     if len(found) > 1 or len(prop.values) > 1:
         given = "".join(f"{p.ident}" + "".join(f"[{escape(v)}]" for v in p.values) for p in found)
         notes.append(("two-moves", f"a node holds more than one move ({given}); the first, "
-                      f"{prop.ident}[{escape(prop.value)}], is read", lambda: node.pos.offset, Severity.ERROR, None))  # type: ignore[union-attr]
+                      f"{prop.ident}[{escape(prop.value)}], is read",
+                      lambda: node.pos.offset, Severity.ERROR, "FMT-4"))  # type: ignore[union-attr]
     node.move = moves.from_text(prop.ident, prop.value, lambda: prop.value_pos[0].offset)
 
 
@@ -421,16 +422,21 @@ def _partial_property(node: Node, partial: tuple[str, bytes | None, int], decode
                       notes: list[Note]) -> None:
     ident, raw, offset = partial
     if raw is None:
-        notes.append(("unclosed", f"the data ends after the property identifier {ident!r}; it has no value and "
-                      "is left out", offset, Severity.WARNING, None))
+        notes.append(("truncated", f"the file ends after the property identifier {ident!r}, before its value; "
+                      "the property is left out", offset, Severity.ERROR, "FMT-3"))
         return
     text_raw = unescape(raw)
     try:
         value = text_raw.decode(decoder.codec)
     except UnicodeDecodeError:
         value = decoder.bad_bytes(text_raw, offset)
-    notes.append(("unclosed", f"the data ends inside the value of {ident}; the value is kept as read "
-                  f"({len(raw)} bytes)", offset, Severity.WARNING, None))
+    if ident in ("B", "W"):
+        # A move cut in the middle is not a move: an empty value would read as a pass.
+        notes.append(("truncated", f"the file ends inside the move {ident}[{raw.decode('latin-1')}; the move is "
+                      "not replayed", offset, Severity.ERROR, "FMT-3"))
+        return
+    notes.append(("truncated", f"the file ends inside the value of {ident}; the value is kept as read "
+                  f"({len(raw)} bytes)", offset, Severity.ERROR, "FMT-3"))
     props = node.properties
     if ident in props:
         props[ident].values.append(value)

@@ -465,6 +465,8 @@ class Record:
     handicap: int | None = None
     rules: str | None = None
     result: Result = field(default_factory=lambda: Result("", ResultMethod.UNKNOWN))
+    # FMT-6: the GM value when it names none of the five games (the record is then never verified or stored).
+    unknown_game: str | None = None
 
     def main_line(self) -> list[Node]:
         """The nodes of the main line after the root (the first child at every branch)."""

@@ -209,7 +209,7 @@ def read_result(raw: str | None) -> tuple[Result, Problem | None]:
         return Result(raw, ResultMethod.VOID), None
     if text in ("B", "W"):
         return Result(raw, ResultMethod.CHAIN, Colour(text)), Problem(
-            "result-bare", f"RE[{raw}] read as {text}+ (a winner without '+')")
+            "result-bare", f"RE[{raw}] read as {text}+ (a winner without '+')", rule="FMT-9")
     m = _RESULT.fullmatch(text)
     if m is not None:
         winner = Colour(m.group(1))
@@ -281,7 +281,7 @@ def read_date(raw: str | None) -> tuple[RecordDate | None, Problem | None]:
 
 
 def _not_iso(raw: str) -> Problem:
-    return Problem("date-not-iso", f"DT[{raw}] is not an ISO date (YYYY-MM-DD); kept as text")
+    return Problem("date-not-iso", f"DT[{raw}] is not an ISO date (YYYY-MM-DD); kept as text", rule="FMT-8")
 
 
 # -- komi, handicap, player to move -------------------------------------------------------------------------------
@@ -295,12 +295,12 @@ def read_komi(raw: str | None, game: Game) -> tuple[float | None, Problem | None
     try:
         komi = float(raw.strip())
     except ValueError:
-        return None, Problem("bad-komi", f"KM[{raw}] is not a number; komi left unknown")
+        return None, Problem("bad-komi", f"KM[{raw}] is not a number; komi left unknown", rule="FMT-8")
     if not math.isfinite(komi):
-        return None, Problem("bad-komi", f"KM[{raw}] is not a number; komi left unknown")
+        return None, Problem("bad-komi", f"KM[{raw}] is not a number; komi left unknown", rule="FMT-8")
     if game is Game.GO and abs(komi) >= 100 and komi % 25 == 0:
         return komi / 100, Problem("komi-scaled", f"KM[{raw}] read as {komi / 100:g} (a komi written 100 times "
-                                   "too big, as the Fox server does)")
+                                   "too big, as the Fox server does)", rule="FMT-8")
     return komi, None
 
 
@@ -310,7 +310,8 @@ def read_handicap(raw: str | None) -> tuple[int | None, Problem | None]:
     text = raw.strip()
     if re.fullmatch(r"\d{1,4}", text):
         return int(text), None
-    return None, Problem("bad-handicap", f"HA[{raw}] is not a whole number of stones; handicap left unknown")
+    return None, Problem("bad-handicap", f"HA[{raw}] is not a whole number of stones; handicap left unknown",
+                         rule="FMT-8")
 
 
 def read_colour(raw: str) -> Colour | None:

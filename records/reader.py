@@ -71,7 +71,7 @@ class _Reader:
         if data.startswith(BOM):
             pos = len(BOM)
             notes.append(("bom", "the file starts with a UTF-8 byte-order mark (skipped)", 0, Severity.WARNING,
-                          None))
+                          "FMT-3"))
         m = _TREE_START.search(data, pos)
         if m is None:
             make = self.error(None, "no-game")
@@ -140,9 +140,10 @@ class _Reader:
 
         gm = props.get("GM")
         if gm is not None and game_from_gm(gm.value) is None:
-            diags.append(Diagnostic("unknown-game", f"GM[{gm.value}] names no game this archive knows (Go, "
-                                    "Conversion Go, Cation, Quentin, Squer); read as Go", gm.pos, Severity.ERROR,
-                                    "FORMAT:GM"))
+            record.unknown_game = gm.value
+            diags.append(Diagnostic("unknown-game", f"GM[{gm.value}] is not one of the five games (Go GM[1], "
+                                    "ConversionGo, Cation, Quentin, Squer): the record is not verified", gm.pos,
+                                    Severity.ERROR, "FMT-6"))
         sz = props.get("SZ")
         _, problem = read_size(game, sz.value if sz is not None else None)
         if problem is not None:
@@ -181,7 +182,7 @@ class _Reader:
             prop = props.get(root.move.colour.value)
             diags.append(Diagnostic("move-in-root", f"the root node holds a move ({root.move}); moves belong in "
                                     "the nodes after the root, so it is not played", prop.pos if prop else root.pos,
-                                    Severity.ERROR, "FORMAT:move"))
+                                    Severity.ERROR, "FMT-4"))
         if game is Game.GO:
             # Setup points off the board, and a PL that is not B or W (ING-8), are reported when reading.
             if _has_setup(root):
@@ -190,7 +191,7 @@ class _Reader:
             found = _first_setup(root)
             if found is not None:
                 diags.append(Diagnostic("setup-not-go", f"setup ({found.ident}) is only for Go records",
-                                        found.pos, Severity.ERROR, "FORMAT:setup"))
+                                        found.pos, Severity.ERROR, "FMT-10"))
         return record
 
     def charset_notes(self, record: Record, src: RecordSource, ca_values: list[bytes] | None, declared: bool,
@@ -200,14 +201,14 @@ class _Reader:
         if ca_values and not declared:
             diags.append(Diagnostic("charset-unknown", f"CA[{ca.value if ca else ''}] names no charset this reader "
                                     f"knows; read as {'ISO-8859-1' if fallback_at is not None else 'UTF-8'}",
-                                    ca.pos if ca else None))
+                                    ca.pos if ca else None, Severity.WARNING, "FMT-11"))
         if fallback_at is not None:
             diags.append(Diagnostic("charset-fallback", "the record has no usable CA and its bytes are not UTF-8; "
-                                    "read as ISO-8859-1", SourcePos.lazy(fallback_at, src)))
+                                    "read as ISO-8859-1", SourcePos.lazy(fallback_at, src), Severity.WARNING, "FMT-11"))
         if decoder.bad_offset is not None:
             diags.append(Diagnostic("charset-invalid", f"bytes that are not valid {src.encoding} are kept as they "
                                     "are (shown as escapes; the writer gives them back)",
-                                    SourcePos.lazy(decoder.bad_offset, src)))
+                                    SourcePos.lazy(decoder.bad_offset, src), Severity.WARNING, "FMT-11"))
 
     def refuse_warnings(self, record: Record) -> None:
         warnings = [d for d in record.diagnostics if d.severity is Severity.WARNING]
@@ -270,18 +271,18 @@ def _outside(data: bytes, start: int, stop: int, *, before: bool) -> list[Note]:
     offset = start + (len(region) - len(region.lstrip()))
     if not before and not stripped.strip(b") \t\r\n\f\v"):
         count = stripped.count(b")")
-        return [("extra-paren", f"{count} extra ')' after the game tree (ignored)", offset, Severity.WARNING, None)]
+        return [("extra-paren", f"{count} extra ')' after the game tree (ignored)", offset, Severity.WARNING, "FMT-3")]
     if _EMPTY_TREES.fullmatch(stripped):
         count = stripped.count(b"(")
         return [("empty-tree", f"{count} empty game tree{'s' if count > 1 else ''} '()' skipped", offset,
-                 Severity.WARNING, None)]
+                 Severity.WARNING, "FMT-3")]
     excerpt = stripped[:40].decode("utf-8", "replace").replace("\r", " ").replace("\n", " ")
     if len(stripped) > 40:
         excerpt += "..."
     if before:
         return [("junk-before", f"text before the first game tree is ignored: {excerpt!r}", offset,
-                 Severity.WARNING, None)]
-    return [("junk-after", f"text after the game tree is ignored: {excerpt!r}", offset, Severity.WARNING, None)]
+                 Severity.WARNING, "FMT-3")]
+    return [("junk-after", f"text after the game tree is ignored: {excerpt!r}", offset, Severity.WARNING, "FMT-3")]
 
 
 def _diagnostics(notes: list[Note], record: Record) -> list[Diagnostic]:

@@ -16,7 +16,7 @@ from .shared import CONFORMANCE
 pytestmark = pytest.mark.skipif(not CONFORMANCE.is_dir(), reason=f"conformance records absent ({CONFORMANCE})")
 
 TRUTHS = sorted(CONFORMANCE.glob("*/*.truth.json")) if CONFORMANCE.is_dir() else []
-NUMBERED = re.compile(r"^(CAT|QUE|SQU|ING|CON)-\d+$")
+NUMBERED = re.compile(r"^(CAT|QUE|SQU|ING|CON|GEN|FMT)-\d+$")
 SIZE_RULES = {"CAT-1", "QUE-1", "SQU-1", "ING-1", "CON-1"}
 
 
@@ -51,6 +51,9 @@ def test_conformance_record(truth_path):
     assert got["winner"]["colour"] == truth["winner_colour"]
     assert got["winner"]["player"] == truth["winner_player"]
     assert got["result"]["agrees"] == truth["result_ok"], got["result"]
+    assert got["result"]["status"] == truth["result_status"], got["result"]
+    assert got["verdict"] == ("pass" if truth["valid"] and truth["result_status"] != "disagrees" else
+                              "invalid" if not truth["valid"] else "wrong-result")
     if truth["valid"]:
         assert got["result"]["computed"] == truth["computed_result"]
         assert got["end"] == truth["end"]

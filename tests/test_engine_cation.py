@@ -358,10 +358,10 @@ def test_cat_10_legal_moves_use_the_record_notation() -> None:
     assert sorted(m.sgf_value() for m in engine.legal_moves()) == ["ac-", "bb-aa"]
 
 
-def test_readme_turns_wrong_colour_is_refused() -> None:
+def test_gen_5_wrong_colour_is_refused() -> None:
     engine = CationEngine(4)
     err = refused(engine, "W[aa]")
-    assert (err.code, err.rule, err.message) == ("wrong-turn", "README:turns", "Black to move, not White")
+    assert (err.code, err.rule, err.message) == ("wrong-turn", "GEN-5", "Black to move, not White")
     engine.play(mv("B[aa]"))
     assert refused(engine, "B[bb]").message == "White to move, not Black"
 

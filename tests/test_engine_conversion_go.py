@@ -308,7 +308,7 @@ def test_con_5_swap_on_turn_4_gives_the_first_player_white_to_move():
     assert e.colour_of_player(0) is W and e.colour_of_player(1) is B
     assert board(e)[0] == ".X..X."  # the stones stay what they are
     err = illegal(e, "B[cb]")
-    assert (err.code, err.rule) == ("wrong-turn", "README:turns")
+    assert (err.code, err.rule) == ("wrong-turn", "GEN-5")
     play(e, "W[cb] B[ee]")
     assert e.to_move is W and e.player_to_move == 0
 

@@ -299,7 +299,7 @@ def test_ING_8_handicap_means_white_moves_first():
     e = GoEngine(9, setup=Setup(black=pts("cc", "gg")))
     assert e.to_move is W and e.stone((2, 2)) is B and e.player_to_move == 1
     err = illegal(e, "B[ee]")
-    assert (err.code, err.rule, err.message) == ("wrong-turn", "README:turns", "White to move, not Black")
+    assert (err.code, err.rule, err.message) == ("wrong-turn", "GEN-5", "White to move, not Black")
     e.play(mv("W[ee]"))
     assert e.to_move is B and e.player_to_move == 0
 
@@ -368,7 +368,7 @@ def test_ING_10_kind_is_checked_before_the_turn():
 def test_README_turns_players_alternate_and_passes_count():
     e = GoEngine(5)
     err = illegal(e, "W[aa]")
-    assert (err.code, err.rule, err.message) == ("wrong-turn", "README:turns", "Black to move, not White")
+    assert (err.code, err.rule, err.message) == ("wrong-turn", "GEN-5", "Black to move, not White")
     play_all(e, "B[] W[aa]")
     assert e.turn == 2 and e.to_move is B
     assert illegal(e, "W[bb]").code == "wrong-turn"

@@ -248,7 +248,7 @@ def test_QUE_7_swap_on_turn_two_exchanges_players_not_stones() -> None:
     assert engine.player_to_move == 0
     engine.play(mv("W[bb]"))
     assert engine.to_move is B
-    assert_illegal(engine, "W[dd]", "wrong-turn", "README:turns")
+    assert_illegal(engine, "W[dd]", "wrong-turn", "GEN-5")
 
 
 def test_QUE_7_swap_is_listed_only_on_turn_two() -> None:
@@ -294,9 +294,9 @@ def test_QUE_8_kind_is_checked_before_the_turn() -> None:
 # -- turns ------------------------------------------------------------------------------------------------------
 def test_wrong_colour_is_refused_with_README_turns() -> None:
     engine, _ = play(5, "B[cc]")
-    err = assert_illegal(engine, "B[dd]", "wrong-turn", "README:turns")
+    err = assert_illegal(engine, "B[dd]", "wrong-turn", "GEN-5")
     assert err.message == "White to move, not Black"
-    err = assert_illegal(QuentinEngine(5), "W[dd]", "wrong-turn", "README:turns")
+    err = assert_illegal(QuentinEngine(5), "W[dd]", "wrong-turn", "GEN-5")
     assert err.message == "Black to move, not White"
 
 

@@ -285,9 +285,9 @@ def test_squ_11_sweep_letter_names_the_line() -> None:
 
 
 # -- README: turns and the order of the checks -------------------------------------------------------------------
-def test_readme_turns_wrong_colour_is_refused() -> None:
+def test_gen_5_wrong_colour_is_refused() -> None:
     err = refused(SquerEngine(4), move("W[aa]"))
-    assert (err.code, err.rule, err.message) == ("wrong-turn", "README:turns", "Black to move, not White")
+    assert (err.code, err.rule, err.message) == ("wrong-turn", "GEN-5", "Black to move, not White")
     err = refused(game(4, "B[aa]"), move("B[bb]"))
     assert err.message == "White to move, not Black"
 

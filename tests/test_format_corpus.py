@@ -21,7 +21,7 @@ pytestmark = pytest.mark.corpus
 
 # What a feature of the corpus's MANIFEST must be reported as (any of these diagnostic codes, or a FormatError).
 REPORTED_AS = {
-    "unclosed": {"unclosed"},
+    "unclosed": {"truncated"},
     "no-sgf": set(),  # only a FormatError will do
     "junk-before": {"junk-before"},
     "junk-after": {"junk-after", "extra-paren"},

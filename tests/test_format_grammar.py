@@ -7,6 +7,7 @@ import pytest
 
 from boardrecords.records.model import FormatError, Severity
 from boardrecords.records.reader import read_bytes
+from boardrecords.verifier.verdict import verify
 
 
 def one(data: bytes, **kw):
@@ -149,7 +150,6 @@ LENIENT = [
     ("extra-paren", b"(;GM[1];B[aa]))\n", (1, 15)),
     ("empty-tree", b"()(;GM[1];B[aa])", (1, 1)),
     ("empty-tree", b"(;GM[1];B[aa]())", (1, 14)),
-    ("unclosed", b"(;GM[1];B[aa];W[bb]\n", (2, 1)),
     ("bom", b"\xef\xbb\xbf(;GM[1];B[aa])", (1, 1)),
 ]
 
@@ -200,13 +200,25 @@ def test_an_empty_game_tree_is_skipped_between_records():
 def test_data_ending_inside_a_value_keeps_what_was_read():
     r = one(b"(;GM[1];B[aa];W[bb]C[unfinished comm")
     assert r.main_line()[-1].comment == "unfinished comm"
-    assert [d.code for d in r.diagnostics] == ["unclosed", "unclosed"]
+    assert [(d.code, d.severity, d.rule) for d in r.diagnostics] == [("truncated", Severity.ERROR, "FMT-3")] * 2
+
+
+@pytest.mark.parametrize("data", [b"(;GM[1]SZ[9];B[aa];W[bb];B[", b"(;GM[1]SZ[9];B[aa];W[bb];B[cc",
+                                  b"(;GM[1]SZ[9];B[aa];W[bb]", b"(;GM[1]SZ[9];B[aa];W[bb];B"])
+def test_fmt_3_a_truncated_file_is_an_error_never_a_pass(data):
+    r = one(data)
+    assert [m.raw for m in r.moves()] == ["aa", "bb"]  # a move cut in the middle is not read as a pass
+    truncated = [d for d in r.diagnostics if d.code == "truncated"]
+    assert truncated and all(d.severity is Severity.ERROR and d.rule == "FMT-3" for d in truncated)
+    v = verify(r)
+    assert not v.valid and not v.passes and v.verdict.value == "invalid"
+    assert v.moves_replayed == 2 and v.replayed  # what was read before the cut is still replayed
 
 
 def test_data_ending_inside_nested_variations_keeps_them():
     r = one(b"(;GM[1];B[aa](;W[bb](;B[cc]")
     assert [m.raw for m in r.moves()] == ["aa", "bb", "cc"]
-    assert "3 parentheses not closed" in r.diagnostics[0].message
+    assert "3 parentheses missing" in r.diagnostics[0].message
 
 
 def test_text_between_trees_is_junk_after_the_tree_before_it():

@@ -7,6 +7,7 @@ import pytest
 
 from boardrecords.records.model import Colour
 from boardrecords.records.reader import read_bytes
+from boardrecords.verifier.status import ResultStatus, VerdictClass
 from boardrecords.verifier.verdict import Verdict, verify
 
 
@@ -31,9 +32,57 @@ def test_ing_6_area_score_with_komi_agrees():
     assert v.computed == "W+0.5" and v.agrees is True and v.passes
 
 
-def test_ing_6_wrong_margin_disagrees():
-    v = go("KM[0.5]RE[W+1.5]")
-    assert v.valid and v.agrees is False and not v.passes
+def test_ing_6_wrong_margin_after_agreed_end_disagrees():
+    # TB[] on the second pass is the agreement (nothing removed): the board scores as it stands, W+0.5.
+    v = go("KM[0.5]RE[W+1.5]", GO_END + "TB[]")
+    assert v.valid and v.status is ResultStatus.DISAGREES and v.agrees is False and not v.passes
+    assert v.verdict is VerdictClass.WRONG_RESULT
+
+
+def test_gen_8_wrong_margin_at_an_unmarked_stop_is_unconfirmed():
+    # GEN-8 (b): two passes without TB/TW: the record does not say which stones the players removed.
+    v = go("KM[0.5]RE[B+3.5]")
+    assert v.valid and v.status is ResultStatus.UNCONFIRMED and v.agrees is None and v.passes
+    assert v.winner_colour is Colour.BLACK and v.winner_player == "Ann"  # the declared winner
+    assert v.verdict is VerdictClass.PASS
+    warning = next(p for p in v.warnings if p.code == "result-unconfirmed")
+    assert warning.rule == "GEN-8" and "W+0.5" in warning.message  # what the board as it stands gives
+    strict = verify(read_bytes(b"(;GM[1]SZ[5]KM[0.5]RE[B+3.5]" + GO_END.encode() + b")")[0],
+                    require_complete=True)
+    assert strict.verdict is VerdictClass.UNCONFIRMED and not strict.passes
+
+
+def test_gen_8_wrong_margin_after_resumed_play_disagrees():
+    # ING-5: after resumed play the next two passes score the board as it stands, by rule.
+    v = go("KM[0.5]RE[B+3.5]", GO_END + ";B[];W[]")
+    assert v.valid and v.end is not None and "ING-5" in v.end
+    assert v.status is ResultStatus.DISAGREES
+
+
+def test_gen_8_server_record_without_final_passes_is_unconfirmed():
+    # GEN-8 (a): the record stops before the end and declares a score.
+    v = go("KM[0.5]RE[W+12.5]", ";B[ba];W[da]")
+    assert v.end == "unfinished" and v.status is ResultStatus.UNCONFIRMED and v.passes
+    assert v.winner_colour is Colour.WHITE and v.winner_player == "Bo"
+    assert "board as it stands gives" in (v.result_note or "")
+    # A form a Go game cannot have is refuted, finished or not.
+    assert go("RE[B+]", ";B[ba];W[da]").status is ResultStatus.DISAGREES
+
+
+def test_gen_8_conversion_go_unmarked_end_is_unconfirmed():
+    base = "(;GM[ConversionGo]SZ[4]KM[0.5]RE[{}];B[aa];B[dd];W[ad];W[da];B[];W[]{})"
+    v = verdict(base.format("B+9.5", ""))
+    assert v.valid and v.status is ResultStatus.UNCONFIRMED
+    assert verdict(base.format("B+9.5", "TB[]")).status is ResultStatus.DISAGREES
+    computed = verdict(base.format("?", "")).computed
+    assert verdict(base.format(computed, "")).status is ResultStatus.AGREES
+
+
+def test_gen_8_undeclared_results():
+    for header in ("", "RE[]", "RE[?]"):
+        v = go(header)
+        assert v.status is ResultStatus.UNDECLARED and v.agrees is None and v.passes
+        assert v.computed == "0"  # the verdict shows the computed result
 
 
 def test_ing_6_equal_scores_are_a_draw():
@@ -46,19 +95,19 @@ def test_ing_6_equal_scores_are_a_draw():
 def test_ing_9_other_rulesets_are_not_score_checked(rules):
     v = go(f"RU[{rules}]KM[0.5]RE[B+7]")
     assert v.valid and v.result_checked is False
-    assert v.agrees is True  # the kind is right: a score for a game ended by passes
+    assert v.status is ResultStatus.KIND_ONLY and v.passes  # the kind is right: a score for a game ended by passes
     assert "ING-9" in (v.result_note or "")
 
 
 @pytest.mark.parametrize("rules", ["Chinese", "GOE", "new zealand", "Tromp_Taylor", "aga", ""])
 def test_ing_9_area_rulesets_are_checked(rules):
-    v = go(f"RU[{rules}]KM[0.5]RE[B+7]")
+    v = go(f"RU[{rules}]KM[0.5]RE[B+7]", GO_END + "TB[]")
     assert v.result_checked is True and v.agrees is False
 
 
 def test_ing_9_the_kind_of_result_is_still_checked():
     v = go("RU[Japanese]RE[B+R]")
-    assert v.result_checked is False and v.agrees is False
+    assert v.result_checked is False and v.agrees is False and v.status is ResultStatus.DISAGREES
 
 
 def test_ing_8_setup_after_the_first_move_is_an_error():
@@ -93,7 +142,7 @@ def test_resignation_names_the_other_colour():
 def test_a_resignation_must_be_the_last_move():
     v = verdict("(;GM[Cation]SZ[4]RE[W+R];B[bb];B[resign];W[cc])")
     assert not v.valid
-    assert (v.first_error.move, v.first_error.rule) == (3, "FORMAT:resign")
+    assert (v.first_error.move, v.first_error.rule) == (3, "GEN-9")
 
 
 def test_winner_player_follows_the_swap():
@@ -104,12 +153,16 @@ def test_winner_player_follows_the_swap():
     assert (v.black_player, v.white_player) == ("Bo", "Ann")
 
 
-def test_an_unfinished_game_accepts_only_resignation_time_forfeit_or_void():
+def test_gen_8_an_unfinished_game():
     base = "(;GM[Squer]SZ[5]RE[{}];B[aa];W[bb])"
     for ok in ("B+R", "W+T", "B+F", "Void"):
         assert verdict(base.format(ok)).agrees is True, ok
-    for wrong in ("B+", "W+3"):
-        assert verdict(base.format(wrong)).agrees is False, wrong
+    # A chain win decided off the record cannot be refuted: unconfirmed, with the declared winner.
+    v = verdict(base.format("W+"))
+    assert v.status is ResultStatus.UNCONFIRMED and v.winner_colour is Colour.WHITE and v.passes
+    assert "no chain on the board" in (v.result_note or "")
+    for wrong in ("W+3", "0"):  # a score is not a result a connection game can have
+        assert verdict(base.format(wrong)).status is ResultStatus.DISAGREES, wrong
     assert verdict(base.format("?")).agrees is None
     assert verdict("(;GM[Squer]SZ[5];B[aa])").agrees is None
 

@@ -1,4 +1,4 @@
-"""Chains of the connection games (rules README): Black joins row 0 to row N-1, White column 0 to column N-1."""
+"""Chains of the connection games (GEN-4): Black joins row 0 to row N-1, White column 0 to column N-1."""
 
 from __future__ import annotations
 

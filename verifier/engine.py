@@ -172,6 +172,10 @@ class Engine(ABC):
         """The result the position shows: the end if the game has ended, else UNFINISHED."""
         return self.end if self.end is not None else UNFINISHED
 
+    def standing(self) -> Outcome | None:
+        """The score of the board as it stands, in games decided by score; None in the connection games."""
+        return None
+
     # -- helpers for subclasses ----------------------------------------------------------------------------
     def _on_board(self, point: Point | None) -> bool:
         return point is not None and 0 <= point[0] < self.size and 0 <= point[1] < self.size

@@ -17,7 +17,7 @@ class Grid:
     size: int
     points: tuple[Point, ...]  # index -> (column, row)
     neighbours: tuple[tuple[int, ...], ...]  # index -> orthogonal neighbours: up, left, right, down
-    # Edge bits (rules README, edges): 1 for the first edge of a colour (row 0 for Black, column 0 for White),
+    # Edge bits (GEN-3): 1 for the first edge of a colour (row 0 for Black, column 0 for White),
     # 2 for the opposite one; a group whose bits make 3 joins both, a chain.
     black_edges: tuple[int, ...]
     white_edges: tuple[int, ...]

@@ -56,6 +56,7 @@ class Replay:
         self.resign_step: int | None = None
         self.illegal: IllegalMove | None = None
         self.steps_played = 0
+        self.last_node: Node | None = None  # the node of the last move played
 
     # Players: player 0 started with Black (PB), player 1 with White (PW).
     def player_name(self, player: int) -> str | None:
@@ -100,6 +101,7 @@ class Replay:
                 yield self._refuse(number, move, node, illegal)
                 return
             self.steps_played = number
+            self.last_node = node
             over = self.resigned is not None
             yield Step(number, move, node, move.colour, mover, change,
                        engine.rows() if snapshots else None,
@@ -114,16 +116,16 @@ class Replay:
     def _apply(self, move: Move, node: Node) -> Change:
         engine = self.engine
         if self.resigned is not None:
-            raise IllegalMove("after-end", "FORMAT:resign", "move after the end of the game", move.point)
+            raise IllegalMove("after-end", "GEN-9", "move after the end of the game", move.point)
         if move.kind is MoveKind.INVALID:
-            raise IllegalMove("bad-move-value", move.rule or "FORMAT:move", move.problem or "not a move",
+            raise IllegalMove("bad-move-value", move.rule or "FMT-12", move.problem or "not a move",
                               move.point)
         if move.kind is MoveKind.RESIGN:
             if engine.end is not None and not engine.stopped:
                 match = _RULE_IN_REASON.search(engine.end.reason)
-                raise IllegalMove("after-end", match.group(1) if match else "FORMAT:resign",
+                raise IllegalMove("after-end", match.group(1) if match else "GEN-9",
                                   "move after the end of the game")
-            # A resignation is not a turn: either colour may resign (rules README, Results).
+            # GEN-9: a resignation is not a turn; either colour may resign.
             self.resigned = move.colour
             return Change()
         return engine.play(move, None if node.bare_move else node_marks(node, self.record.size))
@@ -165,7 +167,7 @@ def _misplaced_setup(node: Node, game: Game, seen_move: bool) -> tuple[str, str]
         return None
     names = "/".join(idents)
     if game is not Game.GO:
-        return "FORMAT:setup", f"setup ({names}) is only for Go records"
+        return "FMT-10", f"setup ({names}) is only for Go records"
     if node.move is not None:
         return "ING-8", f"setup ({names}) in the same node as a move"
     if seen_move:

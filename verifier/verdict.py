@@ -11,6 +11,10 @@ from ..records.points import format_point
 from .engine import Score
 from .replay import Replay, Step
 from .results import Judgement, judge_result
+from .status import ResultStatus, VerdictClass, classify
+
+# Errors of reading that still leave moves to replay: the record fails, but what was read is shown (FMT-3, FMT-4).
+_REPLAYABLE = frozenset({"truncated", "two-moves"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +26,7 @@ class Problem:
     severity: Severity = Severity.ERROR
     move: int | None = None  # 1-based move number (passes and swaps count); None for header problems
     point: str | None = None  # SGF letters, e.g. "dc"
-    rule: str | None = None  # e.g. "CAT-4", "README:turns", "FORMAT:resign"
+    rule: str | None = None  # e.g. "CAT-4", "GEN-5", "FMT-3"
     pos: SourcePos | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -42,7 +46,7 @@ class Problem:
 class Verdict:
     """Everything `records verify` says about one record."""
 
-    game: str
+    game: str | None  # None when GM names none of the five games (FMT-6)
     size: int | None
     valid: bool  # every move legal and the end-of-game marks consistent
     problems: list[Problem] = field(default_factory=list)
@@ -57,15 +61,25 @@ class Verdict:
     declared: Result | None = None
     computed: str = "?"  # the result the replay shows, in record vocabulary
     score: Score | None = None
-    agrees: bool | None = None  # None when no result is declared
+    status: ResultStatus = ResultStatus.UNDECLARED  # GEN-8
     result_checked: bool = True  # False when a rule exempts the result (ING-9)
     result_note: str | None = None  # why the result could not be checked, or how it was judged
     replayed: bool = True  # False when header errors kept the record from being replayed at all
+    require_complete: bool = False  # an unconfirmed result fails (tournaments that require complete records)
+
+    @property
+    def agrees(self) -> bool | None:
+        """True, False, or None when no result is declared or it is unconfirmed."""
+        return self.status.agrees
+
+    @property
+    def verdict(self) -> VerdictClass:
+        return classify(self.valid, self.status, require_complete=self.require_complete)
 
     @property
     def passes(self) -> bool:
-        """PASSES verification: valid and the declared result agrees (or is undeclared)."""
-        return self.valid and self.agrees is not False
+        """GEN-8: every move legal, the marks consistent, and the declared result not contradicted."""
+        return self.verdict.passes
 
     @property
     def errors(self) -> list[Problem]:
@@ -81,6 +95,7 @@ class Verdict:
         return {
             "game": self.game,
             "size": self.size,
+            "verdict": self.verdict.value,
             "valid": self.valid,
             "passes": self.passes,
             "winner": {
@@ -90,6 +105,7 @@ class Verdict:
             "result": {
                 "declared": declared.raw if declared is not None and declared.raw else None,
                 "computed": self.computed,
+                "status": self.status.value,
                 "agrees": self.agrees,
                 "checked": self.result_checked,
                 "note": self.result_note,
@@ -115,10 +131,14 @@ class Verdict:
         return errors[0] if errors else None
 
 
-def verify(record: Record, *, variations: bool = False) -> Verdict:
-    """Replay the record's main line (every line with `variations`) and judge it."""
-    verdict = Verdict(game=record.game.value, size=record.size, valid=True, declared=record.result,
-                      black_player=record.black, white_player=record.white)
+def verify(record: Record, *, variations: bool = False, require_complete: bool = False) -> Verdict:
+    """Replay the record's main line (every line with `variations`) and judge it.
+
+    `require_complete`: an unconfirmed result (GEN-8) fails, for tournaments that require complete records.
+    """
+    verdict = Verdict(game=None if record.unknown_game is not None else record.game.value, size=record.size,
+                      valid=True, declared=record.result, black_player=record.black, white_player=record.white,
+                      require_complete=require_complete)
     for d in record.diagnostics:
         verdict.problems.append(Problem(d.code, d.message, d.severity, rule=d.rule, pos=d.pos))
     spec = SPECS[record.game]
@@ -128,13 +148,12 @@ def verify(record: Record, *, variations: bool = False) -> Verdict:
         verdict.problems.append(Problem(
             "bad-size", f"a {record.size}x{record.size} board is outside {spec.min_size}..{spec.max_size} "
             f"({spec.size_rule})", rule=spec.size_rule, pos=_pos(record, "SZ")))
-    if any(p.severity is Severity.ERROR for p in verdict.problems):
+    if any(p.severity is Severity.ERROR and p.code not in _REPLAYABLE for p in verdict.problems):
         # Header errors: the record cannot be replayed as the game it claims to be.
         verdict.valid = False
         verdict.replayed = False
         verdict.moves_total = len(record.moves())
-        verdict.agrees = False if record.result.declared else None
-        verdict.result_note = "the record cannot be replayed"
+        _apply_judgement(verdict, Judgement.not_replayed(record), None)
         return verdict
 
     run = Replay(record)
@@ -165,16 +184,26 @@ def verify(record: Record, *, variations: bool = False) -> Verdict:
     verdict.valid = not verdict.errors
     judgement = judge_result(record, run) if run.illegal is None else Judgement.stopped(record, run)
     _apply_judgement(verdict, judgement, run)
+    if judgement.status is ResultStatus.UNCONFIRMED:
+        # GEN-8: an unconfirmed result is a warning that says why (the note) and what the board gives.
+        verdict.problems.append(Problem("result-unconfirmed", judgement.note or "the result cannot be confirmed",
+                                        Severity.WARNING, rule="GEN-8", pos=_pos(record, "RE")))
     return verdict
 
 
-def _apply_judgement(verdict: Verdict, judgement: Judgement, run: Replay) -> None:
+def _apply_judgement(verdict: Verdict, judgement: Judgement, run: Replay | None) -> None:
     verdict.end = judgement.end
     verdict.computed = judgement.computed
     verdict.score = judgement.score
     verdict.winner_colour = judgement.winner
-    verdict.winner_player = run.holder(judgement.winner) if judgement.winner is not None else None
-    verdict.agrees = judgement.agrees if verdict.valid or judgement.agrees is None else False
+    holder = run.holder if run is not None else (lambda c: verdict.black_player if c is Colour.BLACK
+                                                 else verdict.white_player)
+    verdict.winner_player = holder(judgement.winner) if judgement.winner is not None else None
+    # An invalid record's declared result is never confirmed by the moves before the illegal one.
+    status = judgement.status
+    if not verdict.valid and status is not ResultStatus.UNDECLARED:
+        status = ResultStatus.DISAGREES
+    verdict.status = status
     verdict.result_checked = judgement.checked
     verdict.result_note = judgement.note
 

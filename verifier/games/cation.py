@@ -49,7 +49,7 @@ class CationEngine(Engine):
         # at the start, and after a pass, a swap or a removal.
         self._latest = -1
         self._empty = nn
-        self._mover = Colour.BLACK  # README:turns, Black moves first
+        self._mover = Colour.BLACK  # GEN-5: Black moves first
 
     # -- state ---------------------------------------------------------------------------------------------
     @property
@@ -93,7 +93,7 @@ class CationEngine(Engine):
             raise _kind_error(move)
         mover = self._mover
         if move.colour != mover:
-            raise IllegalMove("wrong-turn", "README:turns", f"{mover.word} to move, not {_word(move.colour)}",
+            raise IllegalMove("wrong-turn", "GEN-5", f"{mover.word} to move, not {_word(move.colour)}",
                               move.point)
         x = BLACK if mover is Colour.BLACK else WHITE
         if kind is _PLACE:
@@ -214,7 +214,7 @@ class CationEngine(Engine):
     def _swap(self) -> Change:
         if self.turn != 1:
             raise IllegalMove("swap-not-turn-2", "CAT-9", f"swap only on turn 2, not turn {self.turn + 1} (CAT-9)")
-        # README (pie swap): the players exchange colours, the stones stay; the player who now holds White moves
+        # GEN-7: the players exchange colours, the stones stay; the player who now holds White moves
         # next, so the colour to move stays White.
         self.swapped = True
         self.turn += 1

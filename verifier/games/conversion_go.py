@@ -99,7 +99,7 @@ class ConversionGoEngine(Engine):
             return IllegalMove("invalid-move", move.rule or "CON-8", move.problem or f"{move.raw!r} is not a move")
         if move.kind is MoveKind.RESIGN:
             # The replay driver handles resignations; an engine has nothing to apply.
-            return IllegalMove("kind-not-allowed", "README:results", "a resignation is not a move of the board")
+            return IllegalMove("kind-not-allowed", "GEN-9", "a resignation is not a move of the board")
         # CON-8: the moves of Conversion Go are a play, a pass and the swap.
         return IllegalMove("kind-not-allowed", "CON-8",
                            f"Conversion Go has no {move.kind.value} moves, only plays, passes and the swap",
@@ -116,8 +116,8 @@ class ConversionGoEngine(Engine):
             expected = self.colour_of_player(t % 2)
             if move.colour is expected:
                 return
-            # CON-5 fixes turn 4 as White's (a White move or the swap); later turns are the README's alternation.
-            rule = "CON-5" if t == 3 else "README:turns"
+            # CON-5 fixes turn 4 as White's (a White move or the swap); later turns alternate (GEN-5).
+            rule = "CON-5" if t == 3 else "GEN-5"
         raise IllegalMove("wrong-turn", rule, f"{expected.word} to move, not {move.colour.word}", move.point)
 
     def _place(self, move: Move) -> Change:
@@ -302,6 +302,9 @@ class ConversionGoEngine(Engine):
                     seen.add(n)
                     group.append(n)
         return group
+
+    def standing(self) -> Outcome:
+        return self._score()
 
     def _score(self) -> Outcome:
         """CON-7: stones plus the empty regions that touch stones of one colour only; komi; equal is a tie."""

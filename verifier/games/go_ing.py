@@ -268,7 +268,7 @@ class GoEngine(Engine):
         return self._pass(marks)
 
     def _wrong_turn(self, move: Move) -> IllegalMove:
-        return IllegalMove("wrong-turn", "README:turns", f"{self._to_move.word} to move, not {move.colour.word}",
+        return IllegalMove("wrong-turn", "GEN-5", f"{self._to_move.word} to move, not {move.colour.word}",
                            move.point)
 
     def _repetition(self, point: Point, lone_suicide: bool) -> IllegalMove:
@@ -406,6 +406,9 @@ class GoEngine(Engine):
             done.update(stones)
             self._take_off(stones, cells[k])
         self._hash = h
+
+    def standing(self) -> Outcome:
+        return self._scored(frozenset(), "as it stands (ING-6)")
 
     def _scored(self, removed: Set[int], reason: str) -> Outcome:
         black, white, _ = self._area(removed)

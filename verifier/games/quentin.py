@@ -98,7 +98,7 @@ class QuentinEngine(Engine):
         return Change(swapped=True)
 
     def _wrong_turn(self, move: Move) -> NoReturn:
-        raise IllegalMove("wrong-turn", "README:turns", f"{self.to_move.word} to move, not {move.colour.word}",
+        raise IllegalMove("wrong-turn", "GEN-5", f"{self.to_move.word} to move, not {move.colour.word}",
                           move.point)
 
     def _place(self, move: Move) -> Change:

@@ -42,7 +42,7 @@ class _Tables:
             for i in cells
         )
         # The tables below are indexed by colour code: entry 0 (EMPTY) is an empty placeholder, never read.
-        # Edge bits per colour (README): 1 = first edge, 2 = second edge; a group with both bits is a chain.
+        # Edge bits per colour (GEN-3): 1 = first edge, 2 = second edge; a group with both bits is a chain.
         black_edge = tuple((1 if i < n else 0) | (2 if i >= n * (n - 1) else 0) for i in cells)
         white_edge = tuple((1 if i % n == 0 else 0) | (2 if i % n == n - 1 else 0) for i in cells)
         self.edge: tuple[tuple[int, ...], ...] = ((), black_edge, white_edge)
@@ -108,7 +108,7 @@ class SquerEngine(Engine):
     # -- state ---------------------------------------------------------------------------------------------
     @property
     def to_move(self) -> Colour:
-        # Black first, then turns alternate (README:turns); Squer has no swap (SQU-5).
+        # Black first, then turns alternate (GEN-5); Squer has no swap (SQU-5).
         return Colour.BLACK if self.turn % 2 == 0 else Colour.WHITE
 
     def stone(self, point: Point) -> Colour | None:
@@ -132,7 +132,7 @@ class SquerEngine(Engine):
             self._refuse_kind(move)
         me = BLACK if self.turn % 2 == 0 else WHITE
         if move.colour is not _COLOUR[me]:
-            raise IllegalMove("wrong-turn", "README:turns",
+            raise IllegalMove("wrong-turn", "GEN-5",
                               f"{self.to_move.word} to move, not {move.colour.word}", move.point)
         # Every check is made before the first write, so a refused move leaves the position as it was.
         change, start = self._maneuver(move, me) if kind is MoveKind.PLACE else self._sweep(move, me)
@@ -151,7 +151,7 @@ class SquerEngine(Engine):
             rule = move.rule or "SQU-11"
             raise IllegalMove("invalid-move", rule, f"{move.problem or f'cannot read move {move.raw!r}'} ({rule})")
         if kind is MoveKind.RESIGN:
-            raise IllegalMove("kind-not-allowed", "README:results",
+            raise IllegalMove("kind-not-allowed", "GEN-9",
                               "resign is handled by the replay driver, not by the Squer engine")
         # Relocations and removals are Cation's: a Squer turn is one maneuver or one sweep (SQU-5).
         raise IllegalMove("kind-not-allowed", "SQU-5",
