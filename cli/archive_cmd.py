@@ -13,19 +13,24 @@ import inspect
 import io
 import json
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console, Group
+from rich import box
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
 from ..records.model import FormatError
 from ..schema.filters import DEFAULT_LIMIT, SORT_NAMES, FilterError, Filters
+from ..verifier.status import ResultStatus, VerdictClass
+from .layout import output_width
+from .verdict_view import render_report, status_word, totals_line, verdict_word
 
 if TYPE_CHECKING:
     from ..schema.importer import FileResult
@@ -97,7 +102,9 @@ _FILTER_PARAMS = [
     _opt(str | None, "--to", help="Played on or before this date: 2017, 2017-05 or 2017-05-03.",
          param="date_to"),
     _opt(str | None, "--result", help="Declared result: B+R, W+, B+3.5, 0, or a method: resign, time, score..."),
-    _opt(bool | None, "--valid/--invalid", help="Only valid (or only invalid) records."),
+    _opt(str | None, "--verdict", help="pass, invalid, wrong-result, or unconfirmed (passes with an unconfirmed "
+         "result)."),
+    _opt(str | None, "--status", help="Result status (GEN-8): agrees, disagrees, unconfirmed, undeclared, kind-only."),
     _opt(bool | None, "--swapped/--not-swapped", help="Only records where the pie swap was (or was not) taken."),
     _opt(int | None, "--moves-min", help="At least this many moves on the main line."),
     _opt(int | None, "--moves-max", help="At most this many moves on the main line."),
@@ -128,9 +135,6 @@ def with_filters(func: Callable[..., Any]) -> Callable[..., Any]:
 
 # -- presenting rows ----------------------------------------------------------------------------------------
 
-COLUMNS = ("id", "game", "date", "black", "white", "result", "winner", "moves", "valid", "event")
-
-
 def _date(row: GameRow) -> str:
     return row.date_raw or ""
 
@@ -143,8 +147,6 @@ def _players(row: GameRow, colour: str) -> str:
 
 def _result(row: GameRow) -> str:
     declared = row.result_canonical or row.result or ""
-    if declared and declared != row.computed_result and row.computed_result != "?":
-        return f"{declared} (replay {row.computed_result})"
     return declared or (f"({row.computed_result})" if row.computed_result != "?" else "")
 
 
@@ -152,12 +154,6 @@ def _winner(row: GameRow) -> str:
     if not row.winner_colour:
         return ""
     return f"{row.winner_colour} {row.winner_player}" if row.winner_player else row.winner_colour
-
-
-JSON_FIELDS = ("id", "sha256", "game", "size", "black", "white", "black_final", "white_final", "event", "round", "date",
-               "date_first", "date_last", "place", "result", "result_canonical", "computed_result", "agrees",
-               "winner_colour", "winner_player", "swapped", "moves", "valid", "passes", "problems", "source_file",
-               "source_index")
 
 
 def row_json(row: GameRow) -> dict[str, Any]:
@@ -168,33 +164,71 @@ def row_json(row: GameRow) -> dict[str, Any]:
         "date_first": row.date_first.isoformat() if row.date_first else None,
         "date_last": row.date_last.isoformat() if row.date_last else None,
         "place": row.place, "result": row.result, "result_canonical": row.result_canonical,
-        "computed_result": row.computed_result, "agrees": row.agrees,
+        "computed_result": row.computed_result, "result_status": row.result_status, "agrees": row.agrees,
         "winner_colour": row.winner_colour, "winner_player": row.winner_player, "swapped": row.swapped,
-        "moves": row.move_count, "valid": row.valid, "passes": row.passes, "problems": row.problem_count,
-        "source_file": row.source_file, "source_index": row.source_index,
+        "moves": row.move_count, "verdict": row.verdict, "valid": row.valid, "passes": row.passes,
+        "problems": row.problem_count, "source_file": row.source_file, "source_index": row.source_index,
     }
 
 
-def _table(found: Sequence[GameRow]) -> Table:
-    table = Table(header_style="bold")
-    for name in COLUMNS:
-        # Fold rather than cut with an ellipsis: a name must never be shown shortened.
-        table.add_column(name, overflow="fold", no_wrap=name in ("id", "game", "moves", "valid"))
-    for r in found:
-        table.add_row(
-            str(r.id), f"{r.game} {r.size or ''}".strip(), Text(_date(r)), Text(_players(r, "B")),
-            Text(_players(r, "W")), Text(_result(r)), Text(_winner(r)), str(r.move_count),
-            Text("valid", style="green") if r.valid else Text("invalid", style="red"), Text(r.event or ""),
-        )
+JSON_FIELDS = ("id", "sha256", "game", "size", "black", "white", "black_final", "white_final", "event", "round", "date",
+               "date_first", "date_last", "place", "result", "result_canonical", "computed_result", "result_status",
+               "agrees", "winner_colour", "winner_player", "swapped", "moves", "verdict", "valid", "passes",
+               "problems", "source_file", "source_index")
+
+# The search table's columns, in the order they are dropped when the terminal is too narrow for all of them
+# (from the end of this list); `id` ... `verdict` always stay.
+_COLUMNS: list[tuple[str, Callable[[GameRow], Text | str]]] = [
+    ("id", lambda r: str(r.id)),
+    ("game", lambda r: f"{_SHORT_GAME.get(r.game, r.game)} {r.size or ''}".strip()),
+    ("date", lambda r: Text(_date(r))),
+    ("black", lambda r: Text(_players(r, "B"))),
+    ("white", lambda r: Text(_players(r, "W"))),
+    ("result", lambda r: Text(_result(r))),
+    ("verdict", lambda r: verdict_word(VerdictClass(r.verdict))),
+    ("status", lambda r: status_word(ResultStatus(r.result_status))),
+    ("event", lambda r: Text(r.event or "")),
+    ("moves", lambda r: str(r.move_count)),
+    ("winner", lambda r: Text(_winner(r))),
+]
+_SHORT_GAME = {"go-ing": "Go", "conversion-go": "ConvGo", "cation": "Cation", "quentin": "Quentin", "squer": "Squer"}
+_NAME_COLUMNS = {"black", "white", "event", "winner"}
+
+
+def _table(found: Sequence[GameRow], width: int) -> Table:
+    """The rows in `width` columns: names wrap between words (never inside one), the rest never wraps."""
+    cells = [[fmt(r) for _, fmt in _COLUMNS] for r in found]
+    names = [name for name, _ in _COLUMNS]
+
+    def cell_len(value: Text | str) -> int:
+        return value.cell_len if isinstance(value, Text) else len(value)
+
+    def longest_word(value: Text | str) -> int:
+        text = value.plain if isinstance(value, Text) else value
+        return max((len(w) for w in text.split()), default=0)
+
+    def need(i: int, *, wrapped: bool) -> int:
+        # A name column can wrap down to its longest word; the others need their widest cell.
+        measure = longest_word if wrapped and names[i] in _NAME_COLUMNS else cell_len
+        return max([len(names[i])] + [measure(c[i]) for c in cells])
+
+    keep = list(range(len(names)))
+    while len(keep) > 7 and sum(need(i, wrapped=True) + 3 for i in keep) > width:
+        keep.pop()
+    table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
+    for i in keep:
+        wraps = names[i] in _NAME_COLUMNS
+        table.add_column(names[i], no_wrap=not wraps, min_width=need(i, wrapped=True),
+                         max_width=None if wraps else need(i, wrapped=False), overflow="fold")
+    for c in cells:
+        table.add_row(*(c[i] for i in keep))
     return table
 
 
 def _out() -> Console:
-    """Standard output; wider than 80 columns when it is not a terminal, so that piped tables stay readable."""
-    console = Console(highlight=False)
-    if not console.is_terminal and console.width < 160:
-        console = Console(highlight=False, width=160)
-    return console
+    """Standard output, as wide as the terminal; piped, as wide as COLUMNS says (else layout.PIPE_WIDTH)."""
+    probe = Console(highlight=False)
+    return Console(highlight=False, width=output_width(probe.is_terminal, probe.width))
 
 
 def _csv(found: Sequence[GameRow]) -> str:
@@ -258,6 +292,8 @@ def import_cmd(
                 progress.console.print(Text(f"unreadable: {result.error}", style="red"))
             for line in result.failures:
                 progress.console.print(Text(f"failed: {line}", style="red"))
+            for line in result.refused:
+                progress.console.print(Text(f"not stored: {line}", style="red"))
             progress.update(task, advance=1, records=importer.summary.records)
 
         importer = Importer(engine, batch_size=batch_size, workers=workers, on_file=on_file)
@@ -275,17 +311,18 @@ def import_cmd(
         for where in dups:
             err.print(Text(f"duplicate: {where} (already in the archive)"))
     if as_json:
-        _print_json({k: getattr(summary, k) for k in ("files", "records", "new", "duplicates", "valid", "invalid",
-                                                     "unreadable", "failed", "errors", "duplicate_sources")})
+        _print_json(summary.to_json())
         if not summary.ok or missing:
             raise typer.Exit(EXIT_NOTHING)
         return
-    table = Table("files", "records", "new", "duplicates", "valid", "invalid", "unreadable",
-                  *(["failed"] if summary.failed else []), title="import", header_style="bold")
-    table.add_row(*(str(n) for n in (summary.files, summary.records, summary.new, summary.duplicates, summary.valid,
-                                      summary.invalid, summary.unreadable)),
+    table = Table("files", "records", "new", "duplicates", *(["not stored"] if summary.not_stored else []),
+                  *(["failed"] if summary.failed else []), title="import", header_style="bold", box=box.SIMPLE_HEAD)
+    table.add_row(*(str(n) for n in (summary.files, summary.records, summary.new, summary.duplicates)),
+                  *([str(summary.not_stored)] if summary.not_stored else []),
                   *([str(summary.failed)] if summary.failed else []))
     out.print(table)
+    out.print(totals_line(Counter({VerdictClass(k): n for k, n in summary.verdicts.items()}),
+                          Counter({ResultStatus(k): n for k, n in summary.statuses.items()})))
     if not summary.ok or missing:
         raise typer.Exit(EXIT_NOTHING)
 
@@ -302,6 +339,8 @@ def search_cmd(
 ) -> None:
     """Find records in the archive."""
     from ..schema.archive import open_archive, rows
+    from ..schema.db import session_scope
+    from ..schema.search import count
 
     if as_json and as_csv:
         raise fail("--json and --csv exclude each other")
@@ -309,6 +348,10 @@ def search_cmd(
         engine = open_archive(db)
         try:
             found = rows(engine, filters, sort=sort, limit=limit or None, light=True)
+            total = len(found)
+            if limit and total == limit:
+                with session_scope(engine) as session:
+                    total = count(session, filters)
         finally:
             engine.dispose()
     if as_json:
@@ -316,7 +359,11 @@ def search_cmd(
     elif as_csv:
         sys.stdout.write(_csv(found))
     elif found:
-        _out().print(_table(found))
+        out = _out()
+        out.print(_table(found, out.width))
+        plural = "s" if total != 1 else ""
+        more = f" of {total} record{plural}; --limit 0 for all" if total > len(found) else f" record{plural}"
+        out.print(Text(f"{len(found)}{more}", style="dim"))
     if not found:
         if not as_json and not as_csv:
             _err().print("no records match")
@@ -329,8 +376,10 @@ def show_cmd(
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Draw the board with ASCII only.")] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """A stored record: its header, its verdict with every problem, and the final position."""
+    """A stored record: its verdict as `verify` gives it, every problem, and the final position."""
     from ..schema.archive import open_archive, problems_of, rows_by_ids
+    from ..schema.export import parse_row
+    from ..schema.stored import stored_verdict
 
     with handling_errors():
         engine = open_archive(db)
@@ -339,17 +388,17 @@ def show_cmd(
             problems = problems_of(engine, record_id) if found else []
         finally:
             engine.dispose()
-    if not found:
-        raise fail(f"no record {record_id} in the archive", EXIT_NOTHING)
-    row = found[0]
-    if as_json:
-        _print_json({**row_json(row), "problems": [
-            {k: getattr(p, k) for k in ("code", "severity", "move", "point", "rule", "message", "line", "column")}
-            for p in problems]})
-        return
+        if not found:
+            raise fail(f"no record {record_id} in the archive", EXIT_NOTHING)
+        row = found[0]
+        verdict = stored_verdict(row, problems)
+        if as_json:
+            _print_json({**row_json(row), **verdict.to_json(), "id": row.id})
+            return
+        record = parse_row(row)
     console = _out()
     console.print(_header(row))
-    console.print(_verdict(row, problems))
+    render_report(console, (row.source_file or f"archive #{row.id}", record, verdict))
     board = _final_board(row, ascii_only)
     if board is not None:
         console.print(board)
@@ -359,45 +408,11 @@ def _header(row: GameRow) -> Table:
     t = Table.grid(padding=(0, 2))
     t.add_column(style="bold")
     t.add_column()
-    title = Text(f"#{row.id}  {row.game} {row.size}x{row.size}" if row.size else f"#{row.id}  {row.game}")
-    t.add_row("record", title)
-    fields: list[tuple[str, str | None]] = [
-        ("black", row.black), ("white", row.white),
-        ("after swap", f"Black {row.black_final or '?'}, White {row.white_final or '?'}" if row.swapped else None),
-        ("event", row.event), ("round", row.round), ("date", row.date_raw), ("place", row.place),
-        ("game name", row.name), ("result", row.result), ("computed", row.computed_result),
-        ("winner", _winner(row) or None), ("moves", str(row.move_count)),
-        ("source", f"{row.source_file} (game {row.source_index + 1})" if row.source_file else None),
-        ("sha256", row.sha256),
-    ]
-    for label, value in fields:
-        if value:
-            t.add_row(label, Text(value))
+    t.add_row("record", Text(f"#{row.id}, imported {row.imported_at:%Y-%m-%d %H:%M}"))
+    if row.source_file:
+        t.add_row("source", Text(f"{row.source_file} (game {row.source_index + 1})"))
+    t.add_row("sha256", Text(row.sha256))
     return t
-
-
-def _verdict(row: GameRow, problems: Sequence[Any]) -> Group:
-    if row.passes:
-        head = Text("PASSES: every move legal, the result agrees" if row.agrees else "PASSES: every move legal",
-                    style="green")
-    elif row.valid:
-        head = Text(f"VALID, but the declared result {row.result_canonical or row.result} disagrees with the replay "
-                    f"({row.computed_result})", style="yellow")
-    else:
-        head = Text("INVALID", style="bold red")
-    parts: list[Any] = [head]
-    if row.end:
-        parts.append(Text(f"ended: {row.end}"))
-    if row.result_note:
-        parts.append(Text(f"result: {row.result_note}"))
-    if problems:
-        t = Table("move", "point", "rule", "code", "severity", "where", "message", header_style="bold")
-        for p in problems:
-            where = f"{p.line}:{p.column}" if p.line is not None else ""
-            t.add_row(str(p.move or ""), Text(p.point or ""), Text(p.rule or ""), Text(p.code), p.severity, where,
-                      Text(p.message))
-        parts.append(t)
-    return Group(*parts)
 
 
 def _final_board(row: GameRow, ascii_only: bool) -> Any:
@@ -478,7 +493,8 @@ def stats_cmd(
     players: Annotated[int, typer.Option("--players", help="How many players to list (0: all).", min=0)] = 20,
     as_json: JsonOption = False,
 ) -> None:
-    """Per game: records, valid share, results by method, win rates, the pie swap; per player: games and wins."""
+    """Per game: records, the share that passes, results by method, win rates, the pie swap; per player: games
+    and wins."""
     from ..schema.db import open_archive, session_scope
     from ..schema.stats import game_stats, player_stats
 
@@ -508,11 +524,11 @@ def _print_stats(per_game: Sequence[Any], per_player: Sequence[Any]) -> None:
     if not per_game:
         _err().print("the archive holds no records")
         return
-    t = Table("game", "records", "valid", "decided", "Black wins", "White wins", "first player wins", "swaps",
+    t = Table("game", "records", "pass", "decided", "Black wins", "White wins", "first player wins", "swaps",
               "swapper wins", "results by method", title="per game", header_style="bold")
     for g in per_game:
         methods = ", ".join(f"{m} {n}" for m, n in sorted(g.methods.items(), key=lambda kv: (-kv[1], kv[0])))
-        t.add_row(g.game, str(g.records), _pct(g.valid_share), str(g.decided), _pct(g.black_rate),
+        t.add_row(g.game, str(g.records), _pct(g.pass_share), str(g.decided), _pct(g.black_rate),
                   _pct(g.white_rate), _pct(g.first_player_rate),
                   f"{g.swaps} ({_pct(g.swap_rate)})" if g.swaps else "0",
                   f"{g.swapper_wins}/{g.swapper_decided} ({_pct(g.swapper_rate)})" if g.swapper_decided else "-",

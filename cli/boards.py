@@ -326,21 +326,14 @@ def verdict_lines(data: ReplayData) -> list[str]:
     v = data.verdict
     if v is None:
         return [f"Verdict: unavailable ({data.verdict_note or 'not computed'})"]
-    if v.passes:
-        status = "passes"
-    elif v.valid:
-        status = "valid, but the declared result disagrees"
-    else:
-        status = "INVALID"
-    out = [f"Verdict: {status}"]
+    out = [f"Verdict: {v.verdict.value} ({v.verdict.meaning})"]
     first = v.first_error
     if first is not None:
         where = " ".join(x for x in (f"move {first.move}" if first.move else None, first.point) if x)
         rule = f" ({first.rule})" if first.rule else ""
         out.append(f"First error: {where + ': ' if where else ''}{first.message}{rule}")
     declared = v.declared.raw if v.declared is not None and v.declared.declared else "none"
-    agree = {True: ", agrees", False: ", DISAGREES", None: ""}[v.agrees]
-    out.append(f"Result: declared {declared}, computed {v.computed}{agree}")
+    out.append(f"Result: declared {declared}, computed {v.computed}: {v.status.value}")
     if v.winner_colour is not None:
         out.append(f"Winner: {who(v.winner_colour, v.winner_player)}" + (f" by {v.end}" if v.end else ""))
     elif v.end:

@@ -94,9 +94,9 @@ def _header_html(data: ReplayData) -> str:
 
 def _verdict_html(data: ReplayData) -> str:
     lines = verdict_lines(data)
-    ok = data.verdict is not None and data.verdict.passes
+    word = data.verdict.verdict.value if data.verdict is not None else "unavailable"
     body = "".join(f"<p>{escape(line)}</p>" for line in lines)
-    return f'<section id="verdict" class="{"passes" if ok else "fails"}">{body}</section>'
+    return f'<section id="verdict" class="verdict-{word}">{body}</section>'
 
 
 def html_page(data: ReplayData) -> str:

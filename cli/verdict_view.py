@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
 from dataclasses import dataclass
 
+from rich import box
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
@@ -13,7 +15,9 @@ from rich.text import Text
 from ..records.games import SPECS, Game
 from ..records.model import FormatError, Record, Severity
 from ..verifier.replay import replay
+from ..verifier.status import STATUS_ORDER, VERDICT_ORDER, ResultStatus, VerdictClass
 from ..verifier.verdict import Verdict
+from .layout import wrap_path
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,26 +32,23 @@ class FileFailure:
 Outcome = FileFailure | tuple[str, Record, Verdict]
 
 
-def _status(verdict: Verdict) -> Text:
-    if verdict.passes:
-        return Text("PASS", style="bold green")
-    if verdict.valid:
-        return Text("RESULT", style="bold yellow")
-    return Text("FAIL", style="bold red")
+def verdict_word(verdict: VerdictClass) -> Text:
+    """The verdict as every command shows it: the same word, the same colour."""
+    return Text(verdict.value, style=f"bold {verdict.style}")
 
 
-def _agree_text(verdict: Verdict) -> Text:
-    if verdict.agrees is None:
-        return Text("not declared", style="dim")
-    if verdict.agrees:
-        return Text("agrees" if verdict.result_checked else "agrees (kind only)", style="green")
-    return Text("disagrees", style="red")
+_STATUS_STYLE = {ResultStatus.AGREES: "green", ResultStatus.DISAGREES: "red", ResultStatus.UNCONFIRMED: "yellow",
+                 ResultStatus.UNDECLARED: "dim", ResultStatus.KIND_ONLY: "green"}
+
+
+def status_word(status: ResultStatus) -> Text:
+    return Text(status.value, style=_STATUS_STYLE[status])
 
 
 def render_report(console: Console, outcome: Outcome) -> None:
     """The full report on one record."""
     if isinstance(outcome, FileFailure):
-        console.print(Text("FAIL ", style="bold red") + Text(outcome.message))
+        console.print(verdict_word(VerdictClass.UNREADABLE) + Text(" ") + Text(outcome.message))
         return
     file, record, verdict = outcome
     spec = SPECS[record.game]
@@ -55,7 +56,10 @@ def render_report(console: Console, outcome: Outcome) -> None:
     head.add_column(style="bold", no_wrap=True)
     head.add_column(overflow="fold")
     head.add_row("File", Text(file + (f" (record {record.index + 1})" if record.index else "")))
-    head.add_row("Game", Text(f"{spec.title}, {record.size}x{record.size}"))
+    game = f"{spec.title}, {record.size}x{record.size}" if record.unknown_game is None else \
+        f"GM[{record.unknown_game}]: not one of the five games"
+    head.add_row("Game", Text(game))
+    head.add_row("Verdict", Text.assemble(verdict_word(verdict.verdict), f": {verdict.verdict.meaning}"))
     head.add_row("Black", Text(_player(record.black, verdict.black_player, verdict.swapped, "Black")))
     head.add_row("White", Text(_player(record.white, verdict.white_player, verdict.swapped, "White")))
     for label, value in (("Event", record.event), ("Round", record.round),
@@ -69,7 +73,7 @@ def render_report(console: Console, outcome: Outcome) -> None:
         end = verdict.end or "replay stopped at an illegal move"
     head.add_row("End", Text(end))
     declared = verdict.declared.raw if verdict.declared and verdict.declared.raw else "(none)"
-    result = Text(f"declared {declared}, replay shows {verdict.computed}: ") + _agree_text(verdict)
+    result = Text(f"declared {declared}, replay shows {verdict.computed}: ") + status_word(verdict.status)
     head.add_row("Result", result)
     if verdict.score is not None:
         s = verdict.score
@@ -84,7 +88,7 @@ def render_report(console: Console, outcome: Outcome) -> None:
     excerpt = _excerpt(record, verdict)
     if excerpt is not None:
         parts.append(excerpt)
-    title = Text.assemble(_status(verdict), " ", Text(file))
+    title = Text.assemble(verdict_word(verdict.verdict), " ", Text(file))
     console.print(Panel(Group(*parts), title=title, title_align="left"))  # type: ignore[arg-type]
 
 
@@ -128,49 +132,72 @@ def _excerpt(record: Record, verdict: Verdict) -> object | None:
 def render_summary(console: Console, outcomes: list[Outcome]) -> None:
     """One line per record, then the first problem of each record that does not pass, then totals."""
     base = _common_folder([o.file if isinstance(o, FileFailure) else o[0] for o in outcomes])
-    table = Table(title=f"Verification of {base or '.'}", title_justify="left", expand=True)
-    table.add_column("record", overflow="fold", ratio=1)
-    table.add_column("game", no_wrap=True)
-    table.add_column("moves", justify="right", no_wrap=True)
-    table.add_column("verdict", no_wrap=True)
-    table.add_column("declared/replay", no_wrap=True)
-    table.add_column("problem", no_wrap=True)
+    rows: list[list[Text]] = []
     notes: list[Text] = []
-    passed = invalid = disagree = unreadable = 0
+    classes: Counter[VerdictClass] = Counter()
+    statuses: Counter[ResultStatus] = Counter()
     for outcome in outcomes:
         if isinstance(outcome, FileFailure):
-            unreadable += 1
+            classes[VerdictClass.UNREADABLE] += 1
             name = _relative(outcome.file, base)
-            table.add_row(Text(name), "", "", Text("UNREADABLE", style="bold red"), "", "syntax")
+            rule = (outcome.error.rule if outcome.error else None) or ""
+            rows.append([Text(name), Text(""), Text(""), verdict_word(VerdictClass.UNREADABLE), Text(""), Text(rule)])
             notes.append(Text.assemble((name, "bold"), ": ", outcome.message))
             continue
         file, record, verdict = outcome
         name = _relative(file, base) + (f" #{record.index + 1}" if record.index else "")
-        if verdict.passes:
-            passed += 1
-        elif not verdict.valid:
-            invalid += 1
-        else:
-            disagree += 1
+        classes[verdict.verdict] += 1
+        statuses[verdict.status] += 1
         first = verdict.first_error
         short = ""
         if first is not None:
             short = " ".join(x for x in (f"move {first.move}" if first.move else "", first.rule or "") if x)
             notes.append(Text.assemble((name, "bold"), ": ", f"move {first.move}: " if first.move else "",
                                        first.message, f" [{first.rule}]" if first.rule else ""))
-        elif verdict.agrees is False:
-            short = "result"
-            notes.append(Text.assemble((name, "bold"), ": ", verdict.result_note or "the result disagrees"))
-        declared = verdict.declared.raw if verdict.declared and verdict.declared.raw else "-"
-        table.add_row(Text(name), _SHORT[record.game], str(verdict.moves_total), _status(verdict),
-                      Text(f"{declared} / {verdict.computed}"), short)
+        elif verdict.status in (ResultStatus.DISAGREES, ResultStatus.UNCONFIRMED):
+            short = "GEN-8"
+            if not verdict.passes:
+                notes.append(Text.assemble((name, "bold"), ": ", verdict.result_note or "the result disagrees"))
+        rows.append([Text(name), Text(_SHORT.get(record.game, "?") if verdict.game else "?"),
+                     Text(str(verdict.moves_total)), verdict_word(verdict.verdict), status_word(verdict.status),
+                     Text(short)])
+    headers = ["record", "game", "moves", "verdict", "result", "problem"]
+    widths = [max([len(h)] + [r[i].cell_len for r in rows]) for i, h in enumerate(headers)]
+    keep = [0, 1, 2, 3, 4, 5]
+    # Each column takes its widest cell plus a space each side; the record's path gets what is left (the moves
+    # go first when there is not enough) and is broken only after a `/`.
+    if sum(widths) + 3 * len(keep) > console.width:
+        keep.remove(2)
+    rest = console.width - sum(widths[i] + 3 for i in keep[1:]) - 3
+    path_width = max(12, min(widths[0], rest))
+    widths[0] = path_width
+    table = Table(title=Text(f"Verification of {base or '.'}"), title_justify="left", box=box.SIMPLE_HEAD,
+                  pad_edge=False)
+    for i in keep:
+        table.add_column(headers[i], no_wrap=True, justify="right" if i == 2 else "left",
+                         width=widths[i])
+    for r in rows:
+        r[0] = Text(wrap_path(r[0].plain, path_width))
+        table.add_row(*(r[i] for i in keep))
     console.print(table)
     for note in notes:
         console.print(note)
-    total = passed + invalid + disagree + unreadable
-    console.print(Text.assemble(
-        (f"{total} records: ", "bold"), (f"{passed} pass", "green"), ", ", (f"{invalid} invalid", "red"), ", ",
-        (f"{disagree} with a wrong result", "yellow"), ", ", (f"{unreadable} unreadable", "red")))
+    console.print(totals_line(classes, statuses))
+
+
+def totals_line(classes: Counter[VerdictClass], statuses: Counter[ResultStatus]) -> Text:
+    """`N records: 3 pass, 1 invalid, ...; results: 2 agree, ...`: the counts every summary ends with."""
+    total = sum(classes.values())
+    parts: list[Text | str] = [Text(f"{total} record{'s' if total != 1 else ''}: ", style="bold")]
+    shown = [c for c in VERDICT_ORDER if classes[c] or c in (VerdictClass.PASS, VerdictClass.INVALID)]
+    for i, c in enumerate(shown):
+        parts += [", " if i else "", Text(f"{classes[c]} {c.value}", style=c.style)]
+    if statuses:
+        parts.append("; results: ")
+        shown_status = [s for s in STATUS_ORDER if statuses[s]]
+        for i, st in enumerate(shown_status):
+            parts += [", " if i else "", Text(f"{statuses[st]} {st.value}", style=_STATUS_STYLE[st])]
+    return Text.assemble(*parts)
 
 
 _SHORT = {Game.GO: "Go", Game.CONVERSION_GO: "ConvGo", Game.CATION: "Cation", Game.QUENTIN: "Quentin",

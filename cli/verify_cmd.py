@@ -11,6 +11,7 @@ import typer
 from ..records.files import record_files
 from ..records.model import FormatError
 from ..records.reader import read_bytes
+from ..verifier.status import VerdictClass
 from ..verifier.verdict import verify
 from .console import make_console
 from .verdict_view import FileFailure, Outcome, render_report, render_summary
@@ -27,9 +28,16 @@ def verify_command(
     strict: Annotated[
         bool, typer.Option("--strict", help="Read strictly: oddities real files contain are errors.")
     ] = False,
+    require_complete: Annotated[
+        bool, typer.Option("--require-complete", help="An unconfirmed result fails (GEN-8): for tournaments that "
+                           "require complete records.")
+    ] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="Plain output without colours.")] = False,
 ) -> None:
     """Verify records: every move's legality, the pie swap, the end of the game and the declared result.
+
+    Every record gets one verdict: pass, invalid, wrong-result, unconfirmed (with --require-complete) or
+    unreadable; its declared result one status: agrees, disagrees, unconfirmed, undeclared or kind-only (GEN-8).
 
     Exit status: 0 when every record passes, 1 when any does not, 2 when a path cannot be opened.
     """
@@ -55,7 +63,8 @@ def verify_command(
         if not records:
             outcomes.append(FileFailure(str(path), f"{path}: holds no game record", None))
             continue
-        outcomes.extend((str(path), record, verify(record, variations=variations)) for record in records)
+        outcomes.extend((str(path), record, verify(record, variations=variations,
+                                                      require_complete=require_complete)) for record in records)
 
     if as_json:
         for outcome in outcomes:
@@ -92,14 +101,14 @@ def _json_line(outcome: Outcome) -> dict[str, object]:
             "severity": "error",
             "move": None,
             "point": None,
-            "rule": "FMT-1" if err else None,
+            "rule": (err.rule or "FMT-1") if err else None,
             "message": err.message if err else outcome.message,
             "line": err.pos.line if err and err.pos else None,
             "column": err.pos.column if err and err.pos else None,
         }
-        return {"file": outcome.file, "index": None, "game": None, "valid": False, "passes": False,
-                "winner": {"colour": None, "player": None},
-                "result": {"declared": None, "computed": None, "agrees": None},
+        return {"file": outcome.file, "index": None, "game": None, "verdict": VerdictClass.UNREADABLE.value,
+                "valid": False, "passes": False, "winner": {"colour": None, "player": None},
+                "result": {"declared": None, "computed": None, "status": None, "agrees": None},
                 "problems": [problem]}
     file, record, verdict = outcome
     return {"file": file, "index": record.index, **verdict.to_json()}

@@ -136,18 +136,20 @@ class FormatError(Exception):
     """A record or file that cannot be read: says which file, line and column, and what was expected."""
 
     def __init__(self, message: str, pos: SourcePos | None = None, source: str | None = None,
-                 code: str = "syntax") -> None:
+                 code: str = "syntax", rule: str | None = "FMT-1") -> None:
         self.message = message
         self.pos = pos
         self.source = source
         self.code = code
+        self.rule = rule  # the numbered rule it breaks: FMT-1 (the SGF grammar) unless another says otherwise
         super().__init__(self.describe())
 
     def describe(self) -> str:
         where = self.source or "<input>"
         if self.pos is not None:
             where += f":{self.pos.line}:{self.pos.column}"
-        return f"{where}: {self.message}"
+        rule = f" ({self.rule})" if self.rule and self.rule not in self.message else ""
+        return f"{where}: {self.message}{rule}"
 
 
 class Property:

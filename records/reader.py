@@ -215,7 +215,8 @@ class _Reader:
         if not warnings:
             return
         first = min(warnings, key=lambda d: d.pos.offset if d.pos is not None else -1)
-        raise FormatError(f"{first.message} (not allowed when reading strictly)", first.pos, self.source, first.code)
+        raise FormatError(f"{first.message} (not allowed when reading strictly)", first.pos, self.source, first.code,
+                          first.rule)
 
 
 def _game_and_size(raw_root: dict[str, list[bytes]], codec: str) -> tuple[Game, int]:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 DEFAULT_LIMIT = 50
-SORT_NAMES = ("id", "date", "moves", "event", "round", "game", "size", "black", "white", "winner", "result", "valid",
+SORT_NAMES = ("id", "date", "moves", "event", "round", "game", "size", "black", "white", "winner", "result", "verdict",
               "problems")
 
 
@@ -27,7 +27,8 @@ class Filters:
     date_from: str | None = None
     date_to: str | None = None
     result: str | None = None
-    valid: bool | None = None
+    verdict: str | None = None  # a VerdictClass value
+    status: str | None = None  # a ResultStatus value
     swapped: bool | None = None
     moves_min: int | None = None
     moves_max: int | None = None

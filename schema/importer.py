@@ -14,7 +14,7 @@ import multiprocessing
 import os
 import signal
 import sys
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -26,6 +26,7 @@ from sqlalchemy import Engine, Table, insert, select, text
 from ..records.files import record_files
 from ..records.model import FormatError
 from ..records.reader import read_file
+from ..verifier.status import STATUS_ORDER, VERDICT_ORDER, VerdictClass
 from ..verifier.verdict import verify
 from .db import retrying, writer
 from .ingest import game_values, problem_values
@@ -51,6 +52,7 @@ class FileResult:
     rows: list[Row] = field(default_factory=list)
     error: str | None = None  # the file could not be read at all
     failures: list[str] = field(default_factory=list)  # records the verifier could not judge
+    refused: list[str] = field(default_factory=list)  # records read, judged invalid, and not stored (FMT-6)
 
 
 @dataclass(slots=True)
@@ -59,16 +61,25 @@ class ImportSummary:
     records: int = 0
     new: int = 0
     duplicates: int = 0
-    valid: int = 0
-    invalid: int = 0
-    unreadable: int = 0
+    verdicts: Counter[str] = field(default_factory=Counter)  # records per verdict (verifier/status.py)
+    statuses: Counter[str] = field(default_factory=Counter)  # records per result status (GEN-8)
+    unreadable: int = 0  # files
+    not_stored: int = 0  # records of no game the archive knows (FMT-6)
     failed: int = 0
-    errors: list[str] = field(default_factory=list)  # one line per unreadable file or failed record
+    errors: list[str] = field(default_factory=list)  # one line per unreadable file, refused or failed record
     duplicate_sources: list[str] = field(default_factory=list)  # `file#index` of each duplicate
 
     @property
     def ok(self) -> bool:
-        return not self.unreadable and not self.failed
+        return not self.unreadable and not self.failed and not self.not_stored
+
+    def to_json(self) -> dict[str, Any]:
+        return {"files": self.files, "records": self.records, "new": self.new, "duplicates": self.duplicates,
+                "verdicts": {v.value: self.verdicts[v.value] for v in VERDICT_ORDER
+                             if v is not VerdictClass.UNCONFIRMED},
+                "results": {st.value: self.statuses[st.value] for st in STATUS_ORDER},
+                "not_stored": self.not_stored, "failed": self.failed, "errors": self.errors,
+                "duplicate_sources": self.duplicate_sources}
 
 
 def collect_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
@@ -103,6 +114,10 @@ def process_file(path: str) -> FileResult:
         result.error = f"{path}: cannot read: {type(exc).__name__}: {exc}"
         return result
     for record in records:
+        if record.unknown_game is not None:
+            result.refused.append(f"{path}#{record.index}: GM[{record.unknown_game}] is not one of the five games; "
+                                  "not stored (FMT-6)")
+            continue
         try:
             verdict = verify(record)
             result.rows.append((game_values(record, verdict, source_file=path), problem_values(verdict)))
@@ -190,15 +205,18 @@ class Importer:
         s.files += 1
         if result.error is not None:
             s.unreadable += 1
+            s.verdicts[VerdictClass.UNREADABLE.value] += 1
             s.errors.append(result.error)
         s.failed += len(result.failures)
         s.errors.extend(result.failures)
+        s.not_stored += len(result.refused)
+        s.records += len(result.refused)
+        s.verdicts[VerdictClass.INVALID.value] += len(result.refused)
+        s.errors.extend(result.refused)
         for game, problems in result.rows:
             s.records += 1
-            if game["valid"]:
-                s.valid += 1
-            else:
-                s.invalid += 1
+            s.verdicts[game["verdict"]] += 1
+            s.statuses[game["result_status"]] += 1
             self._pending.append(((game, problems), f"{result.path}#{game['source_index']}"))
             if len(self._pending) >= self.batch_size:
                 self._flush()

@@ -70,8 +70,11 @@ class GameRow(SQLModel, table=True):
     result_winner: str | None = None
     computed_result: str = "?"
     agrees: bool | None = None
+    result_status: str = Field(default="undeclared", index=True)  # GEN-8: agrees, disagrees, unconfirmed, ...
     result_checked: bool = True
     result_note: str | None = None
+    score_black: float | None = None  # the area score of the end (Go, Conversion Go)
+    score_white: float | None = None
 
     winner_colour: str | None = Field(default=None, index=True)
     winner_player: str | None = None
@@ -80,8 +83,11 @@ class GameRow(SQLModel, table=True):
     swapper_colour: str | None = None  # the colour the swapper holds after the swap
 
     move_count: int = Field(default=0, index=True)
+    moves_replayed: int = 0
+    replayed: bool = True  # False when header errors kept the record from being replayed
     valid: bool = Field(default=False, index=True)
     passes: bool = False
+    verdict: str = Field(default="invalid", index=True)  # pass, invalid, wrong-result (verifier/status.py)
     end: str | None = None
     problem_count: int = 0  # the number of `problem` rows: lets a check prove no record was stored half
 

@@ -10,6 +10,7 @@ import datetime as dt
 import math
 import re
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -30,6 +31,7 @@ from sqlmodel.sql.expression import SelectOfScalar
 
 from ..records.games import Game, game_from_name
 from ..records.model import ResultMethod
+from ..verifier.status import ResultStatus, VerdictClass
 from .db import TEXT_TABLE
 from .filters import DEFAULT_LIMIT, SORT_NAMES, FilterError, Filters
 from .ingest import normalise_name
@@ -47,7 +49,7 @@ SORT_KEYS: dict[str, SQLColumnExpression[Any]] = {
     "white": col(GameRow.white_norm),
     "winner": col(GameRow.winner_norm),
     "result": col(GameRow.result_canonical),
-    "valid": col(GameRow.valid),
+    "verdict": col(GameRow.verdict),
     "problems": col(GameRow.problem_count),
 }
 assert tuple(SORT_KEYS) == SORT_NAMES
@@ -145,6 +147,15 @@ def result_condition(text: str) -> ColumnElement[bool]:
         return col(GameRow.result_canonical) == value
     text_margin = str(int(margin)) if margin == int(margin) else f"{margin:g}"
     return col(GameRow.result_canonical) == f"{colour}+{text_margin}"
+
+
+def _word(text: str, vocabulary: type[StrEnum], option: str) -> str:
+    """A word of the verdict vocabulary (verifier/status.py), spaces or underscores read as `-`."""
+    key = re.sub(r"[\s_]+", "-", text.strip().lower())
+    for member in vocabulary:
+        if member.value == key:
+            return member.value
+    raise FilterError(f"{option} {text!r}: one of {', '.join(m.value for m in vocabulary)}")
 
 
 def _game_value(text: str) -> str:
@@ -252,8 +263,16 @@ def conditions(f: Filters, *, dialect: str = "", max_span: int | None = None, co
         out.append(ix(g.date_first, "date") <= date_bound(f.date_to, end=True))
     if f.result:
         out.append(result_condition(f.result))
-    if f.valid is not None:
-        out.append(col(g.valid).is_(True) if f.valid else col(g.valid).is_(False))
+    if f.verdict is not None:
+        word = _word(f.verdict, VerdictClass, "--verdict")
+        if word == VerdictClass.UNCONFIRMED:
+            # Stored verdicts are the lenient ones: a record that passes with an unconfirmed result.
+            out.append(and_(col(g.verdict) == VerdictClass.PASS.value,
+                            col(g.result_status) == ResultStatus.UNCONFIRMED.value))
+        else:
+            out.append(col(g.verdict) == word)
+    if f.status is not None:
+        out.append(col(g.result_status) == _word(f.status, ResultStatus, "--status"))
     if f.swapped is not None:
         out.append(col(g.swapped).is_(True) if f.swapped else col(g.swapped).is_(False))
     if f.moves_min is not None:

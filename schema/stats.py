@@ -1,4 +1,4 @@
-"""`records stats`: per game (records, valid share, results by method, win rates, the pie swap) and per player.
+"""`records stats`: per game (records, share that passes, results by method, win rates, the pie swap) and per player.
 
 Win rates count the records whose verdict names a winner. The first player is the one who started with Black (PB);
 after a pie swap that player holds White (rules README, "The pie swap"). The swapper is the player who took the
@@ -14,6 +14,7 @@ from sqlalchemy import ColumnElement, SQLColumnExpression, and_, case, func, uni
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
 
+from ..verifier.status import VerdictClass
 from .models import GameRow
 from .search import Filters, conditions
 
@@ -22,7 +23,7 @@ from .search import Filters, conditions
 class GameStats:
     game: str
     records: int = 0
-    valid: int = 0
+    passed: int = 0  # records whose verdict is `pass`
     decided: int = 0  # records whose verdict names a winner
     black_wins: int = 0
     white_wins: int = 0
@@ -37,8 +38,8 @@ class GameStats:
         return round(part / whole, 4) if whole else None
 
     @property
-    def valid_share(self) -> float | None:
-        return self._share(self.valid, self.records)
+    def pass_share(self) -> float | None:
+        return self._share(self.passed, self.records)
 
     @property
     def black_rate(self) -> float | None:
@@ -62,7 +63,7 @@ class GameStats:
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
-        for name in ("valid_share", "black_rate", "white_rate", "first_player_rate", "swap_rate", "swapper_rate"):
+        for name in ("pass_share", "black_rate", "white_rate", "first_player_rate", "swap_rate", "swapper_rate"):
             out[name] = getattr(self, name)
         return out
 
@@ -91,7 +92,7 @@ def game_stats(session: Session, filters: Filters | None = None) -> list[GameSta
     counts: Select[str, *tuple[int | None, ...]] = Select(
         col(g.game),
         func.count(),
-        _count(col(g.valid).is_(True)),
+        _count(col(g.verdict) == VerdictClass.PASS.value),
         _count(winner.is_not(None)),
         _count(winner == "B"),
         _count(winner == "W"),
@@ -104,9 +105,9 @@ def game_stats(session: Session, filters: Filters | None = None) -> list[GameSta
     out: dict[str, GameStats] = {}
     for row in session.exec(stmt):
         name, *numbers = row
-        (records, valid, decided, black_wins, white_wins, first_player_wins, swaps, swapper_decided,
+        (records, passed, decided, black_wins, white_wins, first_player_wins, swaps, swapper_decided,
          swapper_wins) = (int(n or 0) for n in numbers)
-        out[name] = GameStats(name, records, valid, decided, black_wins, white_wins, first_player_wins, swaps,
+        out[name] = GameStats(name, records, passed, decided, black_wins, white_wins, first_player_wins, swaps,
                               swapper_decided, swapper_wins)
     methods = (
         select(col(g.game), col(g.result_method), func.count())

@@ -41,6 +41,7 @@ def _row(n: int, **kw) -> GameRow:
         search_text=f"row {n}".casefold(),
     )
     values.update(kw)
+    values["verdict"] = "pass" if values["valid"] else "invalid"
     values["event_norm"] = normalise_name(values.get("event"))
     if values.get("date_first"):
         values["date_days"] = (values["date_last"] - values["date_first"]).days
@@ -138,8 +139,8 @@ def test_results_by_exact_value_colour_or_method(archive) -> None:
 
 
 def test_valid_swapped_and_move_counts(archive, bound) -> None:
-    assert _ids(archive, valid=False) == [4]
-    assert _ids(archive, valid=True) == [1, 2, 3]
+    assert _ids(archive, verdict="invalid") == [4]
+    assert _ids(archive, verdict="pass") == [1, 2, 3]
     assert _ids(archive, swapped=True) == [3]
     assert _ids(archive, swapped=False) == [1, 2, 4]
     assert _ids(archive, moves_min=3) == [2, 3]

@@ -112,7 +112,7 @@ def test_buttons_and_keys_step_through_the_positions(browser, tmp_path: Path) ->
     assert _text(d, "counter") == "5 / 5"
     page_text = d.find_element(By.TAG_NAME, "body").text
     assert "Alice" in page_text and "Bob" in page_text and "Club night" in page_text
-    assert "Verdict: passes" in page_text
+    assert "Verdict: pass (" in page_text
     # Nothing was fetched: no resource besides the page itself.
     assert d.execute_script("return performance.getEntriesByType('resource').length;") == 0
 

@@ -51,7 +51,7 @@ def test_move_n_prints_that_position(rec) -> None:
     assert re.search(r"^b \| X \(X\) \.", out, re.M)  # row b: ab, and the last move bb
     assert "Comment:" in out and "two captured" in out
     assert "Black: Alice" in out and "White: Bob" in out and "Event: Club night" in out
-    assert "Verdict: passes" in out
+    assert "Verdict: pass (" in out
     assert "Move 4 of" not in out
 
 
@@ -96,7 +96,7 @@ def test_invalid_record_replays_up_to_the_illegal_move(rec) -> None:
     assert "illegal:" in out
     assert "Move 3" not in out  # never past the first illegal move
     assert re.search(r"^a \|!X!", out, re.M)  # the refused move's point marked on the position before it
-    assert "Verdict: INVALID" in out
+    assert "Verdict: invalid" in out
     beyond = run("replay", str(path), "--move", "3")
     assert beyond.exit_code == 2
     assert "stops at move 2, which is illegal" in beyond.output

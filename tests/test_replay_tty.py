@@ -172,7 +172,7 @@ def test_an_invalid_record_stops_at_its_illegal_move(term) -> None:
     t = term(ILLEGAL)
     t.frame("Start (moves: 2)")
     t.send(END)
-    screen = t.frame("Illegal move 2 of 2: White aa (Bob)", "illegal:", "Verdict: INVALID")
+    screen = t.frame("Illegal move 2 of 2: White aa (Bob)", "illegal:", "Verdict: invalid")
     assert _row(screen, "a").startswith("!●!")  # the occupied point the refused move named
     t.send(RIGHT)  # nothing after the illegal move
     t.frame("Illegal move 2 of 2")

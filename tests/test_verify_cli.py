@@ -33,7 +33,7 @@ def test_one_passing_record_exits_0_with_a_report(tmp_path):
     path.write_text(LEGAL_CATION)
     result = run(str(path))
     assert result.exit_code == 0, result.output
-    assert "PASS" in result.output and "Bo" in result.output
+    assert "pass" in result.output and "Bo" in result.output
 
 
 def test_an_illegal_move_exits_1_and_names_move_point_rule_and_position(tmp_path):
@@ -54,7 +54,8 @@ def test_folders_are_searched_and_every_record_gets_a_json_verdict(folder):
     for obj in lines:
         assert {"file", "index", "game", "valid", "winner", "result", "problems"} <= set(obj)
         assert {"colour", "player"} <= set(obj["winner"])
-        assert {"declared", "computed", "agrees"} <= set(obj["result"])
+        assert {"declared", "computed", "status", "agrees"} <= set(obj["result"])
+        assert obj["verdict"] in ("pass", "invalid", "wrong-result", "unreadable")
         for problem in obj["problems"]:
             assert {"code", "move", "rule", "message", "severity"} <= set(problem)
     good = by_name["good.rec"]
@@ -73,7 +74,7 @@ def test_a_summary_table_for_many_records(folder):
     result = run(str(folder))
     assert result.exit_code == 1
     assert "good.rec" in result.output and "occupied.rec" in result.output
-    assert "3 records: 1 pass, 1 invalid, 0 with a wrong result, 1 unreadable" in result.output
+    assert "3 records: 1 pass, 1 invalid, 1 unreadable; results: 1 agrees, 1 disagrees" in result.output
 
 
 def test_a_missing_path_exits_2(tmp_path):

@@ -1,0 +1,42 @@
+"""A stored verdict read back as the verifier's own Verdict, so that `show` renders what `verify` renders."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..records.model import Colour, Severity, SourcePos
+from ..records.properties import read_result
+from ..verifier.engine import Score
+from ..verifier.status import ResultStatus
+from ..verifier.verdict import Problem, Verdict
+from .models import GameRow, ProblemRow
+
+
+def stored_verdict(row: GameRow, problems: Sequence[ProblemRow]) -> Verdict:
+    """The Verdict that `verify` gave the record when it was imported, from its row and its problem rows."""
+    declared, _ = read_result(row.result)
+    score = None
+    if row.score_black is not None and row.score_white is not None:
+        score = Score(row.score_black, row.score_white, row.komi or 0.0)
+    return Verdict(
+        game=row.game,
+        size=row.size,
+        valid=row.valid,
+        problems=[Problem(p.code, p.message, Severity(p.severity), p.move, p.point, p.rule,
+                          SourcePos(p.line, p.column or 0, -1) if p.line is not None else None) for p in problems],
+        moves_replayed=row.moves_replayed,
+        moves_total=row.move_count,
+        end=row.end,
+        winner_colour=Colour(row.winner_colour) if row.winner_colour else None,
+        winner_player=row.winner_player,
+        swapped=row.swapped,
+        black_player=row.black_final,
+        white_player=row.white_final,
+        declared=declared,
+        computed=row.computed_result,
+        score=score,
+        status=ResultStatus(row.result_status),
+        result_checked=row.result_checked,
+        result_note=row.result_note,
+        replayed=row.replayed,
+    )
