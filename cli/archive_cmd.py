@@ -29,7 +29,7 @@ from rich.text import Text
 from ..records.model import FormatError
 from ..schema.filters import DEFAULT_LIMIT, SORT_NAMES, FilterError, Filters
 from ..verifier.status import ResultStatus, VerdictClass
-from .layout import output_width
+from .console import make_console
 from .verdict_view import render_report, status_word, totals_line, verdict_word
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of 
 # -- errors -------------------------------------------------------------------------------------------------
 
 def _err() -> Console:
-    return Console(stderr=True, highlight=False)
+    return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
@@ -176,6 +176,8 @@ JSON_FIELDS = ("id", "sha256", "game", "size", "black", "white", "black_final", 
                "agrees", "winner_colour", "winner_player", "swapped", "moves", "verdict", "valid", "passes",
                "problems", "source_file", "source_index")
 
+_SHORT_GAME = {"go-ing": "Go", "conversion-go": "ConvGo", "cation": "Cation", "quentin": "Quentin", "squer": "Squer"}
+
 # The search table's columns, in the order they are dropped when the terminal is too narrow for all of them
 # (from the end of this list); `id` ... `verdict` always stay.
 _COLUMNS: list[tuple[str, Callable[[GameRow], Text | str]]] = [
@@ -191,7 +193,6 @@ _COLUMNS: list[tuple[str, Callable[[GameRow], Text | str]]] = [
     ("moves", lambda r: str(r.move_count)),
     ("winner", lambda r: Text(_winner(r))),
 ]
-_SHORT_GAME = {"go-ing": "Go", "conversion-go": "ConvGo", "cation": "Cation", "quentin": "Quentin", "squer": "Squer"}
 _NAME_COLUMNS = {"black", "white", "event", "winner"}
 
 
@@ -226,9 +227,7 @@ def _table(found: Sequence[GameRow], width: int) -> Table:
 
 
 def _out() -> Console:
-    """Standard output, as wide as the terminal; piped, as wide as COLUMNS says (else layout.PIPE_WIDTH)."""
-    probe = Console(highlight=False)
-    return Console(highlight=False, width=output_width(probe.is_terminal, probe.width))
+    return make_console()
 
 
 def _csv(found: Sequence[GameRow]) -> str:
@@ -279,6 +278,8 @@ def import_cmd(
     for line in missing:
         err.print(Text(f"error: {line}"))
     if not files:
+        if missing:
+            raise typer.Exit(EXIT_USAGE)
         raise fail("no record files found (.rec or .sgf)", EXIT_NOTHING)
     with handling_errors():
         engine = open_archive(db, create=True)
@@ -312,8 +313,7 @@ def import_cmd(
             err.print(Text(f"duplicate: {where} (already in the archive)"))
     if as_json:
         _print_json(summary.to_json())
-        if not summary.ok or missing:
-            raise typer.Exit(EXIT_NOTHING)
+        _import_exit(summary.ok, bool(missing))
         return
     table = Table("files", "records", "new", "duplicates", *(["not stored"] if summary.not_stored else []),
                   *(["failed"] if summary.failed else []), title="import", header_style="bold", box=box.SIMPLE_HEAD)
@@ -323,7 +323,14 @@ def import_cmd(
     out.print(table)
     out.print(totals_line(Counter({VerdictClass(k): n for k, n in summary.verdicts.items()}),
                           Counter({ResultStatus(k): n for k, n in summary.statuses.items()})))
-    if not summary.ok or missing:
+    _import_exit(summary.ok, bool(missing))
+
+
+def _import_exit(ok: bool, missing: bool) -> None:
+    # A path that cannot be opened is a usage error (2), as in every command; a record that fails, 1.
+    if missing:
+        raise typer.Exit(EXIT_USAGE)
+    if not ok:
         raise typer.Exit(EXIT_NOTHING)
 
 

@@ -1,4 +1,5 @@
-"""The rich console every command prints with: colours off with NO_COLOR or --no-color, or when not a terminal."""
+"""The rich console every command prints with: colours off with NO_COLOR or --no-color, or when not a terminal;
+as wide as the terminal, or when piped as wide as COLUMNS says (else layout.PIPE_WIDTH)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,11 @@ import os
 
 from rich.console import Console
 
+from .layout import output_width
+
 
 def make_console(*, no_color: bool = False, stderr: bool = False) -> Console:
     off = no_color or bool(os.environ.get("NO_COLOR"))
-    return Console(no_color=off, highlight=False, stderr=stderr, soft_wrap=False)
+    probe = Console(stderr=stderr)
+    return Console(no_color=off, highlight=False, stderr=stderr, soft_wrap=False,
+                   width=output_width(probe.is_terminal, probe.width))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version
+from typing import Annotated
+
 import typer
 
 from . import archive_cmd, replay_cmd, verify_cmd
@@ -12,7 +15,26 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode="rich",
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        try:
+            number = version("boardrecords")
+        except PackageNotFoundError:  # run from a source tree that was not installed
+            number = "unknown"
+        typer.echo(f"records {number}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    _version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", callback=_show_version,
+                                           is_eager=True)] = False,
+) -> None:
+    """Archive, verify and replay game records of Go (Ing rules), Conversion Go, Cation, Quentin and Squer."""
 
 verify_cmd.register(app)
 archive_cmd.register(app)

@@ -18,7 +18,7 @@ from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 from sqlmodel import Session, SQLModel
 
-from . import models  # noqa: F401  (registers the tables on SQLModel.metadata)
+from . import models  # registers the tables on SQLModel.metadata
 
 DEFAULT_DB = "records.db"
 ENV_DB = "RECORDS_DB"
@@ -59,9 +59,32 @@ def make_engine(db: str | None = None, *, must_exist: bool = False) -> Engine:
             _configure_sqlite(engine)
         else:
             engine = create_engine(url, pool_pre_ping=True)
-    except (ArgumentError, NoSuchModuleError, ValueError) as exc:
-        raise ArchiveError(f"cannot use database {describe_url(url)}: {exc}") from exc
+    except NoSuchModuleError as exc:
+        scheme = url.split("://", 1)[0]
+        raise ArchiveError(f"{describe_url(url)}: {scheme!r} is not a database SQLAlchemy knows (use a SQLite file, "
+                           "sqlite:///PATH or postgresql+psycopg://USER@HOST/DB)") from exc
+    except ImportError as exc:
+        raise ArchiveError(f"{describe_url(url)}: its database driver is not installed ({exc.name or exc}); "
+                           f"{_driver_hint(url)}") from exc
+    except (ArgumentError, ValueError) as exc:
+        raise ArchiveError(f"cannot use database {describe_url(url)}: {first_line(exc)}") from exc
     return engine
+
+
+# What to install for the drivers users name most; any other: the driver SQLAlchemy's documentation names.
+_DRIVERS = {
+    "postgresql": 'pip install "boardrecords[postgres]" (psycopg), and use postgresql+psycopg://',
+    "postgresql+psycopg": 'pip install "boardrecords[postgres]"',
+    "postgresql+psycopg2": "pip install psycopg2-binary",
+    "mysql": "pip install mysqlclient",
+    "mysql+pymysql": "pip install PyMySQL",
+    "mariadb": "pip install mariadb",
+}
+
+
+def _driver_hint(url: str) -> str:
+    scheme = url.split("://", 1)[0].lower()
+    return _DRIVERS.get(scheme, f"install the Python driver for {scheme}")
 
 
 def describe_url(url: str) -> str:
@@ -69,8 +92,8 @@ def describe_url(url: str) -> str:
     if "@" in url and "://" in url:
         scheme, rest = url.split("://", 1)
         creds, host = rest.rsplit("@", 1)
-        user = creds.split(":", 1)[0]
-        return f"{scheme}://{user}:***@{host}"
+        user, _, password = creds.partition(":")
+        return f"{scheme}://{user}:***@{host}" if password else f"{scheme}://{user}@{host}"
     return url
 
 
@@ -200,6 +223,7 @@ def open_archive(db: str | None, *, create: bool = False) -> Engine:
     where = engine.url.render_as_string(hide_password=True)
     try:
         if create:
+            _refuse_foreign(engine, where)
             create_schema(engine)
         elif not has_schema(engine):
             raise ArchiveError(f"{where} holds no archive (run `records import` first)")
@@ -210,6 +234,26 @@ def open_archive(db: str | None, *, create: bool = False) -> Engine:
         engine.dispose()
         raise ArchiveError(f"database error on {where}: {first_line(exc.orig)}") from exc
     return engine
+
+
+def _refuse_foreign(engine: Engine, where: str) -> None:
+    """An SQLite file that holds another program's tables, or an archive of another layout, is left alone."""
+    if engine.dialect.name != "sqlite":
+        return  # a server database is named for the archive on purpose; its other schemas are not ours to judge
+    insp = inspect(engine)
+    names = set(insp.get_table_names())
+    ours = {t.name for t in SQLModel.metadata.sorted_tables}
+    foreign = sorted(n for n in names - ours if not n.startswith(("game_text", "sqlite_")))
+    if foreign:
+        listed = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
+        raise ArchiveError(f"{where} holds tables of another program ({listed}); records adds none of its own "
+                           "there: name another file with --db")
+    if "game" in names:
+        have = {c["name"] for c in insp.get_columns("game")}
+        missing = sorted(set(models.GameRow.model_fields) - have)
+        if missing:
+            raise ArchiveError(f"{where} holds an archive of an older layout (no {', '.join(missing[:3])}); import "
+                               "the records into a new archive")
 
 
 def first_line(exc: BaseException | None) -> str:
