@@ -523,7 +523,15 @@ def stats_cmd(
 
 
 def _pct(value: float | None) -> str:
-    return "-" if value is None else f"{value * 100:.1f}%"
+    return "-" if value is None else f"{value * 100:.0f}%"
+
+
+def _compact_table(*headers: str, title: str) -> Table:
+    table = Table(title=title, title_justify="left", header_style="bold", box=None, pad_edge=False,
+                  show_edge=False)
+    for header in headers:
+        table.add_column(header, no_wrap=True, justify="left" if header in ("game", "player") else "right")
+    return table
 
 
 def _print_stats(per_game: Sequence[Any], per_player: Sequence[Any]) -> None:
@@ -531,18 +539,25 @@ def _print_stats(per_game: Sequence[Any], per_player: Sequence[Any]) -> None:
     if not per_game:
         _err().print("the archive holds no records")
         return
-    t = Table("game", "records", "pass", "decided", "Black wins", "White wins", "first player wins", "swaps",
-              "swapper wins", "results by method", title="per game", header_style="bold")
+    # Short headers and whole percentages keep the table within 80 columns; the methods follow as lines.
+    t = _compact_table("game", "records", "pass", "decided", "B wins", "W wins", "1st wins", "swaps", "swapper",
+                       title="per game (wins as shares of decided games; 1st: the player who moved first)")
+    methods: list[Text] = []
     for g in per_game:
-        methods = ", ".join(f"{m} {n}" for m, n in sorted(g.methods.items(), key=lambda kv: (-kv[1], kv[0])))
-        t.add_row(g.game, str(g.records), _pct(g.pass_share), str(g.decided), _pct(g.black_rate),
+        short = _SHORT_GAME.get(g.game, g.game)
+        t.add_row(short, str(g.records), _pct(g.pass_share), str(g.decided), _pct(g.black_rate),
                   _pct(g.white_rate), _pct(g.first_player_rate),
                   f"{g.swaps} ({_pct(g.swap_rate)})" if g.swaps else "0",
-                  f"{g.swapper_wins}/{g.swapper_decided} ({_pct(g.swapper_rate)})" if g.swapper_decided else "-",
-                  methods)
+                  f"{g.swapper_wins}/{g.swapper_decided}" if g.swapper_decided else "-")
+        listed = ", ".join(f"{m} {n}" for m, n in sorted(g.methods.items(), key=lambda kv: (-kv[1], kv[0])))
+        methods.append(Text(f"{short}: {listed}"))
     console.print(t)
+    console.print(Text("declared results by method", style="bold"))
+    for line in methods:
+        console.print(line)
     if per_player:
-        p = Table("player", "games", "wins", "win rate", title="per player", header_style="bold")
+        p = _compact_table("player", "games", "wins", "win rate", title="per player")
         for s in per_player:
             p.add_row(Text(s.name or ""), str(s.games), str(s.wins), _pct(s.wins / s.games if s.games else None))
+        console.print()
         console.print(p)
