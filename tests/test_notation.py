@@ -149,3 +149,42 @@ def test_words_say_the_notation() -> None:
     assert notation_words(Game.CATION, 5) == "Points: a1-style coordinates, columns a..e from the left, rows 1..5 " \
                                              "from the bottom"
     assert notation_words(Game.GO, 9, Notation.SGF).startswith("Points: SGF letters")
+
+
+# -- engine messages ---------------------------------------------------------------------------------------------
+
+def _verdict(text: str, notation: Notation = Notation.CUSTOMARY):  # type: ignore[no-untyped-def]
+    from boardrecords.records.reader import read_bytes
+    from boardrecords.verifier.verdict import verify
+
+    return verify(read_bytes(text.encode())[0], notation=notation)
+
+
+def test_engine_messages_use_the_customary_notation_by_default() -> None:
+    go = _verdict("(;GM[1]SZ[19];B[pd];W[pd])")
+    assert go.first_error is not None
+    assert go.first_error.message == "Q16 is occupied"
+    assert go.first_error.point == "pd"  # machines keep SGF letters
+    assert go.to_json()["problems"][0]["point"] == "pd"
+    cation = _verdict("(;GM[Cation]SZ[5];B[dc];W[dc])")
+    assert cation.first_error is not None and cation.first_error.message == "d3: the point is occupied"
+
+
+def test_engine_messages_in_sgf_letters_on_request() -> None:
+    go = _verdict("(;GM[1]SZ[19];B[pd];W[pd])", Notation.SGF)
+    assert go.first_error is not None and go.first_error.message == "pd is occupied"
+    squer = _verdict("(;GM[Squer]SZ[3];B[ab];W[bb];B[cb];W[sweep-b])", Notation.SGF)
+    assert squer.first_error is not None
+    assert squer.first_error.message == "column b is not entirely filled with enemy stones"
+    squer_c = _verdict("(;GM[Squer]SZ[3];B[ba];W[ab];B[sweep-b])")
+    assert squer_c.first_error is not None
+    assert squer_c.first_error.message == "row 2 is not entirely filled with enemy stones"
+
+
+@pytest.mark.parametrize("game", list(Game))
+def test_every_engine_takes_the_notation(game: Game) -> None:
+    from boardrecords.verifier.registry import engine_for
+
+    engine = engine_for(game)(5, notation=Notation.SGF)
+    assert engine.point_name((3, 2)) == "dc"
+    assert engine_for(game)(5).point_name((3, 2)) == ("D3" if game in GO_GAMES else "d3")

@@ -41,7 +41,7 @@ def test_an_illegal_move_exits_1_and_names_move_point_rule_and_position(tmp_path
     path.write_text("(;GM[Squer]SZ[4]\n;B[aa]\n;W[aa])")
     result = run(str(path))
     assert result.exit_code == 1
-    assert "SQU-3" in result.output and "aa is occupied" in result.output
+    assert "SQU-3" in result.output and "a4 is occupied" in result.output  # aa (GEN-10)
     assert "3:2" in result.output  # line 3, column 2: the W property of the second move
 
 
