@@ -26,6 +26,7 @@ from rich.text import Text
 
 from ..records.model import FormatError
 from ..schema.filters import DEFAULT_LIMIT, SORT_NAMES, FilterError, Filters
+from .console import SgfPointsOption
 
 if TYPE_CHECKING:
     from ..schema.importer import FileResult
@@ -328,6 +329,7 @@ def show_cmd(
     db: DbOption = None,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Draw the board with ASCII only.")] = False,
     as_json: JsonOption = False,
+    sgf_points: SgfPointsOption = False,
 ) -> None:
     """A stored record: its header, its verdict with every problem, and the final position."""
     from ..schema.archive import open_archive, problems_of, rows_by_ids
@@ -349,8 +351,9 @@ def show_cmd(
         return
     console = _out()
     console.print(_header(row))
-    console.print(_verdict(row, problems))
-    board = _final_board(row, ascii_only)
+    names, messages = _point_names(row, problems, sgf_points)
+    console.print(_verdict(row, problems, names, messages))
+    board = _final_board(row, ascii_only, names)
     if board is not None:
         console.print(board)
 
@@ -376,7 +379,29 @@ def _header(row: GameRow) -> Table:
     return t
 
 
-def _verdict(row: GameRow, problems: Sequence[Any]) -> Group:
+def _point_names(row: GameRow, problems: Sequence[Any], sgf: bool) -> tuple[Any, list[str] | None]:
+    """How `show` names points (GEN-10), and the problems' messages in that notation when the record verifies again
+    to the same problems (None: show the stored messages)."""
+    from ..records.games import game_from_name
+    from ..records.notation import Notation, names_for
+    from ..schema.export import parse_row
+
+    game = game_from_name(row.game or "")
+    if game is None or not row.size:
+        return None, None
+    names = names_for(game, row.size, sgf)
+    try:
+        from ..verifier.verdict import verify
+
+        fresh = verify(parse_row(row), notation=Notation.SGF if sgf else Notation.CUSTOMARY).problems
+    except Exception:
+        return names, None
+    if [(p.code, p.move) for p in fresh] != [(p.code, p.move) for p in problems]:
+        return names, None
+    return names, [p.message for p in fresh]
+
+
+def _verdict(row: GameRow, problems: Sequence[Any], names: Any = None, messages: list[str] | None = None) -> Group:
     if row.passes:
         head = Text("PASSES: every move legal, the result agrees" if row.agrees else "PASSES: every move legal",
                     style="green")
@@ -392,15 +417,22 @@ def _verdict(row: GameRow, problems: Sequence[Any]) -> Group:
         parts.append(Text(f"result: {row.result_note}"))
     if problems:
         t = Table("move", "point", "rule", "code", "severity", "where", "message", header_style="bold")
-        for p in problems:
+        for i, p in enumerate(problems):
             where = f"{p.line}:{p.column}" if p.line is not None else ""
-            t.add_row(str(p.move or ""), Text(p.point or ""), Text(p.rule or ""), Text(p.code), p.severity, where,
-                      Text(p.message))
+            point = p.point or ""
+            if names is not None and point:
+                from ..records.points import parse_point
+
+                at = parse_point(point)
+                point = names(at) if at is not None else point
+            message = messages[i] if messages is not None else p.message
+            t.add_row(str(p.move or ""), Text(point), Text(p.rule or ""), Text(p.code), p.severity, where,
+                      Text(message))
         parts.append(t)
     return Group(*parts)
 
 
-def _final_board(row: GameRow, ascii_only: bool) -> Any:
+def _final_board(row: GameRow, ascii_only: bool, names: Any = None) -> Any:
     """The final position drawn by cli/boards.py, or None while that module (or the replay) is not there."""
     from ..schema.export import parse_row
 
@@ -415,7 +447,7 @@ def _final_board(row: GameRow, ascii_only: bool) -> Any:
         for step in replay(record, snapshots=True):
             last = step
         rows_ = last.board if last is not None and last.board is not None else new_engine(record).rows()
-        return board_renderable(record, last, rows_, ascii=ascii_only)
+        return board_renderable(record, last, rows_, ascii=ascii_only, names=names)
     except (NotImplementedError, FormatError, ValueError, KeyError, IndexError, AttributeError, TypeError):
         return None  # the position is extra; the header and the verdict above are the record's account
 

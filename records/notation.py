@@ -95,17 +95,17 @@ def example_point(size: int) -> Point:
 
 
 def notation_words(game: Game, size: int, notation: Notation = Notation.CUSTOMARY) -> str:
-    """What a screen says about its coordinates, e.g. `Points: Go coordinates, columns A..T (no I) from the left,
-    rows 1..19 from the bottom`."""
+    """What a screen says about its coordinates, e.g. `Points: Go coordinates, A..T (no I) left to right, 1..19
+    bottom to top`."""
     last = size - 1
     if notation is Notation.SGF:
-        return (f"Points: SGF letters, column then row, columns {index_letter(0)}..{index_letter(last)} from the "
-                f"left, rows {index_letter(0)}..{index_letter(last)} from the top")
+        letters = f"{index_letter(0)}..{index_letter(last)}"
+        return f"Points: SGF letters, column {letters} left to right, then row {letters} top to bottom"
     cols = f"{column_name(0, game)}..{column_name(last, game)}"
     if game in _GO_GAMES:
         skip = " (no I)" if size > 8 else ""
-        return f"Points: Go coordinates, columns {cols}{skip} from the left, rows 1..{size} from the bottom"
-    return f"Points: a1-style coordinates, columns {cols} from the left, rows 1..{size} from the bottom"
+        return f"Points: Go coordinates, {cols}{skip} left to right, 1..{size} bottom to top"
+    return f"Points: a1-style, {cols} left to right, 1..{size} bottom to top"
 
 
 def _expected(game: Game, size: int) -> str:

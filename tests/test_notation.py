@@ -144,10 +144,8 @@ def test_point_names_object() -> None:
 
 
 def test_words_say_the_notation() -> None:
-    assert notation_words(Game.GO, 19) == (
-        "Points: Go coordinates, columns A..T (no I) from the left, rows 1..19 from the bottom")
-    assert notation_words(Game.CATION, 5) == "Points: a1-style coordinates, columns a..e from the left, rows 1..5 " \
-                                             "from the bottom"
+    assert notation_words(Game.GO, 19) == "Points: Go coordinates, A..T (no I) left to right, 1..19 bottom to top"
+    assert notation_words(Game.CATION, 5) == "Points: a1-style, a..e left to right, 1..5 bottom to top"
     assert notation_words(Game.GO, 9, Notation.SGF).startswith("Points: SGF letters")
 
 
