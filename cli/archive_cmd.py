@@ -103,7 +103,9 @@ _FILTER_PARAMS = [
     _opt(int | None, "--moves-min", help="At least this many moves on the main line."),
     _opt(int | None, "--moves-max", help="At most this many moves on the main line."),
     _opt(str | None, "--text", help="Text in the comments or the names (case-insensitive)."),
-    _opt(str | None, "--opening", help="The main line starts with these moves: 'B\\[pd] W\\[dp]' or pd,dp."),
+    _opt(str | None, "--opening", help="The main line starts with these moves: 'B\\[pd] W\\[dp]', pd,dp or Q16,D4. "
+         "Points in SGF letters or the game's own notation (Q16; a1-style for the connection games), read on the "
+         "board of --game and --size (default: Go, 19x19)."),
 ]
 
 
