@@ -29,12 +29,14 @@ from rich.text import Text
 from ..records.model import FormatError
 from ..schema.filters import DEFAULT_LIMIT, SORT_NAMES, FilterError, Filters
 from ..verifier.status import ResultStatus, VerdictClass
-from .console import make_console
+from .console import SgfPointsOption, make_console
 from .verdict_view import render_report, status_word, totals_line, verdict_word
 
 if TYPE_CHECKING:
+    from ..records.model import Record
     from ..schema.importer import FileResult
     from ..schema.models import GameRow
+    from ..verifier.verdict import Verdict
 
 # The database layer (SQLAlchemy, SQLModel) is imported inside the commands: `records verify` and `records replay`
 # should not pay for loading it.
@@ -109,7 +111,9 @@ _FILTER_PARAMS = [
     _opt(int | None, "--moves-min", help="At least this many moves on the main line."),
     _opt(int | None, "--moves-max", help="At most this many moves on the main line."),
     _opt(str | None, "--text", help="Text in the comments or the names (case-insensitive)."),
-    _opt(str | None, "--opening", help="The main line starts with these moves: 'B\\[pd] W\\[dp]' or pd,dp."),
+    _opt(str | None, "--opening", help="The main line starts with these moves: 'B\\[pd] W\\[dp]', pd,dp or Q16,D4. "
+         "Points in SGF letters or the game's own notation (Q16; a1-style for the connection games), read on the "
+         "board of --game and --size (default: Go, 19x19)."),
 ]
 
 
@@ -382,6 +386,7 @@ def show_cmd(
     db: DbOption = None,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Draw the board with ASCII only.")] = False,
     as_json: JsonOption = False,
+    sgf_points: SgfPointsOption = False,
 ) -> None:
     """A stored record: its verdict as `verify` gives it, every problem, and the final position."""
     from ..schema.archive import open_archive, problems_of, rows_by_ids
@@ -403,10 +408,13 @@ def show_cmd(
             _print_json({**row_json(row), **verdict.to_json(), "id": row.id})
             return
         record = parse_row(row)
+    from ..records.notation import names_for
+
     console = _out()
     console.print(_header(row))
-    render_report(console, (row.source_file or f"archive #{row.id}", record, verdict))
-    board = _final_board(row, ascii_only)
+    render_report(console, (row.source_file or f"archive #{row.id}", record, _in_notation(record, verdict, sgf_points)),
+                  sgf_points=sgf_points)
+    board = _final_board(row, ascii_only, names_for(record.game, record.size, sgf_points))
     if board is not None:
         console.print(board)
 
@@ -422,7 +430,21 @@ def _header(row: GameRow) -> Table:
     return t
 
 
-def _final_board(row: GameRow, ascii_only: bool) -> Any:
+def _in_notation(record: Record, verdict: Verdict, sgf: bool) -> Verdict:
+    """The stored verdict, its messages naming points in SGF letters when asked (GEN-10): stored messages use the
+    game's own notation, so they are named again from a fresh replay (when it gives the same problems)."""
+    if not sgf:
+        return verdict
+    from ..records.notation import Notation
+    from ..verifier.verdict import verify
+
+    fresh = verify(record, notation=Notation.SGF).problems
+    if [(p.code, p.move) for p in fresh] != [(p.code, p.move) for p in verdict.problems]:
+        return verdict
+    return dataclasses.replace(verdict, problems=fresh)
+
+
+def _final_board(row: GameRow, ascii_only: bool, names: Any = None) -> Any:
     """The final position drawn by cli/boards.py, or None while that module (or the replay) is not there."""
     from ..schema.export import parse_row
 
@@ -437,7 +459,7 @@ def _final_board(row: GameRow, ascii_only: bool) -> Any:
         for step in replay(record, snapshots=True):
             last = step
         rows_ = last.board if last is not None and last.board is not None else new_engine(record).rows()
-        return board_renderable(record, last, rows_, ascii=ascii_only)
+        return board_renderable(record, last, rows_, ascii=ascii_only, names=names)
     except (NotImplementedError, FormatError, ValueError, KeyError, IndexError, AttributeError, TypeError):
         return None  # the position is extra; the header and the verdict above are the record's account
 

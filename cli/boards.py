@@ -3,6 +3,9 @@
 Everything a view shows about a move comes from the replay's `Step` (its `change` and its `board`); nothing here
 knows a game's rules. Highlights never rely on colour alone: each one also has a bracket or glyph, so a board stays
 readable with `NO_COLOR` and in the ASCII fallback.
+
+Points are shown in one notation per screen (GEN-10): the game's customary one unless SGF letters are asked for
+(`--sgf-points`); `ReplayData.names` names them for every line a view shows.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from rich.text import Text
 
 from ..records.games import SPECS, MoveKind
 from ..records.model import Colour, Move, Record
-from ..records.points import Point, format_point, index_letter, parse_point
+from ..records.notation import PointNames, names_for
+from ..records.points import Point, parse_point
 from ..verifier.engine import Outcome
 from ..verifier.replay import Replay, Step, new_engine
 from ..verifier.verdict import Verdict, verify
@@ -141,6 +145,16 @@ class ReplayData:
     verdict: Verdict | None
     verdict_note: str | None = None  # why there is no verdict
     ends: list[Outcome | None] = field(default_factory=list)
+    names: PointNames | None = None  # how the views name points (None: the game's customary notation)
+
+    def __post_init__(self) -> None:
+        if self.names is None:
+            self.names = names_for(self.record.game, self.record.size)
+
+    @property
+    def points(self) -> PointNames:
+        assert self.names is not None
+        return self.names
 
     @property
     def last(self) -> int:
@@ -167,10 +181,14 @@ class ReplayData:
         return next((s for s in self.steps if s.change.swapped and s.illegal is None), None)
 
 
-def build_replay(record: Record) -> ReplayData:
-    """Replay `record` through its engine with snapshots, and judge it. Engine errors propagate to the caller."""
-    start_engine = new_engine(record)
-    run = Replay(record, snapshots=True)
+def build_replay(record: Record, *, sgf_points: bool = False) -> ReplayData:
+    """Replay `record` through its engine with snapshots, and judge it. Engine errors propagate to the caller.
+
+    Points are named in the game's customary notation, or in SGF letters with `sgf_points` (GEN-10).
+    """
+    names = names_for(record.game, record.size, sgf_points)
+    start_engine = new_engine(record, notation=names.notation)
+    run = Replay(record, snapshots=True, notation=names.notation)
     steps: list[Step] = []
     ends: list[Outcome | None] = []
     for step in run:
@@ -180,43 +198,42 @@ def build_replay(record: Record) -> ReplayData:
     verdict: Verdict | None = None
     note: str | None = None
     try:
-        verdict = verify(record)
+        verdict = verify(record, notation=names.notation)
     except NotImplementedError:
         note = "the verifier is not available"
-    return ReplayData(record, start_engine.rows(), start_engine.to_move, steps, verdict, note, ends)
+    return ReplayData(record, start_engine.rows(), start_engine.to_move, steps, verdict, note, ends, names)
 
 
 # -- words shared by every view -----------------------------------------------------------------------------
 
-def _points_text(points: Iterable[Point]) -> str:
-    return " ".join(format_point(p) for p in sorted(points, key=lambda p: (p[1], p[0])))
+def _points_text(points: Iterable[Point], names: PointNames) -> str:
+    return " ".join(names(p) for p in sorted(points, key=lambda p: (p[1], p[0])))
 
 
-def describe_move(move: Move) -> str:
-    """A move in words: `Black dc`, `White pass`, `Black dc→fe`, `White sweeps column c`, ..."""
+def describe_move(move: Move, names: PointNames) -> str:
+    """A move in words: `Black Q16`, `White passes`, `Black d3→f1`, `White sweeps column c`, ... (in `names`)."""
     who = move.colour.word
     k = move.kind
     if k is MoveKind.PLACE and move.point is not None:
-        return f"{who} {format_point(move.point)}"
+        return f"{who} {names(move.point)}"
     if k is MoveKind.PASS:
         return f"{who} passes"
     if k is MoveKind.SWAP:
         return f"{who} swaps sides"
     if k is MoveKind.RELOCATE and move.point is not None and move.target is not None:
-        return f"{who} {format_point(move.point)}→{format_point(move.target)}"
+        return f"{who} {names(move.point)}→{names(move.target)}"
     if k is MoveKind.REMOVE and move.point is not None:
-        return f"{who} removes {format_point(move.point)}"
+        return f"{who} removes {names(move.point)}"
     if k is MoveKind.SWEEP and move.line is not None:
-        # SQU-11: Black sweeps a row, White a column; the letter names the line as in a point.
-        line = "row" if move.colour is Colour.BLACK else "column"
-        return f"{who} sweeps {line} {index_letter(move.line)}"
+        # SQU-11: Black sweeps a row, White a column, named as in a point.
+        return f"{who} sweeps {names.line('row' if move.colour is Colour.BLACK else 'column', move.line)}"
     if k is MoveKind.RESIGN:
         return f"{who} resigns"
     return f"{who} [{move.raw}]"
 
 
-def change_lines(step: Step | None) -> list[str]:
-    """What a step changed, one line per kind, e.g. `captured 2: cd ce`; the refusal for an illegal step."""
+def change_lines(step: Step | None, names: PointNames) -> list[str]:
+    """What a step changed, one line per kind, e.g. `captured 2: C4 C3`; the refusal for an illegal step."""
     if step is None:
         return []
     if step.illegal is not None:
@@ -229,13 +246,13 @@ def change_lines(step: Step | None) -> list[str]:
     for word, points in (("captured", ch.captured), ("removed", ch.removed), ("converted", ch.converted),
                          ("flipped", ch.flipped), ("filled", ch.filled)):
         if points:
-            out.append(f"{word} {len(points)}: {_points_text(points)}")
+            out.append(f"{word} {len(points)}: {_points_text(points, names)}")
     for a, b in ch.relocated:
-        out.append(f"moved {format_point(a)}→{format_point(b)}")
+        out.append(f"moved {names(a)}→{names(b)}")
     if ch.swept is not None:
-        out.append(f"swept {ch.swept[0]} {index_letter(ch.swept[1])}")
+        out.append(f"swept {names.line(*ch.swept)}")
     if ch.crosscuts:
-        cuts = ", ".join(_points_text(cut) for cut in ch.crosscuts)
+        cuts = ", ".join(_points_text(cut, names) for cut in ch.crosscuts)
         out.append(f"crosscuts {len(ch.crosscuts)}: {cuts}")
     return out
 
@@ -268,12 +285,12 @@ def who(colour: Colour | None, player: str | None) -> str:
 
 
 def move_line(data: ReplayData, index: int) -> str:
-    """`Move 5 of 40: Black dc (Alice)`; `Start` for position 0."""
+    """`Move 5 of 40: Black D3 (Alice)`; `Start` for position 0."""
     step = data.step_at(index)
     if step is None:
         return f"Start (moves: {data.last})"
     prefix = "Illegal move" if step.illegal is not None else "Move"
-    return f"{prefix} {step.number} of {data.last}: {describe_move(step.move)}" + (
+    return f"{prefix} {step.number} of {data.last}: {describe_move(step.move, data.points)}" + (
         f" ({step.player})" if step.player else "")
 
 
@@ -329,7 +346,9 @@ def verdict_lines(data: ReplayData) -> list[str]:
     out = [f"Verdict: {v.verdict.value} ({v.verdict.meaning})"]
     first = v.first_error
     if first is not None:
-        where = " ".join(x for x in (f"move {first.move}" if first.move else None, first.point) if x)
+        point = point_of(first.point)
+        named = data.points(point) if point is not None else first.point
+        where = " ".join(x for x in (f"move {first.move}" if first.move else None, named) if x)
         rule = f" ({first.rule})" if first.rule else ""
         out.append(f"First error: {where + ': ' if where else ''}{first.message}{rule}")
     declared = v.declared.raw if v.declared is not None and v.declared.declared else "none"
@@ -447,14 +466,16 @@ def _cell(rows: Rows, point: Point, marks: frozenset[Mark], g: Glyphs, mover: Co
     return text
 
 
-def _label(i: int, width: int = 1) -> str:
-    return index_letter(i).rjust(width)
+def label_width(names: PointNames) -> int:
+    """How many characters the widest row label takes (2 for customary rows from 10 up)."""
+    return max(len(names.row(r)) for r in range(names.size))
 
 
 def _draw(record: Record, rows: Rows, highlights: Highlights, cols: range, rws: range, *, ascii: bool,
-          mover: Colour | None, compact: bool = False) -> Text:
-    """The board (or a window of it) with coordinates on all four sides and its edges drawn."""
+          mover: Colour | None, names: PointNames, compact: bool = False) -> Text:
+    """The board (or a window of it) with coordinates, in `names`, on all four sides and its edges drawn."""
     size = record.size
+    lw = label_width(names)
     g = glyphs_for(ascii)
     owned = SPECS[record.game].connection
     h_edge, v_edge = (g.own_h, g.own_v) if owned else (g.edge_h, g.edge_v)
@@ -469,19 +490,19 @@ def _draw(record: Record, rows: Rows, highlights: Highlights, cols: range, rws: 
     bottom_open = rws.stop < size
 
     out = Text(no_wrap=True, overflow="ignore")
-    pad = "   "  # row label, space, frame column
+    pad = " " * (lw + 2)  # row label, space, frame column
 
     def column_labels() -> None:
         out.append(pad)
         for c in cols:
-            out.append(f" {_label(c)} ", _LABEL)
+            out.append(f"{names.column(c):^3}", _LABEL)
         out.append("\n")
 
     def horizontal(is_top: bool) -> None:
         if top_open if is_top else bottom_open:
             return  # a window that does not reach this edge: no edge line
         left_c, right_c = (corners[0], corners[1]) if is_top else (corners[2], corners[3])
-        out.append("  ")
+        out.append(" " * (lw + 1))
         out.append(" " if left_open else left_c, corner_style)
         out.append(h_edge * (3 * len(cols)), top_style)
         out.append(" " if right_open else right_c, corner_style)
@@ -490,12 +511,12 @@ def _draw(record: Record, rows: Rows, highlights: Highlights, cols: range, rws: 
     column_labels()
     horizontal(True)
     for r in rws:
-        out.append(f"{_label(r)} ", _LABEL)
+        out.append(f"{names.row(r).rjust(lw)} ", _LABEL)
         out.append(" " if left_open else v_edge, BOARD if left_open else side_style)
         for c in cols:
             out.append_text(_cell(rows, (c, r), highlights.at((c, r)), g, mover))
         out.append(" " if right_open else v_edge, BOARD if right_open else side_style)
-        out.append(f" {_label(r)}", _LABEL)
+        out.append(f" {names.row(r)}", _LABEL)
         if highlights.swept == ("row", r):
             out.append(" <" if ascii else " ◀", _MARK_STYLE[Mark.LAST])
         out.append("\n")
@@ -510,8 +531,8 @@ def _draw(record: Record, rows: Rows, highlights: Highlights, cols: range, rws: 
     return out
 
 
-def _legend(record: Record, highlights: Highlights, ascii: bool) -> Text | None:
-    parts: list[str] = []
+def _legend(record: Record, highlights: Highlights, ascii: bool, names: PointNames) -> Text:
+    parts: list[str] = [names.words]
     g = glyphs_for(ascii)
     if SPECS[record.game].connection:
         parts.append(f"Black {g.black}: top, bottom edges {g.own_h}")
@@ -524,43 +545,45 @@ def _legend(record: Record, highlights: Highlights, ascii: bool) -> Text | None:
     }
     used = [words[m] for m in highlights.used() if m in words and not (m is Mark.SWEPT and highlights.swept)]
     if highlights.swept is not None:
-        kind, index = highlights.swept
-        used.append(f"swept {kind} {index_letter(index)}")
+        used.append(f"swept {names.line(*highlights.swept)}")
     parts.extend(used)
-    if not parts:
-        return None
     return Text("\n".join(parts), style=_LABEL)
 
 
 def board_renderable(record: Record, step: Step | None, rows: Rows, *, ascii: bool = False,
-                     compact: bool = False) -> RenderableType:
+                     compact: bool = False, names: PointNames | None = None) -> RenderableType:
     """The whole board with coordinates, owned edges coloured (connection games) and the step's highlights.
 
     `rows`: the position to draw (rows of Colour | None, row 0 at the top); `step`: the move whose changes are
-    highlighted (None: none). Works for every size from 2x2 to 52x52 (labels are SGF letters, as in records).
+    highlighted (None: none). Works for every size from 2x2 to 52x52. Coordinates are in `names` (default: the
+    game's customary notation, GEN-10), and the legend's first line says which notation that is.
     `compact` leaves out the bottom coordinates and the legend (for a terminal too short for them).
     """
     size = record.size
+    names = names or names_for(record.game, size)
     highlights = step_highlights(step, size)
     mover = step.colour if step is not None else None
-    board = _draw(record, rows, highlights, range(size), range(size), ascii=ascii, mover=mover, compact=compact)
-    legend = None if compact else _legend(record, highlights, ascii)
-    return board if legend is None else Group(board, legend)
+    board = _draw(record, rows, highlights, range(size), range(size), ascii=ascii, mover=mover, names=names,
+                  compact=compact)
+    return board if compact else Group(board, _legend(record, highlights, ascii, names))
 
 
 def board_excerpt(record: Record, rows: Rows, point: Point | str | None, *, radius: int = 3,
-                  ascii: bool = False) -> RenderableType:
+                  ascii: bool = False, names: PointNames | None = None) -> RenderableType:
     """A small diagram of the points within `radius` of `point` (marked), for showing where a problem is.
 
     `point` may be a (column, row) tuple or SGF letters (`Problem.point`); None or a point off the board draws
     the whole board without a mark.
     """
     size = record.size
+    names = names or names_for(record.game, size)
     p = point_of(point)
     if p is None or not (0 <= p[0] < size and 0 <= p[1] < size):
-        return _draw(record, rows, NO_HIGHLIGHTS, range(size), range(size), ascii=ascii, mover=None)
+        board = _draw(record, rows, NO_HIGHLIGHTS, range(size), range(size), ascii=ascii, mover=None, names=names)
+        return Group(board, Text(names.words, style=_LABEL))
     radius = max(0, radius)
     cols = range(max(0, p[0] - radius), min(size, p[0] + radius + 1))
     rws = range(max(0, p[1] - radius), min(size, p[1] + radius + 1))
     highlights = Highlights({p: frozenset({Mark.FOCUS})})
-    return _draw(record, rows, highlights, cols, rws, ascii=ascii, mover=None)
+    board = _draw(record, rows, highlights, cols, rws, ascii=ascii, mover=None, names=names)
+    return Group(board, Text(names.words, style=_LABEL))

@@ -57,7 +57,7 @@ def page_data(data: ReplayData, geo: Geometry) -> dict[str, Any]:
         positions.append({
             "board": _board_string(data.rows_at(i)),
             "label": move_line(data, i),
-            "changes": change_lines(step),
+            "changes": change_lines(step, data.points),
             "illegal": bool(step is not None and step.illegal is not None),
             "toMove": to_move_line(data, i),
             "swap": swap_line(data, i) or "",
@@ -110,7 +110,7 @@ def html_page(data: ReplayData) -> str:
     w = f"{geo.width:g}"
     svg = (f'<svg id="board" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {w}" width="{w}" height="{w}" '
            f'role="img" aria-label="board" data-size="{record.size}">\n'
-           f"{to_xml(frame_shapes(geo))}\n"
+           f"{to_xml(frame_shapes(geo, data.points))}\n"
            '<g id="layer-under"></g><g id="layer-stones"></g><g id="layer-over"></g>\n</svg>')
     return f"""<!DOCTYPE html>
 <html lang="en">
@@ -136,6 +136,7 @@ def html_page(data: ReplayData) -> str:
 <input type="range" id="slider" min="0" max="{data.last}" value="0" aria-label="move">
 </div>
 <p class="keys">Keys: &#x2190; &#x2192; step, Home / End: start and end.</p>
+<p class="keys" id="notation">{escape(data.points.words)}.</p>
 <p class="keys">Marks: small ring: last move; red cross: captured or removed; purple ring: converted or flipped;
 green square: filled; amber frame: crosscut; blue band: swept line; dashed circle and arrow: a stone moved;
 big red cross: illegal move.</p>

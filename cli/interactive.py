@@ -23,6 +23,7 @@ from .boards import (
     change_lines,
     comment_of,
     header_lines,
+    label_width,
     move_line,
     swap_line,
     to_move_line,
@@ -45,7 +46,7 @@ def info_renderable(data: ReplayData, index: int) -> RenderableType:
     out.append("\n")
     step = data.step_at(index)
     out.append(move_line(data, index) + "\n", Style(bold=True, color="red" if step and step.illegal else None))
-    for line in change_lines(step):
+    for line in change_lines(step, data.points):
         out.append("  " + line + "\n", Style(color="red") if step and step.illegal else Style(color="magenta"))
     out.append(to_move_line(data, index) + "\n")
     swap = swap_line(data, index)
@@ -64,23 +65,26 @@ def info_renderable(data: ReplayData, index: int) -> RenderableType:
 
 def short_view(data: ReplayData, index: int, *, ascii: bool) -> RenderableType:
     """For a terminal too small for the board and its information: the board, then the move in a few lines."""
-    board = board_renderable(data.record, data.step_at(index), data.rows_at(index), ascii=ascii, compact=True)
+    board = board_renderable(data.record, data.step_at(index), data.rows_at(index), ascii=ascii, compact=True,
+                             names=data.points)
     step = data.step_at(index)
-    info = [move_line(data, index), "; ".join(change_lines(step)), to_move_line(data, index)]
+    info = [move_line(data, index), "; ".join(change_lines(step, data.points)), to_move_line(data, index)]
     text = Text("\n".join(line for line in info if line), no_wrap=True, overflow="ellipsis")
     return Group(board, text)
 
 
-def board_width(size: int) -> int:
-    return 3 * size + 7
+def board_width(size: int, label: int = 1) -> int:
+    """The board's width in characters, with row labels `label` characters wide."""
+    return 3 * size + 5 + 2 * label
 
 
 def position_view(data: ReplayData, index: int, *, ascii: bool, width: int, compact: bool = False) -> RenderableType:
     """The board after move `index` with its highlights, and the information beside it (below when narrow)."""
-    board = board_renderable(data.record, data.step_at(index), data.rows_at(index), ascii=ascii, compact=compact)
+    board = board_renderable(data.record, data.step_at(index), data.rows_at(index), ascii=ascii, compact=compact,
+                             names=data.points)
     info = info_renderable(data, index)
     # The legend under the board wraps to the board's width (but not narrower than a short legend line).
-    bw = max(board_width(data.record.size), _LEGEND_MIN)
+    bw = max(board_width(data.record.size, label_width(data.points)), _LEGEND_MIN)
     if width >= bw + 2 + _PANEL_MIN:
         grid = Table.grid(padding=(0, 2))
         grid.add_column(width=bw)

@@ -18,6 +18,7 @@ from rich.text import Text
 
 from ..records.model import FormatError, Record
 from .boards import ReplayData, build_replay, console_needs_ascii, move_line
+from .console import SgfPointsOption
 
 EXIT_NOT_FOUND = 1
 EXIT_USAGE = 2
@@ -102,7 +103,7 @@ def load_record(source: str, db: str | None, index: int | None) -> Record:
     _fail(f"no such file: {source} (nor an archive id)")
 
 
-def load_replay(source: str, db: str | None, index: int | None) -> ReplayData:
+def load_replay(source: str, db: str | None, index: int | None, sgf_points: bool = False) -> ReplayData:
     record = load_record(source, db, index)
     if record.size < 2:
         # The reader keeps a record whose size is missing or not square (CAT-1, QUE-1, SQU-1, ING-1) with an error;
@@ -110,7 +111,7 @@ def load_replay(source: str, db: str | None, index: int | None) -> ReplayData:
         problems = "; ".join(d.describe(record.source) for d in record.errors) or "no board size"
         _fail(f"cannot replay this record: {problems}")
     try:
-        return build_replay(record)
+        return build_replay(record, sgf_points=sgf_points)
     except NotImplementedError as exc:
         _fail(f"cannot replay {source}: the rules engine is not available ({exc})", 1)
     except Exception as exc:  # an engine refusing a header (size, setup) is bad input, not a crash
@@ -156,12 +157,13 @@ def replay_command(
     = False,
     db: DbOpt = None,
     index: IndexOpt = None,
+    sgf_points: SgfPointsOption = False,
 ) -> None:
     """Replay a record: interactive in a terminal (→/n next, ←/p back, Home/End, g N Enter jump, q quit)."""
 
     def action() -> None:
         console = make_console(no_color)
-        data = load_replay(source, db, index)
+        data = load_replay(source, db, index, sgf_points)
         ascii = ascii_ or console_needs_ascii(console)
         if move is not None:
             _print_position(console, data, _check_move(data, move), ascii)
@@ -215,13 +217,14 @@ def diagram_command(
     = False,
     db: DbOpt = None,
     index: IndexOpt = None,
+    sgf_points: SgfPointsOption = False,
 ) -> None:
     """Write an SVG diagram of one position: stones, coordinates, owned edges, last move and what it changed."""
 
     def action() -> None:
         from .svg import diagram_svg
 
-        data = load_replay(source, db, index)
+        data = load_replay(source, db, index, sgf_points)
         at = data.last if move is None else _check_move(data, move)
         _write(output, diagram_svg(data, at, numbers=numbers))
 
@@ -234,13 +237,14 @@ def html_command(
     = None,
     db: DbOpt = None,
     index: IndexOpt = None,
+    sgf_points: SgfPointsOption = False,
 ) -> None:
     """Write one self-contained HTML page (no network access) that replays the game with buttons and arrow keys."""
 
     def action() -> None:
         from .html_page import html_page
 
-        data = load_replay(source, db, index)
+        data = load_replay(source, db, index, sgf_points)
         _write(output, html_page(data))
 
     _run(action)

@@ -2,7 +2,8 @@
 
 Drawing is described as shapes (tag, attributes, text) so that the HTML replayer draws each step's marks from the
 very same shapes this module writes into a diagram. Every element carries classes (`stone black`, `mark captured`)
-and `data-point` (SGF letters) so a reader, or a test, can query the picture.
+and `data-point` (SGF letters, whatever notation the coordinates and captions use) so a reader, or a test, can
+query the picture.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from html import escape
 
 from ..records.games import SPECS, MoveKind
 from ..records.model import Colour
+from ..records.notation import PointNames
 from ..records.points import Point, format_point, index_letter
 from .boards import MARK_WORDS, Highlights, Mark, ReplayData, Rows, change_lines, move_line, step_highlights
 
@@ -73,8 +75,8 @@ def to_xml(shapes: list[Shape]) -> str:
     return "\n".join(out)
 
 
-def frame_shapes(geo: Geometry) -> list[Shape]:
-    """Background, grid, owned-edge bands (Black top and bottom, White left and right), labels."""
+def frame_shapes(geo: Geometry, names: PointNames) -> list[Shape]:
+    """Background, grid, owned-edge bands (Black top and bottom, White left and right), coordinates in `names`."""
     n, off, span = geo.size, geo.off, geo.board_span
     pad = CELL * 0.6
     lo, hi = off - pad, off + span + pad
@@ -100,11 +102,11 @@ def frame_shapes(geo: Geometry) -> list[Shape]:
                    "text-anchor": "middle", "dominant-baseline": "central"}
     for i in range(n):
         p = off + i * CELL
-        letter = index_letter(i)
+        column, row = names.column(i), names.row(i)
         for x, y in ((p, lo - label_gap + pad), (p, hi + label_gap - pad)):
-            shapes.append(("text", {"class": "coord", **font, "x": x, "y": y}, letter))
+            shapes.append(("text", {"class": "coord", **font, "x": x, "y": y}, column))
         for x, y in ((lo - label_gap + pad, p), (hi + label_gap - pad, p)):
-            shapes.append(("text", {"class": "coord", **font, "x": x, "y": y}, letter))
+            shapes.append(("text", {"class": "coord", **font, "x": x, "y": y}, row))
     return shapes
 
 
@@ -274,10 +276,10 @@ def diagram_svg(data: ReplayData, index: int, *, numbers: bool = False) -> str:
     under, over = step_shapes(data, index, geo, numbers=nums)
     step = data.step_at(index)
     last = frozenset(p for p, m in step_highlights(step, record.size).marks.items() if Mark.LAST in m)
-    shapes = frame_shapes(geo) + under + stone_shapes(geo, rows) + over
+    shapes = frame_shapes(geo, data.points) + under + stone_shapes(geo, rows) + over
     if nums:
         shapes += number_shapes(geo, rows, nums, last)
-    caption_lines = [move_line(data, index), *change_lines(step)]
+    caption_lines = [move_line(data, index), *change_lines(step, data.points), data.points.words]
     title = f"{SPECS[record.game].title} {record.size}x{record.size}: {caption_lines[0]}"
     legend = ", ".join(MARK_WORDS[m] for m in step_highlights(step, record.size).used())
     lines: list[str] = []
@@ -287,7 +289,7 @@ def diagram_svg(data: ReplayData, index: int, *, numbers: bool = False) -> str:
         for i, line in enumerate(lines):
             shapes.append(("text", {"class": "caption", "x": CELL * 0.25, "y": geo.width + CELL * 0.1 + i * font * 1.3,
                                     "font-family": "sans-serif", "font-size": font, "fill": "#222222"}, line))
-    desc = "; ".join(x for x in (f"Marks: {legend}" if legend else "", ) if x)
+    desc = "; ".join(x for x in (f"Marks: {legend}" if legend else "", data.points.words) if x)
     w, h = _num(geo.width), _num(geo.width + (CELL * 0.4 + len(lines) * CELL * 0.38 * 1.3 if lines else 0))
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
             f'role="img" data-game="{escape(record.game.value)}" data-size="{record.size}" data-move="{index}">')

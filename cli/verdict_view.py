@@ -14,6 +14,8 @@ from rich.text import Text
 
 from ..records.games import SPECS, Game
 from ..records.model import FormatError, Record, Severity
+from ..records.notation import PointNames, names_for
+from ..records.points import parse_point
 from ..verifier.replay import replay
 from ..verifier.status import STATUS_ORDER, VERDICT_ORDER, ResultStatus, VerdictClass
 from ..verifier.verdict import Verdict
@@ -45,8 +47,8 @@ def status_word(status: ResultStatus) -> Text:
     return Text(status.value, style=_STATUS_STYLE[status])
 
 
-def render_report(console: Console, outcome: Outcome) -> None:
-    """The full report on one record."""
+def render_report(console: Console, outcome: Outcome, *, sgf_points: bool = False) -> None:
+    """The full report on one record; points in the game's customary notation, or SGF letters (GEN-10)."""
     if isinstance(outcome, FileFailure):
         console.print(verdict_word(VerdictClass.UNREADABLE) + Text(" ") + Text(outcome.message))
         return
@@ -83,9 +85,10 @@ def render_report(console: Console, outcome: Outcome) -> None:
     if verdict.result_note:
         head.add_row("Note", Text(verdict.result_note))
     parts: list[object] = [head]
+    names = names_for(record.game, record.size, sgf_points)
     if verdict.problems:
-        parts.append(_problem_table(verdict))
-    excerpt = _excerpt(record, verdict)
+        parts.append(_problem_table(verdict, names))
+    excerpt = _excerpt(record, verdict, names)
     if excerpt is not None:
         parts.append(excerpt)
     title = Text.assemble(verdict_word(verdict.verdict), " ", Text(file))
@@ -99,18 +102,24 @@ def _player(start: str | None, now: str | None, swapped: bool, colour: str) -> s
     return start
 
 
-def _problem_table(verdict: Verdict) -> Table:
+def _point_text(point: str | None, names: PointNames) -> str:
+    """A problem's point (SGF letters) as the report names it."""
+    p = parse_point(point) if point else None
+    return names(p) if p is not None else point or ""
+
+
+def _problem_table(verdict: Verdict, names: PointNames) -> Table:
     table = Table(title="Problems", title_justify="left", expand=False)
     for col in ("", "move", "point", "rule", "where", "problem"):
         table.add_column(col, overflow="fold")
     for p in verdict.problems:
         sev = Text("error", style="red") if p.severity is Severity.ERROR else Text("warning", style="yellow")
         where = f"{p.pos.line}:{p.pos.column}" if p.pos else ""
-        table.add_row(sev, str(p.move or ""), p.point or "", p.rule or "", where, Text(p.message))
+        table.add_row(sev, str(p.move or ""), _point_text(p.point, names), p.rule or "", where, Text(p.message))
     return table
 
 
-def _excerpt(record: Record, verdict: Verdict) -> object | None:
+def _excerpt(record: Record, verdict: Verdict, names: PointNames) -> object | None:
     """A small board around the first illegal move, as the position stood before it."""
     first = verdict.first_error
     if first is None or first.move is None or first.point is None:
@@ -119,13 +128,13 @@ def _excerpt(record: Record, verdict: Verdict) -> object | None:
         from .boards import board_excerpt
     except ImportError:
         return None
-    steps = list(replay(record, snapshots=True))
+    steps = list(replay(record, snapshots=True, notation=names.notation))
     if not steps or steps[-1].board is None:
         return None
     point = steps[-1].move.point
     if point is None or not (0 <= point[0] < record.size and 0 <= point[1] < record.size):
         return None
-    return Panel(board_excerpt(record, steps[-1].board, point), title=f"before move {first.move}",
+    return Panel(board_excerpt(record, steps[-1].board, point, names=names), title=f"before move {first.move}",
                  expand=False)
 
 

@@ -10,10 +10,11 @@ import typer
 
 from ..records.files import record_files
 from ..records.model import FormatError
+from ..records.notation import Notation
 from ..records.reader import read_bytes
 from ..verifier.status import VerdictClass
 from ..verifier.verdict import verify
-from .console import make_console
+from .console import SgfPointsOption, make_console
 from .verdict_view import FileFailure, Outcome, render_report, render_summary
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -33,6 +34,7 @@ def verify_command(
                            "require complete records.")
     ] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="Plain output without colours.")] = False,
+    sgf_points: SgfPointsOption = False,
 ) -> None:
     """Verify records: every move's legality, the pie swap, the end of the game and the declared result.
 
@@ -63,14 +65,15 @@ def verify_command(
         if not records:
             outcomes.append(FileFailure(str(path), f"{path}: holds no game record", None))
             continue
-        outcomes.extend((str(path), record, verify(record, variations=variations,
-                                                      require_complete=require_complete)) for record in records)
+        notation = Notation.SGF if sgf_points else Notation.CUSTOMARY
+        outcomes.extend((str(path), record, verify(record, variations=variations, notation=notation,
+                                                   require_complete=require_complete)) for record in records)
 
     if as_json:
         for outcome in outcomes:
             typer.echo(_json_text(_json_line(outcome)))
     elif len(outcomes) == 1:
-        render_report(console, outcomes[0])
+        render_report(console, outcomes[0], sgf_points=sgf_points)
     elif outcomes:
         render_summary(console, outcomes)
     else:

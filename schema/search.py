@@ -29,8 +29,9 @@ from sqlalchemy.orm import QueryableAttribute, defer
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
-from ..records.games import Game, game_from_name
-from ..records.model import ResultMethod
+from ..records.games import SPECS, Game, game_from_name
+from ..records.model import Colour, ResultMethod
+from ..records.notation import NotationError, parse_move_text
 from ..verifier.status import ResultStatus, VerdictClass
 from .db import TEXT_TABLE
 from .filters import DEFAULT_LIMIT, SORT_NAMES, FilterError, Filters
@@ -78,16 +79,32 @@ def date_bound(text: str, *, end: bool) -> dt.date:
 
 
 _MOVE_TOKEN = re.compile(r"^([BW])\[([^\]]*)\]$", re.IGNORECASE)
-_ALIASES = {"pass": "", "swap": "swap-sides"}
 
 
-def canonical_opening(text: str) -> str:
-    """`"B[pd] W[dp]"`, `"B[pd];W[dp]"` or `"pd,dp"` as the archive stores a main line: `B[pd];W[dp]`.
+def _opening_value(value: str, colour: str, game: Game, size: int | None) -> str:
+    """One move of `--opening` as the record format writes it (GEN-10: SGF letters or the customary notation)."""
+    mover = Colour.BLACK if colour == "B" else Colour.WHITE
+    if not any(ch.isdigit() for ch in value):
+        # SGF letters name the same point on every board: no size is needed to read them.
+        return parse_move_text(value, game, 52, mover)
+    if size is None:
+        raise FilterError(f"--opening: {value!r} is in {SPECS[game].title}'s own notation, which depends on the "
+                          "board size: give --size (or write SGF letters)")
+    return parse_move_text(value, game, size, mover)
+
+
+def canonical_opening(text: str, game: Game | str | None = None, size: int | None = None) -> str:
+    """`"B[pd] W[dp]"`, `"B[pd];W[dp]"`, `"pd,dp"` or `"Q16,D4"` as the archive stores a main line: `B[pd];W[dp]`.
 
     Bare values take alternating colours from Black (README: Black moves first, turns alternate); after a pie swap
     the labels no longer alternate, so such openings must be written with their colours, `B[cc];W[swap-sides];W[dd]`.
-    `pass` and `swap` are accepted for `[]` and `swap-sides`.
+    `pass` and `swap` are accepted for `[]` and `swap-sides`. Points may be SGF letters (`pd`) or the customary
+    notation of `game` on a `size` board (GEN-10: `Q16` in Go, `d3` in the connection games); without a game it
+    is Go, and without a size the game's default size (19 for Go).
     """
+    g = game_from_name(game) if isinstance(game, str) else game
+    g = g or Game.GO
+    board = size if size is not None else SPECS[g].default_size
     tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
     if not tokens:
         raise FilterError("--opening needs at least one move, e.g. 'B[pd] W[dp]' or 'pd,dp'")
@@ -100,8 +117,11 @@ def canonical_opening(text: str) -> str:
         elif re.fullmatch(r"[A-Za-z0-9-]+|\[\]", token):
             value = "" if token == "[]" else token
         else:
-            raise FilterError(f"--opening: cannot read move {token!r} (write B[pd] or pd)")
-        value = _ALIASES.get(value.lower(), value)
+            raise FilterError(f"--opening: cannot read move {token!r} (write B[pd], pd or Q16)")
+        try:
+            value = _opening_value(value, colour, g, board)
+        except NotationError as exc:
+            raise FilterError(f"--opening: {exc}") from None
         out.append(f"{colour}[{value}]")
         colour = "W" if colour == "B" else "B"
     return ";".join(out)
@@ -284,7 +304,7 @@ def conditions(f: Filters, *, dialect: str = "", max_span: int | None = None, co
         if needle:
             out.append(_text_condition(needle, dialect))
     if f.opening:
-        out.append(_prefix_condition(canonical_opening(f.opening), common="opening" in common))
+        out.append(_prefix_condition(canonical_opening(f.opening, f.game, f.size), common="opening" in common))
     return out
 
 
@@ -375,7 +395,7 @@ def _plan(session: Session, f: Filters, sort: str = "id") -> dict[str, Any]:
         plan["max_span"] = span or 0
     ranges: dict[str, ColumnElement[bool]] = {}
     if f.opening:
-        ranges["opening"] = _opening_range(canonical_opening(f.opening)[:OPENING_CHARS])
+        ranges["opening"] = _opening_range(canonical_opening(f.opening, f.game, f.size)[:OPENING_CHARS])
     if f.date_from or f.date_to:
         first = date_bound(f.date_from, end=False) - dt.timedelta(days=plan["max_span"]) if f.date_from else None
         last = date_bound(f.date_to, end=True) if f.date_to else None

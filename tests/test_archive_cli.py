@@ -278,7 +278,7 @@ def test_bad_usage_and_unreachable_databases_exit_2_without_traceback(tmp_path: 
         assert result.stderr.startswith("error: "), (args, result.output)
         assert "Traceback" not in result.output
         assert "pw@" not in result.output  # no password in messages
-    assert run("import", tmp_path / "missing.sgf", "--db", sqlite_db).exit_code == 1
+    assert run("import", tmp_path / "missing.sgf", "--db", sqlite_db).exit_code == 2
 
 
 def test_collections_store_each_game_tree_with_its_index(db_url: str, tmp_path: Path) -> None:
@@ -325,3 +325,24 @@ def test_import_the_examples_folder(db_url: str, tmp_path: Path) -> None:
     for r in rows:
         assert r["valid"] == truth[r["sha256"]]["valid"]
         assert run("export", r["id"], "--db", db_url).stdout_bytes == truth[r["sha256"]]["raw"]
+
+
+def test_show_and_search_read_and_name_points_in_either_notation(tmp_path: Path) -> None:
+    # GEN-10: `show` names points in the game's notation (Q16) unless --sgf-points; `--opening` reads both.
+    rec = tmp_path / "occupied.rec"
+    rec.write_text("(;GM[1]SZ[19]PB[Ann]PW[Bo];B[pd];W[dp];B[pd])")
+    db = str(tmp_path / "points.db")
+    assert run("import", rec, "--db", db, "-q").exit_code == 0
+    shown = run("show", "1", "--db", db, "--ascii")
+    assert shown.exit_code == 0, shown.output
+    assert "Q16 is occupied" in shown.output and "pd is occupied" not in shown.output
+    assert "Points: Go coordinates" in shown.output
+    sgf = run("show", "1", "--db", db, "--ascii", "--sgf-points")
+    assert "pd is occupied" in sgf.output and "Q16" not in sgf.output and "Points: SGF letters" in sgf.output
+    stored = json.loads(run("show", "1", "--db", db, "--json").stdout)
+    assert stored["problems"][0]["point"] == "pd"  # machines get SGF letters
+    for opening in ("Q16,D4", "pd,dp", "q16 d4", "B[pd] W[D4]"):
+        found = json.loads(run("search", "--db", db, "--opening", opening, "--json").stdout)
+        assert [r["id"] for r in found] == [1], opening
+    wrong = run("search", "--db", db, "--opening", "I5")
+    assert wrong.exit_code == 2 and "no column I" in wrong.output

@@ -176,6 +176,28 @@ def test_opening_prefix_in_every_spelling(archive, bound) -> None:
         canonical_opening("B[pd")
 
 
+def test_opening_in_either_notation(archive, bound) -> None:
+    # GEN-10: Go coordinates (Q16 = pd, D4 = dp on 19x19, the default board), any case, or SGF letters.
+    assert canonical_opening("Q16,D4") == canonical_opening("pd,dp") == "B[pd];W[dp]"
+    assert canonical_opening("q16 B[D4]") == "B[pd];B[dp]"
+    assert _ids(archive, opening="Q16 D4") == [1]
+    assert _ids(archive, opening="Q16,D16") == [2]
+    # The connection games in a1-style coordinates, on the board of --game and --size: cc on 6x6 is c4.
+    assert canonical_opening("c4 swap", "cation", 6) == "B[cc];W[swap-sides]"
+    assert _ids(archive, game="cation", size=6, opening="c4 swap") == [3]
+    assert _ids(archive, game="cation", size=6, opening="B[c4] W[swap] W[d3]") == [3]
+    assert canonical_opening("d3-e1 d3-", "cation", 5) == "B[dc-ee];W[dc-]"
+    assert canonical_opening("sweep-3 sweep-c", "squer", 5) == "B[sweep-c];W[sweep-c]"
+    assert canonical_opening("Q16", "go", 9 + 10) == "B[pd]"
+    assert canonical_opening("D13", "conversion-go") == "B[dd]"  # Conversion Go's default board is 16x16
+    with pytest.raises(FilterError, match="give --size"):
+        canonical_opening("c4", "cation")
+    with pytest.raises(FilterError, match="no column I"):
+        canonical_opening("I5")
+    with pytest.raises(FilterError, match="Q16"):
+        canonical_opening("Z99")
+
+
 def test_sort_and_limit(archive, bound) -> None:
     assert _ids(archive, sort="-id") == [4, 3, 2, 1]
     assert _ids(archive, sort="-moves") == [3, 2, 1, 4]  # ties broken by id, in the same direction

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from boardrecords.records.games import MoveKind
 from boardrecords.records.model import Colour, Move, ResultMethod
+from boardrecords.records.notation import Notation
 from boardrecords.records.points import Point, format_point, parse_point
 from boardrecords.verifier.chains import has_chain
 from boardrecords.verifier.engine import BLACK, WHITE, Change, IllegalMove
@@ -45,8 +46,8 @@ def pt(text: str) -> Point:
     return p
 
 
-def play(size: int, seq: str) -> tuple[CationEngine, list[Change]]:
-    engine = CationEngine(size)
+def play(size: int, seq: str, notation: Notation = Notation.CUSTOMARY) -> tuple[CationEngine, list[Change]]:
+    engine = CationEngine(size, notation=notation)
     changes = [engine.play(mv(m)) for m in seq.split(";") if m]
     return engine, changes
 
@@ -129,7 +130,7 @@ def test_cat_3_a_relocated_stone_is_the_latest_stone() -> None:
     assert engine.latest_stone == (0, 1)
     err = refused(engine, "W[aa]")
     assert (err.code, err.rule) == ("crosscut-with-latest", "CAT-4")
-    assert err.message == "aa: the stone would form a crosscut with Black's latest stone ab"
+    assert err.message == "a3: the stone would form a crosscut with Black's latest stone a2"  # aa, ab (GEN-10)
 
 
 def test_cat_3_no_latest_stone_after_a_pass() -> None:
@@ -156,7 +157,7 @@ def test_cat_4_placement_forming_a_crosscut_with_the_latest_stone_is_refused() -
     engine, _ = play(5, "B[bb];W[cb];B[cc]")
     err = refused(engine, "W[bc]")
     assert (err.code, err.rule, err.point) == ("crosscut-with-latest", "CAT-4", (1, 2))
-    assert err.message == "bc: the stone would form a crosscut with Black's latest stone cc"
+    assert err.message == "b3: the stone would form a crosscut with Black's latest stone c3"  # bc, cc
     assert "W[bc]" not in legal(engine)
 
 
@@ -173,7 +174,9 @@ def test_cat_4_placement_on_an_occupied_point_is_refused() -> None:
     engine, _ = play(4, "B[bb]")
     err = refused(engine, "W[bb]")
     assert (err.code, err.rule) == ("occupied", "CAT-4")
-    assert err.message == "bb: the point is occupied"
+    assert err.message == "b3: the point is occupied"  # bb on 4x4 (GEN-10)
+    sgf, _ = play(4, "B[bb]", notation=Notation.SGF)
+    assert refused(sgf, "W[bb]").message == "bb: the point is occupied"
 
 
 # -- CAT-5 ---------------------------------------------------------------------------------------------------
@@ -240,7 +243,7 @@ def test_cat_6_destination_where_the_stone_belongs_to_a_crosscut_is_refused() ->
     engine, _ = play(5, "B[bb];W[cb];B[cc];W[dc];B[ea];W[bc]")
     err = refused(engine, "B[bb-db]")
     assert (err.code, err.rule, err.point) == ("relocation-crosscut", "CAT-6", (3, 1))
-    assert "db" in err.message and err.rule == "CAT-6"
+    assert err.message == "d4: the stone would belong to a crosscut there" and err.rule == "CAT-6"  # db
     change = engine.play(mv("B[bb-aa]"))
     assert change.relocated == (((1, 1), (0, 0)),)
     assert change.crosscuts == ()
@@ -264,7 +267,7 @@ def test_cat_7_removal_of_a_stone_with_a_destination_is_refused() -> None:
     engine, _ = play(5, CROSSCUT_5)
     err = refused(engine, "B[bb-]")
     assert (err.code, err.rule) == ("removal-with-destination", "CAT-7")
-    assert err.message == "bb: the stone has a legal destination, so it may not be removed"
+    assert err.message == "b4: the stone has a legal destination, so it may not be removed"  # bb
 
 
 def test_cat_7_stone_without_destination_is_removed() -> None:

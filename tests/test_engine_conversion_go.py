@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from boardrecords.records.games import Game, MoveKind
 from boardrecords.records.model import Colour, Move, ResultMethod
+from boardrecords.records.notation import Notation, point_name
 from boardrecords.records.points import Point, format_point, parse_point
 from boardrecords.verifier.engine import Change, IllegalMove, Marks
 from boardrecords.verifier.games.conversion_go import ConversionGoEngine
@@ -217,7 +218,10 @@ def test_con_4_play_on_an_occupied_point_is_illegal():
     e = ConversionGoEngine(6)
     play(e, "B[ba] W[cc]")
     err = illegal(e, "B[ba]")
-    assert (err.code, err.rule, err.message, err.point) == ("occupied", "CON-4", "ba is occupied", pt("ba"))
+    assert (err.code, err.rule, err.message, err.point) == ("occupied", "CON-4", "B6 is occupied", pt("ba"))
+    sgf = ConversionGoEngine(6, notation=Notation.SGF)
+    play(sgf, "B[ba] W[cc]")
+    assert illegal(sgf, "B[ba]").message == "ba is occupied"
 
 
 def test_con_4_pass_is_always_legal_even_on_a_full_board():
@@ -391,7 +395,9 @@ def test_con_6_the_tenth_successive_mirror_is_illegal(sym: str):
     assert len(e.legal_moves()) == 1 + 100 - 22 - 1  # a pass and every empty point but the mirror
     err = illegal(e, f"B[{m}]")
     assert (err.code, err.rule, err.point) == ("mirror", "CON-6", pt(m))
-    assert err.message == f"{m} would be the 10th successive mirror ({sym}) of the opponent's play"
+    name = point_name(pt(m), Game.CONVERSION_GO, 10)
+    assert name[0].isupper() and name[1:].isdigit()
+    assert err.message == f"{name} would be the 10th successive mirror ({sym}) of the opponent's play"
     e.play(move("B[jj]"))  # any other play is fine
 
 
@@ -494,7 +500,7 @@ def test_con_7_marks_that_split_a_group_are_illegal():
     e.play(move("W[]"))
     err = illegal(e, "B[]", Marks(black=frozenset({pt("ba")})))
     assert (err.code, err.rule) == ("marks-split", "CON-7")
-    assert err.message == "the marks split the 2-stone group at ba: 1 of its stones are marked"
+    assert err.message == "the marks split the 2-stone group at B5: 1 of its stones are marked"  # ba
     change = e.play(move("B[]"), Marks(black=frozenset({pt("ba"), pt("bb")})))
     assert set(change.converted) == {pt("ba"), pt("bb")}
 

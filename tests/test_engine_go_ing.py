@@ -95,7 +95,7 @@ def test_ING_3_occupied_point():
     e = GoEngine(5)
     play_all(e, "B[be] W[cc]")
     err = illegal(e, "B[be]")
-    assert (err.code, err.rule, err.message, err.point) == ("occupied", "ING-3", "be is occupied", (1, 4))
+    assert (err.code, err.rule, err.message, err.point) == ("occupied", "ING-3", "B1 is occupied", (1, 4))
 
 
 def test_ING_3_capture_of_the_opponent_comes_before_own_removal():
@@ -136,7 +136,7 @@ def test_ING_4_ko_retake_recreates_an_earlier_position():
     assert change.captured == ((2, 1),)
     err = illegal(e, "B[cb]")  # immediate retake: the position after Black's cb would repeat
     assert (err.code, err.rule) == ("superko", "ING-4")
-    assert err.message == "play on cb recreates an earlier position (positional superko)"
+    assert err.message == "play on C3 recreates an earlier position (positional superko)"  # cb
 
 
 def test_ING_4_a_pass_creates_no_position_and_does_not_clear_history():
@@ -155,7 +155,7 @@ def test_ING_4_single_stone_suicide_is_illegal():
     play_all(e, "B[ba] W[] B[ab]")
     err = illegal(e, "W[aa]")
     assert (err.code, err.rule, err.point) == ("single-stone-suicide", "ING-4", (0, 0))
-    assert err.message == "single-stone suicide on aa recreates the current position"
+    assert err.message == "single-stone suicide on A3 recreates the current position"  # aa
     assert Move(W, MoveKind.PLACE, point=(0, 0)) not in e.legal_moves()
 
 
@@ -165,7 +165,7 @@ def test_ING_4_a_multi_stone_suicide_that_repeats_is_illegal():
     # Black ab: the string aa-ab dies (ING-3), which brings back the position after move 6.
     err = illegal(e, "B[ab]")
     assert (err.code, err.rule, err.point) == ("superko", "ING-4", (0, 1))
-    assert err.message == "play on ab recreates an earlier position (positional superko)"
+    assert err.message == "play on A2 recreates an earlier position (positional superko)"  # ab
 
 
 def test_ING_4_superko_illegal_point_is_missing_from_legal_moves():
@@ -277,7 +277,7 @@ def test_ING_7_a_mark_that_splits_a_string_is_an_error():
     e = _dead_white_string()
     err = illegal(e, "W[]", Marks(black=frozenset(pts("bb"))))
     assert (err.code, err.rule, err.point) == ("marks-split", "ING-7", (0, 1))
-    assert err.message == "the marks split the 2-stone string at ab: 1 of its stones are marked"
+    assert err.message == "the marks split the 2-stone string at A4: 1 of its stones are marked"  # ab
     assert e.end is None and not e.stopped  # the second pass was refused: nothing happened
 
 
@@ -286,8 +286,8 @@ def test_ING_7_marks_that_disagree_with_territory_are_warnings():
     # TB on ee (touches White only) and TW on the black string ac-bc, whose points then touch Black too.
     e.play(mv("W[]"), Marks(black=frozenset(pts("ee")), white=frozenset(pts("ac", "bc"))))
     assert [w.message for w in e.warnings] == [
-        "TB marks on points that are not that colour's territory: ee",
-        "TW marks on points that are not that colour's territory: ac bc",
+        "TB marks on points that are not that colour's territory: E1",  # ee
+        "TW marks on points that are not that colour's territory: A3 B3",  # ac bc
     ]
     assert all(w.rule == "ING-7" for w in e.warnings)
     assert e.stone((0, 2)) is None and e.stone((1, 2)) is None  # removed all the same: the string was marked whole

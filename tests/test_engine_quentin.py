@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from boardrecords.records.games import Game, MoveKind
 from boardrecords.records.model import Colour, Move, ResultMethod
-from boardrecords.records.points import format_point, parse_point
+from boardrecords.records.notation import point_name
+from boardrecords.records.points import parse_point
 from boardrecords.verifier.chains import has_chain
 from boardrecords.verifier.engine import BLACK, EMPTY, WHITE, Change, IllegalMove
 from boardrecords.verifier.games.quentin import QuentinEngine
@@ -92,7 +93,7 @@ def test_QUE_2_places_one_stone_of_the_movers_colour() -> None:
 def test_QUE_2_occupied_point_is_illegal() -> None:
     engine, _ = play(5, "B[cc]")
     err = assert_illegal(engine, "W[cc]", "occupied", "QUE-2")
-    assert err.point == (2, 2) and err.message.startswith("cc:") and str(err).endswith("(QUE-2)")
+    assert err.point == (2, 2) and err.message.startswith("c3:") and str(err).endswith("(QUE-2)")
 
 
 def test_QUE_2_a_filled_point_is_occupied_too() -> None:
@@ -142,7 +143,7 @@ def test_QUE_3_the_edge_is_not_a_stone_and_every_point_needs_two_stones() -> Non
 def test_QUE_4_diagonal_pair_without_common_like_neighbour_is_illegal() -> None:
     engine, _ = play(5, "B[bb] W[dd]")
     err = assert_illegal(engine, "B[cc]", "diagonal", "QUE-4")
-    assert err.point == (2, 2) and "bb and cc" in err.message and str(err).endswith("(QUE-4)")
+    assert err.point == (2, 2) and "b4 and c3" in err.message and str(err).endswith("(QUE-4)")  # bb, cc
     engine.play(mv("B[cb]"))  # cb then joins them: bb-cb-cc is fine afterwards
     engine.play(mv("W[ae]"))
     engine.play(mv("B[cc]"))
@@ -165,7 +166,7 @@ def test_QUE_4_filling_that_does_not_repair_leaves_the_move_illegal() -> None:
     # common points, and the board obeys QUE-4 at the start of every turn.)
     engine, _ = play(4, "B[ac] W[bb] B[bd]")
     err = assert_illegal(engine, "W[cc]", "diagonal", "QUE-4")
-    assert "bb and cc" in err.message
+    assert "b3 and c2" in err.message  # bb, cc on 4x4
     assert engine.stone((1, 2)) is None
 
 
@@ -175,7 +176,7 @@ def test_QUE_4_conformance_shape_fill_then_still_broken() -> None:
            "W[fd]")
     engine, _ = play(6, seq)
     err = assert_illegal(engine, "B[cb]", "diagonal", "QUE-4")
-    assert "cb and dc" in err.message
+    assert "c5 and d4" in err.message  # cb, dc on 6x6
 
 
 # -- QUE-5 pass -------------------------------------------------------------------------------------------------
@@ -186,7 +187,7 @@ FORCED_PASS = ("B[da] W[ed] B[ee] W[ea] B[cd] W[cc] B[aa] W[bf] B[af] W[fb] B[ca
 def test_QUE_5_pass_is_illegal_while_a_placement_is_legal() -> None:
     engine = QuentinEngine(5)
     err = assert_illegal(engine, "B[]", "pass-not-allowed", "QUE-5")
-    assert str(err).endswith("(QUE-5)") and "aa" in err.message  # names a legal placement
+    assert str(err).endswith("(QUE-5)") and "e.g. a5" in err.message  # names a legal placement (aa)
     engine, _ = play(6, "B[cc]")
     assert_illegal(engine, "W[]", "pass-not-allowed", "QUE-5")  # the swap would not count either
 
@@ -429,7 +430,7 @@ def test_illegal_moves_raise_and_change_nothing(size: int, seed: int, stop: floa
         err = info.value
         assert err.code and err.rule and "\n" not in err.message
         if move.point is not None and err.code not in ("after-end", "wrong-turn", "kind-not-allowed"):
-            assert format_point(move.point) in err.message
+            assert point_name(move.point, Game.QUENTIN, size) in err.message
         assert state(engine) == before
     # and the engine still plays on after all those refusals
     if engine.end is None:

@@ -121,7 +121,7 @@ def test_squ_3_maneuver_on_an_occupied_point_is_refused() -> None:
     engine = game(4, "B[bc]")
     err = refused(engine, move("W[bc]"))
     assert (err.code, err.rule, err.point) == ("occupied", "SQU-3", (1, 2))
-    assert str(err) == "bc is occupied (SQU-3)"
+    assert str(err) == "b2 is occupied (SQU-3)"  # bc (GEN-10)
 
 
 # -- SQU-4 sweep -------------------------------------------------------------------------------------------------
@@ -147,7 +147,7 @@ def test_squ_4_line_not_entirely_enemy_stones_is_refused() -> None:
     for rows in (("...", "WW.", "..."), ("...", "WWB", "...")):
         err = refused(position(*rows), move("B[sweep-b]"))
         assert (err.code, err.rule) == ("sweep-not-full", "SQU-4")
-        assert str(err) == "row b is not entirely filled with enemy stones (SQU-4)"
+        assert str(err) == "row 2 is not entirely filled with enemy stones (SQU-4)"  # row b
     # Black sweeps rows: a column full of white stones is not Black's to sweep.
     err = refused(position("W..", "W..", "W.."), move("B[sweep-a]"))
     assert err.code == "sweep-not-full"
@@ -156,7 +156,7 @@ def test_squ_4_line_not_entirely_enemy_stones_is_refused() -> None:
 def test_squ_4_each_player_sweeps_a_line_at_most_once() -> None:
     err = refused(position("...", "WWW", "...", swept_black=(1,)), move("B[sweep-b]"))
     assert (err.code, err.rule) == ("already-swept", "SQU-4")
-    assert str(err) == "row b was already swept by this player (SQU-4)"
+    assert str(err) == "row 2 was already swept by this player (SQU-4)"  # row b
     # Each player keeps their own list: White having swept column b does not bar Black's row b.
     engine = position("...", "WWW", "...", swept_white=(1,))
     engine.play(move("B[sweep-b]"))

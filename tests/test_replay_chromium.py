@@ -95,7 +95,8 @@ def test_buttons_and_keys_step_through_the_positions(browser, tmp_path: Path) ->
     assert _points(d, "#board .stone.black") == {"ca", "ab", "bb"}
     assert _points(d, "#board .stone.white") == set()  # ING-3: captured by B[bb]
     assert _points(d, "#board .mark.captured") == {"aa", "ba"}
-    assert "captured 2: aa ba" in _text(d, "changes")
+    assert "captured 2: A9 B9" in _text(d, "changes")  # Go coordinates (GEN-10); data-point keeps aa, ba
+    assert _text(d, "notation").startswith("Points: Go coordinates")
     assert _text(d, "comment") == "two captured"
     assert d.find_element(By.ID, "next").get_attribute("disabled") is not None
     _click(d, "prev")

@@ -45,14 +45,30 @@ def test_move_n_prints_that_position(rec) -> None:
     result = run("replay", str(rec(GO)), "--move", "5", "--ascii")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "Move 5 of 5: Black bb (Alice)" in out
-    assert "captured 2: aa ba" in out
-    assert re.search(r"^a \| x  x  X  \.", out, re.M)  # row a: aa and ba captured, ca black
-    assert re.search(r"^b \| X \(X\) \.", out, re.M)  # row b: ab, and the last move bb
+    # Go coordinates (GEN-10): bb is B8, aa and ba are A9 and B9.
+    assert "Move 5 of 5: Black B8 (Alice)" in out
+    assert "captured 2: A9 B9" in out
+    assert re.search(r"^9 \| x  x  X  \.", out, re.M)  # row 9 (a): aa and ba captured, ca black
+    assert re.search(r"^8 \| X \(X\) \.", out, re.M)  # row 8 (b): ab, and the last move bb
+    assert "Points: Go coordinates" in out  # the legend says so (wrapped to the board's width)
     assert "Comment:" in out and "two captured" in out
     assert "Black: Alice" in out and "White: Bob" in out and "Event: Club night" in out
     assert "Verdict: pass (" in out
     assert "Move 4 of" not in out
+
+
+def test_sgf_points_shows_the_letters_of_the_record(rec) -> None:
+    result = run("replay", str(rec(GO)), "--move", "5", "--ascii", "--sgf-points")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Move 5 of 5: Black bb (Alice)" in out
+    assert "captured 2: aa ba" in out
+    assert re.search(r"^a \| x  x  X  \.", out, re.M)
+    assert re.search(r"^b \| X \(X\) \.", out, re.M)
+    assert "Points: SGF letters" in out and "Go coordinates" not in out
+    illegal = run("replay", str(rec(ILLEGAL)), "--all", "--ascii", "--sgf-points").output
+    assert "Illegal move 2 of 2: White aa (Bob)" in illegal and "illegal: aa is occupied (ING-3)" in illegal
+    assert "First error: move 2 aa: aa is occupied" in illegal
 
 
 def test_move_zero_is_the_start(rec) -> None:
@@ -92,10 +108,11 @@ def test_invalid_record_replays_up_to_the_illegal_move(rec) -> None:
     result = run("replay", str(path), "--all", "--ascii")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "Illegal move 2 of 2: White aa (Bob)" in out
-    assert "illegal:" in out
+    assert "Illegal move 2 of 2: White A9 (Bob)" in out  # aa
+    assert "illegal: A9 is occupied (ING-3)" in out
+    assert "First error: move 2 A9: A9 is occupied" in out
     assert "Move 3" not in out  # never past the first illegal move
-    assert re.search(r"^a \|!X!", out, re.M)  # the refused move's point marked on the position before it
+    assert re.search(r"^9 \|!X!", out, re.M)  # the refused move's point marked on the position before it
     assert "Verdict: invalid" in out
     beyond = run("replay", str(path), "--move", "3")
     assert beyond.exit_code == 2
@@ -166,7 +183,7 @@ def test_ascii_is_chosen_when_the_encoding_cannot_show_stones(rec) -> None:
     proc = _cli("replay", str(rec(GO)), "--move", "5", env=env)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.decode("ascii")
-    assert "(X)" in out and "captured 2: aa ba" in out
+    assert "(X)" in out and "captured 2: A9 B9" in out
     utf8 = _cli("replay", str(rec(GO)), "--move", "5", env={**env, "PYTHONIOENCODING": "utf-8"})
     assert "(●)" in utf8.stdout.decode("utf-8")
 
@@ -177,7 +194,7 @@ def test_archive_id_replays_the_stored_record(rec, tmp_path: Path) -> None:
     assert imported.exit_code == 0, imported.output
     result = run("replay", "1", "--db", db, "--move", "5", "--ascii")
     assert result.exit_code == 0, result.output
-    assert "Move 5 of 5: Black bb (Alice)" in result.output
+    assert "Move 5 of 5: Black B8 (Alice)" in result.output
     missing = run("replay", "999", "--db", db)
     assert missing.exit_code == 1 and "no record with id 999" in missing.output
 
@@ -214,7 +231,18 @@ def test_diagram_writes_the_position_with_marks(rec, tmp_path: Path) -> None:
     assert {el.get("data-point") for el in _classes(root, "last")} == {"bb"}
     assert {el.get("data-point") for el in _classes(root, "captured")} == {"aa", "ba"}
     coords = [el.text for el in _classes(root, "coord")]
-    assert coords.count("a") == 4 and coords.count("i") == 4  # 9x9: letters on all four sides
+    # 9x9 in Go coordinates: columns A..J (no I) above and below, rows 9..1 on both sides.
+    assert coords.count("A") == 2 and coords.count("J") == 2 and "I" not in coords
+    assert coords.count("9") == 2 and coords.count("1") == 2
+    captions = " ".join(el.text or "" for el in _classes(root, "caption"))
+    assert "Black B8" in captions and "captured 2: A9 B9" in captions and "Points: Go coordinates" in captions
+    sgf = tmp_path / "sgf.svg"
+    assert run("diagram", str(rec(GO)), "--move", "5", "--sgf-points", "-o", str(sgf)).exit_code == 0
+    sgf_root = _svg_root(sgf)
+    coords = [el.text for el in _classes(sgf_root, "coord")]
+    assert coords.count("a") == 4 and coords.count("i") == 4  # SGF letters on all four sides
+    captions = " ".join(el.text or "" for el in _classes(sgf_root, "caption"))
+    assert "Black bb" in captions and "captured 2: aa ba" in captions and "Points: SGF letters" in captions
     assert _classes(root, "edge") == []  # Go has no owned edges
     assert _classes(root, "number") == []
 

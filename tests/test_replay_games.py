@@ -47,7 +47,9 @@ CATION_REMOVE = (b"(;FF[4]CA[UTF-8]GM[Cation]SZ[6]PB[Ada]PW[Jun]RE[W+]"
 def _data(rec: bytes) -> ReplayData:
     records = read_bytes(rec, "test.rec")
     assert len(records) == 1
-    return build_replay(records[0])
+    # SGF letters on screen (`--sgf-points`), so that every view's points compare with the record's own text;
+    # the customary notation of each game is tested in test_notation.py.
+    return build_replay(records[0], sgf_points=True)
 
 
 def _pts(*names: str) -> set[tuple[int, int]]:
@@ -57,7 +59,8 @@ def _pts(*names: str) -> set[tuple[int, int]]:
 def ascii_board(data: ReplayData, index: int) -> str:
     out = io.StringIO()
     console = Console(file=out, width=200, color_system=None, markup=False)
-    console.print(board_renderable(data.record, data.step_at(index), data.rows_at(index), ascii=True))
+    console.print(board_renderable(data.record, data.step_at(index), data.rows_at(index), ascii=True,
+                                     names=data.points))
     return out.getvalue()
 
 
@@ -93,7 +96,7 @@ def test_go_capture_of_two_stones_ing3() -> None:
     assert cell(board, 9, "aa") == " x " and cell(board, 9, "ba") == " x "  # captured, now empty
     assert cell(board, 9, "ab") == " X "
     assert "captured" in board  # legend
-    assert "captured 2: aa ba" in change_lines(step)
+    assert "captured 2: aa ba" in change_lines(step, data.points)
     svg = diagram_svg(data, 5)
     assert svg_marks(svg, "captured") == {"aa", "ba"}
     assert svg_marks(svg, "last") == {"bb"}
@@ -112,7 +115,7 @@ def test_conversion_go_conversion_con3() -> None:
     board = ascii_board(data, 11)
     assert cell(board, 6, "dd") == "(X)"
     assert cell(board, 6, "cc") == "[X]" and cell(board, 6, "dc") == "[X]"
-    assert "converted 2: cc dc" in change_lines(step)
+    assert "converted 2: cc dc" in change_lines(step, data.points)
     svg = diagram_svg(data, 11)
     assert svg_marks(svg, "converted") == {"cc", "dc"}
     assert {"cc", "dc"} <= svg_marks(svg, "black")
@@ -141,7 +144,7 @@ def test_squer_sweep_flips_the_whole_row_squ4() -> None:
     row_b = next(line for line in board.splitlines() if line.startswith("b |"))
     assert row_b.rstrip().endswith("<")  # the swept row is pointed at
     assert "swept row b" in board
-    assert "swept row b" in change_lines(step)
+    assert "swept row b" in change_lines(step, data.points)
     svg = diagram_svg(data, 9)
     root = ET.fromstring(svg.split("\n", 1)[1])
     swept = [el for el in root.iter() if "swept" in (el.get("class") or "")]
@@ -157,7 +160,7 @@ def test_quentin_territory_filled_que3() -> None:
     board = ascii_board(data, 3)
     assert cell(board, 5, "ab") == "(X)"
     assert cell(board, 5, "aa") == "[X]"
-    assert "filled 1: aa" in change_lines(step)
+    assert "filled 1: aa" in change_lines(step, data.points)
     assert svg_marks(diagram_svg(data, 3), "filled") == {"aa"}
     assert page_marks(data, 3, "filled") == {"aa"}
 
@@ -180,7 +183,7 @@ def test_cation_crosscut_then_relocation_cat2_cat6() -> None:
     board = ascii_board(data, 7)
     assert cell(board, 6, "dd") == "(X)"
     assert cell(board, 6, "bb") == " - "  # where the stone was lifted
-    assert "moved bb→dd" in change_lines(step)
+    assert "moved bb→dd" in change_lines(step, data.points)
     svg = diagram_svg(data, 7)
     assert svg_marks(svg, "from") == {"bb"}
     assert svg_marks(svg, "last") == {"dd"}
@@ -196,7 +199,7 @@ def test_cation_removal_cat7() -> None:
     assert set(step.change.removed) == _pts("cb")
     board = ascii_board(data, 39)
     assert cell(board, 6, "cb") == " x "
-    assert "removed 1: cb" in change_lines(step)
+    assert "removed 1: cb" in change_lines(step, data.points)
     assert svg_marks(diagram_svg(data, 39), "removed") == {"cb"}
     assert data.verdict is not None and data.verdict.valid
     # CAT-8: W[cb] completes White's chain; the view says the game is over, and who won.

@@ -113,10 +113,11 @@ def term(tmp_path: Path) -> Iterator[Callable[..., Terminal]]:
         t.close()
 
 
-def _row(screen: str, letter: str) -> str:
-    """The board row `letter` as drawn (cells only, three characters a point)."""
-    m = re.search(rf"^{letter} [┃│|](.*?)[┃│|] {letter}", screen, re.M)
-    assert m, f"row {letter} not on screen:\n{screen}"
+def _row(screen: str, label: str) -> str:
+    """The board row labelled `label` (Go coordinates: its number from the bottom) as drawn (cells only, three
+    characters a point)."""
+    m = re.search(rf"^ ?{label} [┃│|](.*?)[┃│|] {label}\b", screen, re.M)
+    assert m, f"row {label} not on screen:\n{screen}"
     return m.group(1)
 
 
@@ -127,20 +128,21 @@ def _lflag_bits(mode: list) -> int:
 def test_keys_step_through_the_game_and_q_quits(term) -> None:
     t = term(GO)
     screen = t.frame("Start (moves: 5)", "To move: Black (Alice)")
-    assert _row(screen, "a") == " ·  ·  ·  ·  ·  ·  ·  ·  · "
+    # Go coordinates (GEN-10): row a is 9, row b is 8; ca = C9, aa = A9, bb = B8, ba = B9.
+    assert _row(screen, "9") == " ·  ·  ·  ·  ·  ·  ·  ·  · "
     t.send(b"n")
-    screen = t.frame("Move 1 of 5: Black ca (Alice)", "first move")
-    assert _row(screen, "a").startswith(" ·  · (●)")
+    screen = t.frame("Move 1 of 5: Black C9 (Alice)", "first move")
+    assert _row(screen, "9").startswith(" ·  · (●)")
     t.send(RIGHT)
-    screen = t.frame("Move 2 of 5: White aa (Bob)")
-    assert _row(screen, "a").startswith("(○) ·  ● ")
+    screen = t.frame("Move 2 of 5: White A9 (Bob)")
+    assert _row(screen, "9").startswith("(○) ·  ● ")
     t.send(END)
-    screen = t.frame("Move 5 of 5: Black bb (Alice)", "captured 2: aa ba", "two captured")
-    assert _row(screen, "a").startswith(" ×  ×  ● ")  # ING-3: the captured pair, now empty
-    assert _row(screen, "b").startswith(" ● (●)")
+    screen = t.frame("Move 5 of 5: Black B8 (Alice)", "captured 2: A9 B9", "two captured")
+    assert _row(screen, "9").startswith(" ×  ×  ● ")  # ING-3: the captured pair, now empty
+    assert _row(screen, "8").startswith(" ● (●)")
     t.send(LEFT)
-    screen = t.frame("Move 4 of 5: White ba (Bob)")
-    assert _row(screen, "a").startswith(" ○ (○) ● ")
+    screen = t.frame("Move 4 of 5: White B9 (Bob)")
+    assert _row(screen, "9").startswith(" ○ (○) ● ")
     t.send(HOME)
     t.frame("Start (moves: 5)")
     t.send(b"p")  # already at the start: stays
@@ -157,11 +159,11 @@ def test_g_number_enter_jumps(term) -> None:
     t.send(b"g12")
     t.frame("Go to move: 12_")
     t.send(b"\r")
-    screen = t.frame("Move 12 of 14: White cg (Bob)")
-    assert _row(screen, "g")[6:9] == "(○)"  # cg: column c of row g, the last move
-    assert _row(screen, "g")[12:15] == " ● "  # eg (move 9)
-    assert _row(screen, "g")[18:21] == " · "  # gg (move 13) not yet played
-    assert _row(screen, "h")[21:24] == " · "  # hh (move 14) not yet played
+    screen = t.frame("Move 12 of 14: White C3 (Bob)")
+    assert _row(screen, "3")[6:9] == "(○)"  # cg = C3: column c of row g, the last move
+    assert _row(screen, "3")[12:15] == " ● "  # eg (move 9)
+    assert _row(screen, "3")[18:21] == " · "  # gg (move 13) not yet played
+    assert _row(screen, "2")[21:24] == " · "  # hh (move 14) not yet played
     t.send(b"g99\r")
     t.frame("Move 14 of 14", "the replay has 14 moves")
     t.send(b"q")
@@ -172,8 +174,8 @@ def test_an_invalid_record_stops_at_its_illegal_move(term) -> None:
     t = term(ILLEGAL)
     t.frame("Start (moves: 2)")
     t.send(END)
-    screen = t.frame("Illegal move 2 of 2: White aa (Bob)", "illegal:", "Verdict: invalid")
-    assert _row(screen, "a").startswith("!●!")  # the occupied point the refused move named
+    screen = t.frame("Illegal move 2 of 2: White A9 (Bob)", "illegal: A9 is occupied", "Verdict: invalid")
+    assert _row(screen, "9").startswith("!●!")  # the occupied point the refused move named
     t.send(RIGHT)  # nothing after the illegal move
     t.frame("Illegal move 2 of 2")
     t.send(b"q")
@@ -213,10 +215,10 @@ def test_a_19x19_board_on_a_small_terminal_keeps_every_row_and_the_move(term) ->
     t = term(b"(;GM[1]PB[Alice]PW[Bob];B[pd];W[dp];B[ss])", rows=30, cols=80)
     t.frame("Start (moves: 3)")
     t.send(END)
-    screen = t.frame("Move 3 of 3: Black ss (Alice)", "To move: White (Bob)")
-    assert _row(screen, "a").count("·") == 19
-    assert _row(screen, "s").endswith("(●)")  # the last move in the bottom-right corner
-    assert _row(screen, "d")[45:48] == " ● "  # pd
+    screen = t.frame("Move 3 of 3: Black T1 (Alice)", "To move: White (Bob)")  # ss
+    assert _row(screen, "19").count("·") == 19
+    assert _row(screen, "1").endswith("(●)")  # the last move in the bottom-right corner
+    assert _row(screen, "16")[45:48] == " ● "  # pd = Q16
     assert max(len(line) for line in screen.splitlines()) <= 80
     t.send(b"q")
     assert t.wait_exit() == 0

@@ -41,8 +41,24 @@ def test_an_illegal_move_exits_1_and_names_move_point_rule_and_position(tmp_path
     path.write_text("(;GM[Squer]SZ[4]\n;B[aa]\n;W[aa])")
     result = run(str(path))
     assert result.exit_code == 1
-    assert "SQU-3" in result.output and "aa is occupied" in result.output
+    assert "SQU-3" in result.output and "a4 is occupied" in result.output  # aa (GEN-10)
     assert "3:2" in result.output  # line 3, column 2: the W property of the second move
+
+
+def test_points_in_the_game_s_notation_or_sgf_letters(tmp_path):
+    path = tmp_path / "go.rec"
+    path.write_text("(;GM[1]SZ[19]\n;B[pd]\n;W[pd])")
+    shown = run("--no-color", str(path))
+    assert "Q16 is occupied" in shown.output and "pd" not in shown.output.replace(str(path), "")
+    assert "Points: Go coordinates" in shown.output  # the board excerpt says which notation it uses
+    sgf = run("--no-color", "--sgf-points", str(path))
+    assert "pd is occupied" in sgf.output and "Q16" not in sgf.output
+    assert "Points: SGF letters" in sgf.output
+    # JSON keeps SGF letters in `point`; the message follows the option.
+    line = json.loads(run("--json", str(path)).output)
+    assert line["problems"][0]["point"] == "pd" and line["problems"][0]["message"] == "Q16 is occupied"
+    line = json.loads(run("--json", "--sgf-points", str(path)).output)
+    assert line["problems"][0]["point"] == "pd" and line["problems"][0]["message"] == "pd is occupied"
 
 
 def test_folders_are_searched_and_every_record_gets_a_json_verdict(folder):

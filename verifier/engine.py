@@ -15,6 +15,7 @@ from typing import ClassVar
 
 from ..records.games import Game
 from ..records.model import Colour, Move, ResultMethod, Setup, format_margin
+from ..records.notation import Notation, PointNames
 from ..records.points import Point
 
 # Cell codes for engines that keep a flat board (index = row * size + column).
@@ -122,8 +123,12 @@ class Engine(ABC):
 
     game: ClassVar[Game]
 
-    def __init__(self, size: int, *, komi: float = 0.0, setup: Setup | None = None) -> None:
+    def __init__(self, size: int, *, komi: float = 0.0, setup: Setup | None = None,
+                 notation: Notation = Notation.CUSTOMARY) -> None:
         self.size = size
+        # How messages name points (GEN-10): the game's customary notation unless SGF letters are asked for.
+        self.names = PointNames(type(self).game, size, notation)
+        self.point_name = self.names
         self.komi = komi
         self.turn = 0  # turns played (passes and swaps count)
         self.swapped = False

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ..records.games import Game, MoveKind
 from ..records.model import Colour, Move, Node, Record, Setup
+from ..records.notation import Notation
 from ..records.setup import SETUP_IDENTS, collect_setup, point_list
 from .engine import Change, Engine, IllegalMove, Marks
 from .registry import engine_for
@@ -47,11 +48,12 @@ class Step:
 class Replay:
     """A replay in progress: iterate it for the Steps; afterwards it tells how the line ended."""
 
-    def __init__(self, record: Record, *, line: list[Node] | None = None, snapshots: bool = False) -> None:
+    def __init__(self, record: Record, *, line: list[Node] | None = None, snapshots: bool = False,
+                 notation: Notation = Notation.CUSTOMARY) -> None:
         self.record = record
         self.nodes = record.main_line() if line is None else line
         self.snapshots = snapshots
-        self.engine = new_engine(record)
+        self.engine = new_engine(record, notation=notation)
         self.resigned: Colour | None = None  # the colour that resigned, when the line ends by resignation
         self.resign_step: int | None = None
         self.illegal: IllegalMove | None = None
@@ -146,18 +148,23 @@ class Replay:
         )
 
 
-def replay(record: Record, *, line: list[Node] | None = None, snapshots: bool = False) -> Iterator[Step]:
-    """Yield every step of the main line (or `line`), stopping after the first illegal move."""
-    return iter(Replay(record, line=line, snapshots=snapshots))
+def replay(record: Record, *, line: list[Node] | None = None, snapshots: bool = False,
+           notation: Notation = Notation.CUSTOMARY) -> Iterator[Step]:
+    """Yield every step of the main line (or `line`), stopping after the first illegal move.
+
+    `notation` is how the engine's messages name points (GEN-10): the game's customary notation by default.
+    """
+    return iter(Replay(record, line=line, snapshots=snapshots, notation=notation))
 
 
-def new_engine(record: Record) -> Engine:
-    """An engine for the record's game, size, komi and setup, before the first move."""
+def new_engine(record: Record, *, notation: Notation = Notation.CUSTOMARY) -> Engine:
+    """An engine for the record's game, size, komi and setup, before the first move; its messages name points in
+    `notation` (GEN-10)."""
     cls = engine_for(record.game)
     setup: Setup | None = None
     if record.game is Game.GO:
         setup = collect_setup(record)[0]
-    return cls(record.size, komi=record.komi or 0.0, setup=setup)
+    return cls(record.size, komi=record.komi or 0.0, setup=setup, notation=notation)
 
 
 def _misplaced_setup(node: Node, game: Game, seen_move: bool) -> tuple[str, str] | None:

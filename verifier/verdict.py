@@ -7,6 +7,7 @@ from typing import Any
 
 from ..records.games import SPECS
 from ..records.model import Colour, Record, Result, Severity, SourcePos
+from ..records.notation import Notation
 from ..records.points import format_point
 from .engine import Score
 from .replay import Replay, Step
@@ -25,7 +26,7 @@ class Problem:
     message: str
     severity: Severity = Severity.ERROR
     move: int | None = None  # 1-based move number (passes and swaps count); None for header problems
-    point: str | None = None  # SGF letters, e.g. "dc"
+    point: str | None = None  # SGF letters, e.g. "dc", whatever notation the message uses (stable for machines)
     rule: str | None = None  # e.g. "CAT-4", "GEN-5", "FMT-3"
     pos: SourcePos | None = None
 
@@ -131,10 +132,13 @@ class Verdict:
         return errors[0] if errors else None
 
 
-def verify(record: Record, *, variations: bool = False, require_complete: bool = False) -> Verdict:
+def verify(record: Record, *, variations: bool = False, notation: Notation = Notation.CUSTOMARY,
+           require_complete: bool = False) -> Verdict:
     """Replay the record's main line (every line with `variations`) and judge it.
 
-    `require_complete`: an unconfirmed result (GEN-8) fails, for tournaments that require complete records.
+    Messages name points in `notation` (GEN-10: the game's customary notation by default, or SGF letters); the
+    problems' `point` field always holds SGF letters. `require_complete`: an unconfirmed result (GEN-8) fails, for
+    tournaments that require complete records.
     """
     verdict = Verdict(game=None if record.unknown_game is not None else record.game.value, size=record.size,
                       valid=True, declared=record.result, black_player=record.black, white_player=record.white,
@@ -156,7 +160,7 @@ def verify(record: Record, *, variations: bool = False, require_complete: bool =
         _apply_judgement(verdict, Judgement.not_replayed(record), None)
         return verdict
 
-    run = Replay(record)
+    run = Replay(record, notation=notation)
     verdict.moves_total = len(run.nodes) - [n.move for n in run.nodes].count(None)
     engine = run.engine
     seen_warnings = 0
@@ -179,7 +183,7 @@ def verify(record: Record, *, variations: bool = False, require_complete: bool =
     verdict.white_player = run.holder(Colour.WHITE)
 
     if variations:
-        _check_variations(record, verdict)
+        _check_variations(record, verdict, notation)
 
     verdict.valid = not verdict.errors
     judgement = judge_result(record, run) if run.illegal is None else Judgement.stopped(record, run)
@@ -208,14 +212,14 @@ def _apply_judgement(verdict: Verdict, judgement: Judgement, run: Replay | None)
     verdict.result_note = judgement.note
 
 
-def _check_variations(record: Record, verdict: Verdict) -> None:
+def _check_variations(record: Record, verdict: Verdict, notation: Notation) -> None:
     """Replay every other line of the tree; an illegal move anywhere is an error of the record."""
     main = record.main_line()
     reported: set[int] = set()
     for index, line in enumerate(record.lines()):
         if index == 0 or line == main:
             continue
-        run = Replay(record, line=line)
+        run = Replay(record, line=line, notation=notation)
         for step in run:
             if step.illegal is None or id(step.node) in reported:
                 continue

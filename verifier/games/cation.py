@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from ...records.games import Game, MoveKind
 from ...records.model import Colour, Move, ResultMethod, Setup
-from ...records.points import Point, format_point
+from ...records.notation import Notation
+from ...records.points import Point
 from ..chains import has_chain
 from ..engine import BLACK, COLOUR, EMPTY, WHITE, Change, Engine, IllegalMove, Marks, Outcome
 from ._cation_tables import CationTables, tables
@@ -32,8 +33,9 @@ class CationEngine(Engine):
 
     game = Game.CATION
 
-    def __init__(self, size: int, *, komi: float = 0.0, setup: Setup | None = None) -> None:
-        super().__init__(size, komi=komi, setup=setup)
+    def __init__(self, size: int, *, komi: float = 0.0, setup: Setup | None = None,
+                 notation: Notation = Notation.CUSTOMARY) -> None:
+        super().__init__(size, komi=komi, setup=setup, notation=notation)
         # `setup` is only ever given for Go (format spec: setup is Go-only), so it is ignored here.
         self._t: CationTables = tables(size)
         nn = size * size
@@ -117,11 +119,11 @@ class CationEngine(Engine):
         pt = t.points[i]
         if self._cc:
             raise IllegalMove("placement-in-situation-b", "CAT-6",
-                              f"{format_point(pt)}: there is a crosscut on the board: a crosscut stone must be moved"
+                              f"{self.point_name(pt)}: there is a crosscut on the board: a crosscut stone must be moved"
                               " or removed (CAT-6)", pt)
         cells = self._cells
         if cells[i]:
-            raise IllegalMove("occupied", "CAT-4", f"{format_point(pt)}: the point is occupied (CAT-4)", pt)
+            raise IllegalMove("occupied", "CAT-4", f"{self.point_name(pt)}: the point is occupied (CAT-4)", pt)
         y = 3 - x
         diags = t.diags[i]
         latest = self._latest
@@ -132,8 +134,8 @@ class CationEngine(Engine):
                 if (a == latest or b == latest) and cells[d] == x and cells[a] == y and cells[b] == y:
                     raise IllegalMove(
                         "crosscut-with-latest", "CAT-4",
-                        f"{format_point(pt)}: the stone would form a crosscut with {COLOUR[y].word}'s latest stone"
-                        f" {format_point(t.points[latest])} (CAT-4)", pt)
+                        f"{self.point_name(pt)}: the stone would form a crosscut with {COLOUR[y].word}'s latest stone"
+                        f" {self.point_name(t.points[latest])} (CAT-4)", pt)
         cells[i] = x
         self._empty -= 1
         cc = self._cc
@@ -153,26 +155,26 @@ class CationEngine(Engine):
         o = self._index(move.point, move)
         if move.target is None:
             raise IllegalMove("malformed-move", "CAT-10",
-                              f"{format_point(self._t.points[o])}-: a relocation needs a destination (CAT-10)",
+                              f"{self.point_name(self._t.points[o])}-: a relocation needs a destination (CAT-10)",
                               move.point)
         t = self._index(move.target, move)
         pts = self._t.points
         src, dst = pts[o], pts[t]
         if not self._cc:
             raise IllegalMove("relocation-in-situation-a", "CAT-6",
-                              f"{format_point(src)}-{format_point(dst)}: no crosscut on the board: a stone must be"
-                              " placed (CAT-6, CAT-4)", src)
+                              f"{self.point_name(src)}-{self.point_name(dst)}: no crosscut on the board:"
+                              " a stone must be placed (CAT-6, CAT-4)", src)
         self._check_chosen(o, x, "move")
         cells = self._cells
         if t == o:
             raise IllegalMove("same-point", "CAT-6",
-                              f"{format_point(src)}-{format_point(dst)}: the stone must be put on a different point"
-                              " (CAT-6)", dst)
+                              f"{self.point_name(src)}-{self.point_name(dst)}: the stone must be put on a"
+                              " different point (CAT-6)", dst)
         if cells[t]:
-            raise IllegalMove("target-occupied", "CAT-6", f"{format_point(dst)}: the point is occupied (CAT-6)", dst)
+            raise IllegalMove("target-occupied", "CAT-6", f"{self.point_name(dst)}: the point is occupied (CAT-6)", dst)
         if self._forms(t, x, o):
             raise IllegalMove("relocation-crosscut", "CAT-6",
-                              f"{format_point(dst)}: the stone would belong to a crosscut there (CAT-6)", dst)
+                              f"{self.point_name(dst)}: the stone would belong to a crosscut there (CAT-6)", dst)
         self._lift(o, x)
         cells[t] = x  # CAT-6: checked above, the stone belongs to no crosscut on its new point
         self._latest = t  # CAT-3: a stone moved to its new point is the latest stone
@@ -185,14 +187,15 @@ class CationEngine(Engine):
         src = self._t.points[o]
         if not self._cc:
             raise IllegalMove("removal-in-situation-a", "CAT-6",
-                              f"{format_point(src)}-: no crosscut on the board: a stone must be placed (CAT-6, CAT-4)",
+                              f"{self.point_name(src)}-: no crosscut on the board:"
+                              " a stone must be placed (CAT-6, CAT-4)",
                               src)
         self._check_chosen(o, x, "remove")
         if self._has_destination(o, x):
             # CAT-7: removal only for a stone with no legal destination (the mover may still choose that stone
             # when another crosscut stone could move).
             raise IllegalMove("removal-with-destination", "CAT-7",
-                              f"{format_point(src)}: the stone has a legal destination, so it may not be removed"
+                              f"{self.point_name(src)}: the stone has a legal destination, so it may not be removed"
                               " (CAT-7)", src)
         self._lift(o, x)
         self._empty += 1
@@ -261,7 +264,8 @@ class CationEngine(Engine):
         c, r = point
         n = self.size
         if not (0 <= c < n and 0 <= r < n):
-            raise IllegalMove("off-board", "CAT-1", f"point {_name(point)} is off the {n}x{n} board (CAT-1)", point)
+            raise IllegalMove("off-board", "CAT-1", f"point {self.point_name(point)} is off the {n}x{n} board (CAT-1)",
+                              point)
         return r * n + c
 
     def _advance(self) -> None:
@@ -303,12 +307,12 @@ class CationEngine(Engine):
         if cells[o] != x:
             what = "an empty point" if not cells[o] else f"a {COLOUR[cells[o]].word} stone"
             raise IllegalMove("not-own-stone", "CAT-6",
-                              f"{format_point(src)}: {what}; the mover must {verb} a {COLOUR[x].word} stone (CAT-6)",
+                              f"{self.point_name(src)}: {what}; the mover must {verb} a {COLOUR[x].word} stone (CAT-6)",
                               src)
         cc = self._cc
         if not any(b in cc for b in self._t.blocks[o]):
             raise IllegalMove("not-in-crosscut", "CAT-6",
-                              f"{format_point(src)}: the stone belongs to no crosscut (CAT-6)", src)
+                              f"{self.point_name(src)}: the stone belongs to no crosscut (CAT-6)", src)
 
     def _chosen_stones(self, x: int) -> list[int]:
         """The mover's stones that belong to a crosscut (CAT-6), in reading order."""
@@ -389,12 +393,6 @@ class CationEngine(Engine):
 def _word(colour: object) -> str:
     return colour.word if isinstance(colour, Colour) else str(colour)
 
-
-def _name(point: object) -> str:
-    try:
-        return format_point(point)  # type: ignore[arg-type]
-    except (IndexError, TypeError):
-        return str(point)
 
 
 def _kind_error(move: Move) -> IllegalMove:

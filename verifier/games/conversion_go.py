@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from ...records.games import Game, MoveKind
 from ...records.model import Colour, Move, ResultMethod, Setup
-from ...records.points import Point, format_point
+from ...records.notation import Notation
+from ...records.points import Point
 from ..engine import BLACK, CODE, COLOUR, EMPTY, WHITE, Change, Engine, IllegalMove, Marks, Outcome, Score
 from ._conversion_go_tables import SYMMETRY_NAMES, tables
 
@@ -31,8 +32,9 @@ _END_REASON = "two passes (CON-4)"
 class ConversionGoEngine(Engine):
     game = Game.CONVERSION_GO
 
-    def __init__(self, size: int, *, komi: float = 0.0, setup: Setup | None = None) -> None:
-        super().__init__(size, komi=komi, setup=setup)
+    def __init__(self, size: int, *, komi: float = 0.0, setup: Setup | None = None,
+                 notation: Notation = Notation.CUSTOMARY) -> None:
+        super().__init__(size, komi=komi, setup=setup, notation=notation)
         # `setup` is only ever given for Go (ING-8); Conversion Go always starts on an empty board.
         t = tables(size)
         self._points = t.points
@@ -125,12 +127,12 @@ class ConversionGoEngine(Engine):
         size = self.size
         if point is None or not (0 <= point[0] < size and 0 <= point[1] < size):
             # The driver checks points against the board; this keeps a bad Move from ending in a traceback.
-            where = format_point(point) if point is not None else "no point"
+            where = self.point_name(point) if point is not None else "no point"
             raise IllegalMove("off-board", "CON-1", f"point {where} is off the {size}x{size} board", point)
         cells = self._cells
         idx = point[1] * size + point[0]
         if cells[idx] != EMPTY:
-            raise IllegalMove("occupied", "CON-4", f"{format_point(point)} is occupied", point)
+            raise IllegalMove("occupied", "CON-4", f"{self.point_name(point)} is occupied", point)
 
         turn = self.turn
         player = 0 if turn < 3 else turn % 2
@@ -144,7 +146,7 @@ class ConversionGoEngine(Engine):
                     if length >= _MIRROR_LIMIT:
                         raise IllegalMove(
                             "mirror", "CON-6",
-                            f"{format_point(point)} would be the {length}th successive mirror ({SYMMETRY_NAMES[s]})"
+                            f"{self.point_name(point)} would be the {length}th successive mirror ({SYMMETRY_NAMES[s]})"
                             " of the opponent's play", point)
             elif runs is not _NO_RUNS:
                 runs = _NO_RUNS
@@ -285,7 +287,7 @@ class ConversionGoEngine(Engine):
             done.update(group)
             hit = sum(1 for g in group if g in marked)
             if hit != len(group):
-                at = format_point(self._points[min(group)])
+                at = self.point_name(self._points[min(group)])
                 raise IllegalMove("marks-split", "CON-7",
                                   f"the marks split the {len(group)}-stone group at {at}: {hit} of its stones are "
                                   "marked", self._points[min(group)])

@@ -14,7 +14,8 @@ from typing import ClassVar
 
 from ...records.games import Game, MoveKind
 from ...records.model import Colour, Move, ResultMethod, Setup
-from ...records.points import Point, format_point
+from ...records.notation import Notation
+from ...records.points import Point
 from ..engine import BLACK, EMPTY, WHITE, Change, Engine, EngineWarning, IllegalMove, Marks, Outcome, Score
 from ..grid import grid
 
@@ -78,8 +79,9 @@ class GoEngine(Engine):
 
     game: ClassVar[Game] = Game.GO
 
-    def __init__(self, size: int, *, komi: float = 0.0, setup: Setup | None = None) -> None:
-        super().__init__(size, komi=komi, setup=setup)
+    def __init__(self, size: int, *, komi: float = 0.0, setup: Setup | None = None,
+                 notation: Notation = Notation.CUSTOMARY) -> None:
+        super().__init__(size, komi=komi, setup=setup, notation=notation)
         t = _tables(size)
         self._nb = t.neighbours
         self._pts = t.points
@@ -153,7 +155,7 @@ class GoEngine(Engine):
         cells = self._cells
         if cells[i]:
             # ING-3: a play puts a stone on an empty point.
-            raise IllegalMove("occupied", "ING-3", f"{format_point(point)} is occupied", point)  # type: ignore[arg-type]
+            raise IllegalMove("occupied", "ING-3", f"{self.point_name(point)} is occupied", point)  # type: ignore[arg-type]
         if self._dead:
             return self._play_slow(i, point)  # type: ignore[arg-type]
         c = BLACK if colour is _B else WHITE
@@ -275,9 +277,11 @@ class GoEngine(Engine):
         # ING-4: positional superko; a lone suicide capturing nothing recreates the current position itself.
         if lone_suicide:
             return IllegalMove("single-stone-suicide", "ING-4",
-                               f"single-stone suicide on {format_point(point)} recreates the current position", point)
+                               f"single-stone suicide on {self.point_name(point)} recreates the current position",
+                               point)
         return IllegalMove("superko", "ING-4",
-                           f"play on {format_point(point)} recreates an earlier position (positional superko)", point)
+                           f"play on {self.point_name(point)} recreates an earlier position (positional superko)",
+                           point)
 
     def _take_off(self, stones: list[int], code: int) -> None:
         """Remove stones of colour `code` (whole strings) and give their points back as liberties."""
@@ -367,7 +371,7 @@ class GoEngine(Engine):
         if split:
             p, total, hit = min(split)
             raise IllegalMove("marks-split", "ING-7",
-                              f"the marks split the {total}-stone string at {format_point(p)}: {hit} of its stones "
+                              f"the marks split the {total}-stone string at {self.point_name(p)}: {hit} of its stones "
                               "are marked", p)
         return frozenset(marked)
 
@@ -385,7 +389,7 @@ class GoEngine(Engine):
                 and (not cells[row * s + col] or row * s + col in removed))
             if wrong:
                 # Every point is named: a user checking the marks needs all of them, not a sample.
-                listed = " ".join(format_point(p) for p in wrong)
+                listed = " ".join(self.point_name(p) for p in wrong)
                 self.warnings.append(EngineWarning(
                     "marks-not-territory", "ING-7",
                     f"{label} marks on points that are not that colour's territory: {listed}"))

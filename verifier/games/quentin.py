@@ -17,7 +17,8 @@ from typing import NoReturn
 
 from ...records.games import Game, MoveKind
 from ...records.model import Colour, Move, ResultMethod, Setup
-from ...records.points import Point, format_point
+from ...records.notation import Notation
+from ...records.points import Point
 from ..chains import chain_points, has_chain
 from ..engine import BLACK, CODE, COLOUR, EMPTY, WHITE, Change, Engine, IllegalMove, Marks, Outcome
 from ._quentin_tables import tables
@@ -37,8 +38,9 @@ def _placements(size: int, colour: Colour) -> tuple[Move, ...]:
 class QuentinEngine(Engine):
     game = Game.QUENTIN
 
-    def __init__(self, size: int, *, komi: float = 0.0, setup: Setup | None = None) -> None:
-        super().__init__(size, komi=komi, setup=setup)
+    def __init__(self, size: int, *, komi: float = 0.0, setup: Setup | None = None,
+                 notation: Notation = Notation.CUSTOMARY) -> None:
+        super().__init__(size, komi=komi, setup=setup, notation=notation)
         t = tables(size)
         self._points = t.points
         self._nbrs = t.nbrs
@@ -87,7 +89,7 @@ class QuentinEngine(Engine):
             if first is not None:
                 raise IllegalMove("pass-not-allowed", "QUE-5",
                                   "pass is not allowed while a legal placement exists, e.g. "
-                                  f"{format_point(self._points[first])} (QUE-5)")
+                                  f"{self.point_name(self._points[first])} (QUE-5)")
             self.turn += 1
             return Change()
         # QUE-7 and README (pie swap): only as the second turn of the game, instead of a placement.
@@ -106,22 +108,22 @@ class QuentinEngine(Engine):
         n = self.size
         if point is None or not (0 <= point[0] < n and 0 <= point[1] < n):
             # The driver checks points against the board (QUE-1); kept so that a bad Move can never corrupt the board.
-            where = format_point(point) if point is not None and min(point) >= 0 and max(point) < 52 else str(point)
+            where = self.point_name(point) if point is not None else "no point"
             raise IllegalMove("off-board", "QUE-1", f"point {where} is off the {n}x{n} board (QUE-1)", point)
         i = point[1] * n + point[0]
         held = self._cells[i]
         if held:
             # QUE-2: a stone goes on an empty point.
             raise IllegalMove("occupied", "QUE-2",
-                              f"{format_point(point)}: the point is occupied by a {COLOUR[held].word} stone (QUE-2)",
+                              f"{self.point_name(point)}: the point is occupied by a {COLOUR[held].word} stone (QUE-2)",
                               point)
         filled, bad = self._apply(i, _CODE[move.colour])
         if bad is not None:
             self._undo(i, filled)
             a, b = sorted(bad)
             raise IllegalMove("diagonal", "QUE-4",
-                              f"{format_point(point)}: {format_point(self._points[a])} and "
-                              f"{format_point(self._points[b])} are diagonal neighbours without a common "
+                              f"{self.point_name(point)}: {self.point_name(self._points[a])} and "
+                              f"{self.point_name(self._points[b])} are diagonal neighbours without a common "
                               "like-coloured neighbour after filling (QUE-4)", point)
         self._commit(i, filled)
         self.turn += 1

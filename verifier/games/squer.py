@@ -15,7 +15,8 @@ from functools import lru_cache
 
 from ...records.games import Game, MoveKind
 from ...records.model import Colour, Move, ResultMethod, Setup
-from ...records.points import Point, format_point, index_letter
+from ...records.notation import Notation
+from ...records.points import Point
 from ..chains import has_chain
 from ..engine import BLACK, EMPTY, WHITE, Change, Engine, IllegalMove, Marks, Outcome
 
@@ -65,8 +66,9 @@ def _tables(n: int) -> _Tables:
 class SquerEngine(Engine):
     game = Game.SQUER
 
-    def __init__(self, size: int, *, komi: float = 0.0, setup: Setup | None = None) -> None:
-        super().__init__(size, komi=komi, setup=setup)
+    def __init__(self, size: int, *, komi: float = 0.0, setup: Setup | None = None,
+                 notation: Notation = Notation.CUSTOMARY) -> None:
+        super().__init__(size, komi=komi, setup=setup, notation=notation)
         t = _tables(size)
         self._t = t
         self._cells: list[int] = [EMPTY] * (size * size)
@@ -169,7 +171,7 @@ class SquerEngine(Engine):
         cells = self._cells
         if cells[idx] != EMPTY:
             # SQU-3: a maneuver places a stone on an empty point.
-            raise IllegalMove("occupied", "SQU-3", f"{format_point(point)} is occupied (SQU-3)", point)
+            raise IllegalMove("occupied", "SQU-3", f"{self.point_name(point)} is occupied (SQU-3)", point)
         cells[idx] = me
         self._empties -= 1
         flipped: list[int] = []
@@ -210,7 +212,7 @@ class SquerEngine(Engine):
         word = _LINE_WORD[me]
         if line is None or not 0 <= line < n:
             raise IllegalMove("off-board", "SQU-1", f"the sweep names no {word} of the {n}x{n} board (SQU-1)")
-        letter = index_letter(line)
+        letter = self.names.row(line) if word == "row" else self.names.column(line)
         swept = self._swept[me]
         # SQU-4: a player may sweep a given line at most once in the game (checked first: it is final, whereas
         # the line's contents change).
