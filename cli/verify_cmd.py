@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from ..records.files import record_files
-from ..records.model import FormatError
+from ..records.model import FormatError, Problem, Severity
 from ..records.notation import Notation
 from ..records.reader import read_bytes
 from ..verifier.status import VerdictClass
@@ -99,16 +99,7 @@ def _json_text(obj: dict[str, object]) -> str:
 def _json_line(outcome: Outcome) -> dict[str, object]:
     if isinstance(outcome, FileFailure):
         err = outcome.error
-        problem = {
-            "code": err.code if err else "unreadable",
-            "severity": "error",
-            "move": None,
-            "point": None,
-            "rule": (err.rule or "FMT-1") if err else None,
-            "message": err.message if err else outcome.message,
-            "line": err.pos.line if err and err.pos else None,
-            "column": err.pos.column if err and err.pos else None,
-        }
+        problem = (err.problem() if err else Problem("unreadable", outcome.message, Severity.ERROR)).to_json()
         return {"file": outcome.file, "index": None, "game": None, "verdict": VerdictClass.UNREADABLE.value,
                 "valid": False, "passes": False, "winner": {"colour": None, "player": None},
                 "result": {"declared": None, "computed": None, "status": None, "agrees": None},

@@ -56,7 +56,7 @@ SINGLE_PROPERTIES = frozenset({
     "RO", "RU", "SO", "TM", "US", "WR", "WT", "BL", "OB", "OW", "WL", "FG", "PM", "HA", "KM", "TB", "TW",
 } - LIST_PROPERTIES)
 
-# (code, message, where, severity, rule) of a problem found while reading; the reader makes Diagnostics of them.
+# (code, message, where, severity, rule) of a problem found while reading; the reader makes Problems of them.
 # `where` is a byte offset, or a function giving it once the tree is read (positions of nodes are found lazily).
 Note = tuple[str, str, "int | Callable[[], int]", Severity, "str | None"]
 

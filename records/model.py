@@ -8,10 +8,10 @@ than thrown, so that one bad value never hides the rest of a file.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
 from .games import Game, MoveKind
 from .points import Point, format_point
@@ -118,18 +118,49 @@ class Severity(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Diagnostic:
-    """A problem found while reading: a stable code, what is wrong, and where."""
+class Problem:
+    """One problem, wherever it is found: reading the file, replaying a move, judging the result.
+
+    The same object travels from the parser to the verdict and the archive's rows, and has one JSON form. `move` is
+    the 1-based move number (passes and swaps count; None for the header), `point` the point in SGF letters (stable
+    for programs, whatever notation the message uses), `rule` the numbered rule that decides it (CAT-4, GEN-5,
+    FMT-3...), `pos` where it stands in the file.
+    """
 
     code: str
     message: str
-    pos: SourcePos | None = None
     severity: Severity = Severity.WARNING
     rule: str | None = None
+    move: int | None = None
+    point: str | None = None
+    pos: SourcePos | None = None
+
+    def at(self, pos: SourcePos | None) -> Problem:
+        """The same problem, placed in the file."""
+        return replace(self, pos=pos)
 
     def describe(self, source: str | None = None) -> str:
         where = f"{source or '<record>'}:{self.pos}" if self.pos else (source or "<record>")
         return f"{where}: {self.severity}: {self.message}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "severity": self.severity.value,
+            "move": self.move,
+            "point": self.point,
+            "rule": self.rule,
+            "message": self.message,
+            "line": self.pos.line if self.pos else None,
+            "column": self.pos.column if self.pos else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Problem:
+        """The problem back from its JSON form (or an archive row's columns of the same names)."""
+        line = data.get("line")
+        return cls(data["code"], data["message"], Severity(data["severity"]), data.get("rule"), data.get("move"),
+                   data.get("point"), SourcePos(line, data.get("column") or 0, -1) if line is not None else None)
 
 
 class FormatError(Exception):
@@ -150,6 +181,10 @@ class FormatError(Exception):
             where += f":{self.pos.line}:{self.pos.column}"
         rule = f" ({self.rule})" if self.rule and self.rule not in self.message else ""
         return f"{where}: {self.message}{rule}"
+
+    def problem(self) -> Problem:
+        """The error as the problem of a file that could not be read."""
+        return Problem(self.code, self.message, Severity.ERROR, self.rule, pos=self.pos)
 
 
 class Property:
@@ -452,7 +487,7 @@ class Record:
     encoding: str
     source: str | None = None  # file name, for messages
     index: int = 0  # position of the game tree in its file (0-based)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    diagnostics: list[Problem] = field(default_factory=list)
     # Typed header (raw values stay in root.properties)
     black: str | None = None
     white: str | None = None
@@ -505,11 +540,11 @@ class Record:
         return out
 
     @property
-    def errors(self) -> list[Diagnostic]:
+    def errors(self) -> list[Problem]:
         return [d for d in self.diagnostics if d.severity is Severity.ERROR]
 
     @property
-    def warnings(self) -> list[Diagnostic]:
+    def warnings(self) -> list[Problem]:
         return [d for d in self.diagnostics if d.severity is Severity.WARNING]
 
     def player(self, colour: Colour) -> str | None:

@@ -10,21 +10,13 @@ import math
 import re
 from calendar import monthrange
 from datetime import date
-from typing import Any, NamedTuple
+from typing import Any
 
 from .charset import Decoder
 from .games import SPECS, Game, GameSpec, MoveKind
 from .grammar import MoveSource, Where
-from .model import Colour, Move, RecordDate, Result, ResultMethod, Severity, SourcePos
+from .model import Colour, Move, Problem, RecordDate, Result, ResultMethod, Severity, SourcePos
 from .points import format_point, letter_index, parse_point
-
-
-class Problem(NamedTuple):
-    code: str
-    message: str
-    severity: Severity = Severity.WARNING
-    rule: str | None = None
-
 
 # -- moves -------------------------------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from .charset import BOM, DEFAULT, FALLBACK, Decoder, NeedsFallback, codec_for
 from .games import Game, game_from_gm
 from .grammar import Note, ParsedTree, parse_tree, scan_root, show_byte
-from .model import Diagnostic, FormatError, Node, Property, Record, Severity, SourcePos, _Locator, source_of
+from .model import FormatError, Node, Problem, Property, Record, Severity, SourcePos, _Locator, source_of
 from .properties import RecordMoves, move_table, read_date, read_handicap, read_komi, read_result, read_size
 from .setup import collect_setup
 from .source import RecordSource, SourceText
@@ -135,20 +135,19 @@ class _Reader:
         record = Record(root=root, game=game, size=size, raw=self.data[start:tree.end], encoding=src.encoding,
                         source=self.source, index=index)
         diags = record.diagnostics
-        diags.extend(Diagnostic(code, message, _pos(off, src), severity, rule)
+        diags.extend(Problem(code, message, severity, rule, pos=_pos(off, src))
                      for code, message, off, severity, rule in notes)
 
         gm = props.get("GM")
         if gm is not None and game_from_gm(gm.value) is None:
             record.unknown_game = gm.value
-            diags.append(Diagnostic("unknown-game", f"GM[{gm.value}] is not one of the five games (Go GM[1], "
-                                    "ConversionGo, Cation, Quentin, Squer): the record is not verified", gm.pos,
-                                    Severity.ERROR, "FMT-6"))
+            diags.append(Problem("unknown-game", f"GM[{gm.value}] is not one of the five games (Go GM[1], "
+                                 "ConversionGo, Cation, Quentin, Squer): the record is not verified", Severity.ERROR,
+                                 "FMT-6", pos=gm.pos))
         sz = props.get("SZ")
         _, problem = read_size(game, sz.value if sz is not None else None)
         if problem is not None:
-            diags.append(Diagnostic(problem.code, problem.message, sz.pos if sz is not None else root.pos,
-                                    problem.severity, problem.rule))
+            diags.append(problem.at(sz.pos if sz is not None else root.pos))
 
         record.black = _text(props, "PB")
         record.white = _text(props, "PW")
@@ -171,18 +170,18 @@ class _Reader:
             else:
                 record.handicap = value  # type: ignore[assignment]
             if problem is not None:
-                diags.append(Diagnostic(problem.code, problem.message, prop.pos, problem.severity, problem.rule))
+                diags.append(problem.at(prop.pos))
         km = props.get("KM")
         if km is not None:
             record.komi, problem = read_komi(km.value, game)
             if problem is not None:
-                diags.append(Diagnostic(problem.code, problem.message, km.pos, problem.severity, problem.rule))
+                diags.append(problem.at(km.pos))
 
         if root.move is not None:
             prop = props.get(root.move.colour.value)
-            diags.append(Diagnostic("move-in-root", f"the root node holds a move ({root.move}); moves belong in "
-                                    "the nodes after the root, so it is not played", prop.pos if prop else root.pos,
-                                    Severity.ERROR, "FMT-4"))
+            diags.append(Problem("move-in-root", f"the root node holds a move ({root.move}); moves belong in "
+                                 "the nodes after the root, so it is not played", Severity.ERROR, "FMT-4",
+                                 pos=prop.pos if prop else root.pos))
         if game is Game.GO:
             # Setup points off the board, and a PL that is not B or W (ING-8), are reported when reading.
             if _has_setup(root):
@@ -190,8 +189,8 @@ class _Reader:
         else:
             found = _first_setup(root)
             if found is not None:
-                diags.append(Diagnostic("setup-not-go", f"setup ({found.ident}) is only for Go records",
-                                        found.pos, Severity.ERROR, "FMT-10"))
+                diags.append(Problem("setup-not-go", f"setup ({found.ident}) is only for Go records",
+                                     Severity.ERROR, "FMT-10", pos=found.pos))
         return record
 
     def charset_notes(self, record: Record, src: RecordSource, ca_values: list[bytes] | None, declared: bool,
@@ -199,16 +198,17 @@ class _Reader:
         diags = record.diagnostics
         ca = record.root.properties.get("CA")
         if ca_values and not declared:
-            diags.append(Diagnostic("charset-unknown", f"CA[{ca.value if ca else ''}] names no charset this reader "
-                                    f"knows; read as {'ISO-8859-1' if fallback_at is not None else 'UTF-8'}",
-                                    ca.pos if ca else None, Severity.WARNING, "FMT-11"))
+            diags.append(Problem("charset-unknown", f"CA[{ca.value if ca else ''}] names no charset this reader "
+                                 f"knows; read as {'ISO-8859-1' if fallback_at is not None else 'UTF-8'}",
+                                 Severity.WARNING, "FMT-11", pos=ca.pos if ca else None))
         if fallback_at is not None:
-            diags.append(Diagnostic("charset-fallback", "the record has no usable CA and its bytes are not UTF-8; "
-                                    "read as ISO-8859-1", SourcePos.lazy(fallback_at, src), Severity.WARNING, "FMT-11"))
+            diags.append(Problem("charset-fallback", "the record has no usable CA and its bytes are not UTF-8; "
+                                 "read as ISO-8859-1", Severity.WARNING, "FMT-11",
+                                 pos=SourcePos.lazy(fallback_at, src)))
         if decoder.bad_offset is not None:
-            diags.append(Diagnostic("charset-invalid", f"bytes that are not valid {src.encoding} are kept as they "
-                                    "are (shown as escapes; the writer gives them back)",
-                                    SourcePos.lazy(decoder.bad_offset, src), Severity.WARNING, "FMT-11"))
+            diags.append(Problem("charset-invalid", f"bytes that are not valid {src.encoding} are kept as they "
+                                 "are (shown as escapes; the writer gives them back)", Severity.WARNING, "FMT-11",
+                                 pos=SourcePos.lazy(decoder.bad_offset, src)))
 
     def refuse_warnings(self, record: Record) -> None:
         warnings = [d for d in record.diagnostics if d.severity is Severity.WARNING]
@@ -286,9 +286,9 @@ def _outside(data: bytes, start: int, stop: int, *, before: bool) -> list[Note]:
     return [("junk-after", f"text after the game tree is ignored: {excerpt!r}", offset, Severity.WARNING, "FMT-3")]
 
 
-def _diagnostics(notes: list[Note], record: Record) -> list[Diagnostic]:
+def _diagnostics(notes: list[Note], record: Record) -> list[Problem]:
     src = source_of(record.root)
-    return [Diagnostic(code, message, _pos(off, src) if src is not None else None, severity, rule)
+    return [Problem(code, message, severity, rule, pos=_pos(off, src) if src is not None else None)
             for code, message, off, severity, rule in notes]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .games import SPECS, Game
-from .model import Colour, Diagnostic, Node, Record, Setup, Severity, SourcePos
+from .model import Colour, Node, Problem, Record, Setup, Severity, SourcePos
 from .points import Point, parse_point
 
 SETUP_IDENTS = ("AB", "AW", "AE", "PL")
@@ -51,14 +51,14 @@ def off_board(values: list[str], size: int) -> list[str]:
     return bad
 
 
-def collect_setup(record: Record) -> tuple[Setup, list[Diagnostic]]:
+def collect_setup(record: Record) -> tuple[Setup, list[Problem]]:
     """The starting position the setup nodes make, applied in order (AE clears, AB/AW place).
 
     Points that are not on the board are left out, each list with an error (the size rule); a `PL` that is not
     `B` or `W` is ignored with a warning (ING-8). Only Go has setup (the reader reports it elsewhere).
     """
     setup = Setup()
-    notes: list[Diagnostic] = []
+    notes: list[Problem] = []
     size = record.size
     if record.game is not Game.GO:
         return setup, notes
@@ -68,9 +68,9 @@ def collect_setup(record: Record) -> tuple[Setup, list[Diagnostic]]:
             prop = node.properties.get(ident)
             bad = off_board(prop.values, size) if prop is not None and size else []
             if bad and prop is not None:
-                notes.append(Diagnostic("setup-off-board", f"{ident}: {', '.join(bad)} "
-                                        f"{'is' if len(bad) == 1 else 'are'} not on the {size}x{size} board; left "
-                                        f"out ({rule})", prop.pos, Severity.ERROR, rule))
+                notes.append(Problem("setup-off-board", f"{ident}: {', '.join(bad)} "
+                                     f"{'is' if len(bad) == 1 else 'are'} not on the {size}x{size} board; left "
+                                     f"out ({rule})", Severity.ERROR, rule, pos=prop.pos))
         for point in point_list(node.get_all("AE"), size):
             setup.black.discard(point)
             setup.white.discard(point)
@@ -87,8 +87,8 @@ def collect_setup(record: Record) -> tuple[Setup, list[Diagnostic]]:
                 setup.to_move = Colour(value)
             else:
                 # Old files write PL[1] / PL[2]; ING-8 says such a value is ignored with a warning.
-                notes.append(Diagnostic("setup-pl", f"PL[{pl.value}] is not B or W and is ignored (ING-8)",
-                                        pl.pos, rule="ING-8"))
+                notes.append(Problem("setup-pl", f"PL[{pl.value}] is not B or W and is ignored (ING-8)",
+                                     rule="ING-8", pos=pl.pos))
     return setup, notes
 
 

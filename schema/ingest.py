@@ -171,20 +171,12 @@ def game_values(record: Record, verdict: Verdict, *, source_file: str | None = N
 
 
 def problem_values(verdict: Verdict) -> list[dict[str, Any]]:
-    """The column values of the record's `problem` rows (without `id` and `game_id`), in the verdict's order."""
-    return [
-        {
-            "code": p.code,
-            "severity": p.severity.value,
-            "move": p.move,
-            "point": clean(p.point),
-            "rule": p.rule,
-            "message": clean(p.message) or "",
-            "line": p.pos.line if p.pos else None,
-            "column": p.pos.column if p.pos else None,
-        }
-        for p in verdict.problems
-    ]
+    """The column values of the record's `problem` rows (without `id` and `game_id`): each problem's JSON form."""
+    rows = [p.to_json() for p in verdict.problems]
+    for row in rows:
+        row["point"] = clean(row["point"])
+        row["message"] = clean(row["message"]) or ""
+    return rows
 
 
 def ingest(record: Record, verdict: Verdict, **source: Any) -> tuple[GameRow, list[ProblemRow]]:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..records.model import Colour, Severity, SourcePos
+from ..records.model import Colour, Problem
 from ..records.properties import read_result
 from ..verifier.engine import Score
 from ..verifier.status import ResultStatus
-from ..verifier.verdict import Problem, Verdict
+from ..verifier.verdict import Verdict
 from .models import GameRow, ProblemRow
 
 
@@ -22,8 +22,7 @@ def stored_verdict(row: GameRow, problems: Sequence[ProblemRow]) -> Verdict:
         game=row.game,
         size=row.size,
         valid=row.valid,
-        problems=[Problem(p.code, p.message, Severity(p.severity), p.move, p.point, p.rule,
-                          SourcePos(p.line, p.column or 0, -1) if p.line is not None else None) for p in problems],
+        problems=[Problem.from_json(p.model_dump()) for p in problems],
         moves_replayed=row.moves_replayed,
         moves_total=row.move_count,
         end=row.end,

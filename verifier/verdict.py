@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..records.games import SPECS
-from ..records.model import Colour, Record, Result, Severity, SourcePos
+from ..records.model import Colour, Problem, Record, Result, Severity, SourcePos
 from ..records.notation import Notation
 from ..records.points import format_point
 from .engine import Score
@@ -16,31 +16,6 @@ from .status import ResultStatus, VerdictClass, classify
 
 # Errors of reading that still leave moves to replay: the record fails, but what was read is shown (FMT-3, FMT-4).
 _REPLAYABLE = frozenset({"truncated", "two-moves"})
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One problem: a stable code, severity, where (move number, point, source position), the rule, a reason."""
-
-    code: str
-    message: str
-    severity: Severity = Severity.ERROR
-    move: int | None = None  # 1-based move number (passes and swaps count); None for header problems
-    point: str | None = None  # SGF letters, e.g. "dc", whatever notation the message uses (stable for machines)
-    rule: str | None = None  # e.g. "CAT-4", "GEN-5", "FMT-3"
-    pos: SourcePos | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "severity": self.severity.value,
-            "move": self.move,
-            "point": self.point,
-            "rule": self.rule,
-            "message": self.message,
-            "line": self.pos.line if self.pos else None,
-            "column": self.pos.column if self.pos else None,
-        }
 
 
 @dataclass(slots=True)
@@ -143,15 +118,14 @@ def verify(record: Record, *, variations: bool = False, notation: Notation = Not
     verdict = Verdict(game=None if record.unknown_game is not None else record.game.value, size=record.size,
                       valid=True, declared=record.result, black_player=record.black, white_player=record.white,
                       require_complete=require_complete)
-    for d in record.diagnostics:
-        verdict.problems.append(Problem(d.code, d.message, d.severity, rule=d.rule, pos=d.pos))
+    verdict.problems.extend(record.diagnostics)
     spec = SPECS[record.game]
     # The reader reports a missing or unreadable size; this catches a record built in code with a bad one.
     if not spec.min_size <= record.size <= spec.max_size and not any(
             p.rule == spec.size_rule for p in verdict.problems):
         verdict.problems.append(Problem(
             "bad-size", f"a {record.size}x{record.size} board is outside {spec.min_size}..{spec.max_size} "
-            f"({spec.size_rule})", rule=spec.size_rule, pos=_pos(record, "SZ")))
+            f"({spec.size_rule})", Severity.ERROR, spec.size_rule, pos=_pos(record, "SZ")))
     if any(p.severity is Severity.ERROR and p.code not in _REPLAYABLE for p in verdict.problems):
         # Header errors: the record cannot be replayed as the game it claims to be.
         verdict.valid = False
@@ -168,15 +142,15 @@ def verify(record: Record, *, variations: bool = False, notation: Notation = Not
     for step in run:
         if len(warnings) != seen_warnings:
             for w in warnings[seen_warnings:]:
-                verdict.problems.append(Problem(w.code, w.message, Severity.WARNING, step.number, rule=w.rule,
+                verdict.problems.append(Problem(w.code, w.message, Severity.WARNING, w.rule, step.number,
                                                 pos=step.move.pos or step.node.pos))
             seen_warnings = len(warnings)
         if step.illegal is not None:
             ill = step.illegal
             point = ill.point if ill.point is not None else step.move.point
             verdict.problems.append(Problem(
-                ill.code, ill.message, Severity.ERROR, step.number,
-                format_point(point) if point is not None else None, ill.rule, _move_pos(step)))
+                ill.code, ill.message, Severity.ERROR, ill.rule, step.number,
+                format_point(point) if point is not None else None, _move_pos(step)))
     verdict.moves_replayed = run.steps_played
     verdict.swapped = engine.swapped
     verdict.black_player = run.holder(Colour.BLACK)
@@ -191,7 +165,7 @@ def verify(record: Record, *, variations: bool = False, notation: Notation = Not
     if judgement.status is ResultStatus.UNCONFIRMED:
         # GEN-8: an unconfirmed result is a warning that says why (the note) and what the board gives.
         verdict.problems.append(Problem("result-unconfirmed", judgement.note or "the result cannot be confirmed",
-                                        Severity.WARNING, rule="GEN-8", pos=_pos(record, "RE")))
+                                        Severity.WARNING, "GEN-8", pos=_pos(record, "RE")))
     return verdict
 
 
@@ -227,8 +201,8 @@ def _check_variations(record: Record, verdict: Verdict, notation: Notation) -> N
             ill = step.illegal
             point = ill.point if ill.point is not None else step.move.point
             verdict.problems.append(Problem(
-                ill.code, f"in variation {index}: {ill.message}", Severity.ERROR, step.number,
-                format_point(point) if point is not None else None, ill.rule, step.move.pos or step.node.pos))
+                ill.code, f"in variation {index}: {ill.message}", Severity.ERROR, ill.rule, step.number,
+                format_point(point) if point is not None else None, step.move.pos or step.node.pos))
 
 
 def _move_pos(step: Step) -> SourcePos | None:
