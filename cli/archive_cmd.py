@@ -33,9 +33,9 @@ from .console import SgfPointsOption, make_console
 from .verdict_view import render_report, status_word, totals_line, verdict_word
 
 if TYPE_CHECKING:
-    from ..records.model import Record
     from ..schema.importer import FileResult
     from ..schema.models import GameRow
+    from ..verifier.analysis import Analysis
     from ..verifier.verdict import Verdict
 
 # The database layer (SQLAlchemy, SQLModel) is imported inside the commands: `records verify` and `records replay`
@@ -408,15 +408,21 @@ def show_cmd(
             _print_json({**row_json(row), **verdict.to_json(), "id": row.id})
             return
         record = parse_row(row)
-    from ..records.notation import names_for
+    from ..records.notation import Notation
+    from ..verifier.analysis import analyse
 
+    # The boards come from one replay of the stored bytes; the verdict shown is the stored one.
+    analysis = analyse(record, notation=Notation.SGF if sgf_points else Notation.CUSTOMARY)
     console = _out()
     console.print(_header(row))
-    render_report(console, (row.source_file or f"archive #{row.id}", record, _in_notation(record, verdict, sgf_points)),
-                  sgf_points=sgf_points)
-    board = _final_board(row, ascii_only, names_for(record.game, record.size, sgf_points))
-    if board is not None:
-        console.print(board)
+    render_report(console, (row.source_file or f"archive #{row.id}", record, _in_notation(verdict, analysis)),
+                  sgf_points=sgf_points, analysis=analysis)
+    if analysis.replayed:
+        from .boards import board_renderable
+
+        last = analysis.last
+        console.print(board_renderable(record, analysis.step_at(last), analysis.rows_at(last), ascii=ascii_only,
+                                       names=analysis.points))
 
 
 def _header(row: GameRow) -> Table:
@@ -430,38 +436,16 @@ def _header(row: GameRow) -> Table:
     return t
 
 
-def _in_notation(record: Record, verdict: Verdict, sgf: bool) -> Verdict:
-    """The stored verdict, its messages naming points in SGF letters when asked (GEN-10): stored messages use the
-    game's own notation, so they are named again from a fresh replay (when it gives the same problems)."""
-    if not sgf:
-        return verdict
+def _in_notation(verdict: Verdict, analysis: Analysis) -> Verdict:
+    """The stored verdict, its messages naming points as the screen does (GEN-10). Stored messages use the game's
+    own notation; with `--sgf-points` they are taken from the fresh replay when it finds the same problems."""
     from ..records.notation import Notation
-    from ..verifier.verdict import verify
 
-    fresh = verify(record, notation=Notation.SGF).problems
-    if [(p.code, p.move) for p in fresh] != [(p.code, p.move) for p in verdict.problems]:
+    fresh = analysis.verdict.problems
+    if analysis.notation is Notation.CUSTOMARY or \
+            [(p.code, p.move) for p in fresh] != [(p.code, p.move) for p in verdict.problems]:
         return verdict
     return dataclasses.replace(verdict, problems=fresh)
-
-
-def _final_board(row: GameRow, ascii_only: bool, names: Any = None) -> Any:
-    """The final position drawn by cli/boards.py, or None while that module (or the replay) is not there."""
-    from ..schema.export import parse_row
-
-    try:
-        from ..verifier.replay import new_engine, replay
-        from .boards import board_renderable
-    except ImportError:
-        return None
-    try:
-        record = parse_row(row)
-        last = None
-        for step in replay(record, snapshots=True):
-            last = step
-        rows_ = last.board if last is not None and last.board is not None else new_engine(record).rows()
-        return board_renderable(record, last, rows_, ascii=ascii_only, names=names)
-    except (NotImplementedError, FormatError, ValueError, KeyError, IndexError, AttributeError, TypeError):
-        return None  # the position is extra; the header and the verdict above are the record's account
 
 
 @with_filters

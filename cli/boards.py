@@ -5,13 +5,13 @@ knows a game's rules. Highlights never rely on colour alone: each one also has a
 readable with `NO_COLOR` and in the ASCII fallback.
 
 Points are shown in one notation per screen (GEN-10): the game's customary one unless SGF letters are asked for
-(`--sgf-points`); `ReplayData.names` names them for every line a view shows.
+(`--sgf-points`); `Analysis.points` names them for every line a view shows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 from rich.console import Console, Group, RenderableType
@@ -22,9 +22,8 @@ from ..records.games import SPECS, MoveKind
 from ..records.model import Colour, Move, Record
 from ..records.notation import PointNames, names_for
 from ..records.points import Point, parse_point
-from ..verifier.engine import Outcome
-from ..verifier.replay import Replay, Step, new_engine
-from ..verifier.verdict import Verdict, verify
+from ..verifier.analysis import Analysis
+from ..verifier.replay import Step
 
 Rows = Sequence[Sequence[Colour | None]]
 
@@ -127,83 +126,6 @@ def step_highlights(step: Step | None, size: int) -> Highlights:
     return Highlights({p: frozenset(m) for p, m in marks.items()}, swept, change.crosscuts)
 
 
-# -- the replay every view shows ---------------------------------------------------------------------------
-
-@dataclass(slots=True)
-class ReplayData:
-    """A record's replay, computed once: the starting position, every Step with its snapshot, and the verdict.
-
-    Position `i` is the board after move `i` (0: the start). When the last step is illegal, its position is the one
-    before it (the replay stops there) and the view shows the refused move and why. `ends[i - 1]` is how the game
-    stood ended after move `i` (the engine's outcome), or None while it goes on.
-    """
-
-    record: Record
-    start: list[list[Colour | None]]
-    start_to_move: Colour | None
-    steps: list[Step]
-    verdict: Verdict | None
-    verdict_note: str | None = None  # why there is no verdict
-    ends: list[Outcome | None] = field(default_factory=list)
-    names: PointNames | None = None  # how the views name points (None: the game's customary notation)
-
-    def __post_init__(self) -> None:
-        if self.names is None:
-            self.names = names_for(self.record.game, self.record.size)
-
-    @property
-    def points(self) -> PointNames:
-        assert self.names is not None
-        return self.names
-
-    @property
-    def last(self) -> int:
-        return len(self.steps)
-
-    def step_at(self, index: int) -> Step | None:
-        return self.steps[index - 1] if index > 0 else None
-
-    def rows_at(self, index: int) -> list[list[Colour | None]]:
-        step = self.step_at(index)
-        if step is None or step.board is None:
-            return self.start
-        return step.board
-
-    def end_at(self, index: int) -> Outcome | None:
-        return self.ends[index - 1] if 0 < index <= len(self.ends) else None
-
-    @property
-    def illegal_step(self) -> Step | None:
-        return self.steps[-1] if self.steps and self.steps[-1].illegal is not None else None
-
-    @property
-    def swap_step(self) -> Step | None:
-        return next((s for s in self.steps if s.change.swapped and s.illegal is None), None)
-
-
-def build_replay(record: Record, *, sgf_points: bool = False) -> ReplayData:
-    """Replay `record` through its engine with snapshots, and judge it. Engine errors propagate to the caller.
-
-    Points are named in the game's customary notation, or in SGF letters with `sgf_points` (GEN-10).
-    """
-    names = names_for(record.game, record.size, sgf_points)
-    start_engine = new_engine(record, notation=names.notation)
-    run = Replay(record, snapshots=True, notation=names.notation)
-    steps: list[Step] = []
-    ends: list[Outcome | None] = []
-    for step in run:
-        steps.append(step)
-        # The engine's state right after this step: whether the game stands ended there (ING-5 stops included).
-        ends.append(None if step.illegal is not None else run.engine.end)
-    verdict: Verdict | None = None
-    note: str | None = None
-    try:
-        verdict = verify(record, notation=names.notation)
-    except NotImplementedError:
-        note = "the verifier is not available"
-    return ReplayData(record, start_engine.rows(), start_engine.to_move, steps, verdict, note, ends, names)
-
-
 # -- words shared by every view -----------------------------------------------------------------------------
 
 def _points_text(points: Iterable[Point], names: PointNames) -> str:
@@ -284,7 +206,7 @@ def who(colour: Colour | None, player: str | None) -> str:
     return colour.word + (f" ({player})" if player else "")
 
 
-def move_line(data: ReplayData, index: int) -> str:
+def move_line(data: Analysis, index: int) -> str:
     """`Move 5 of 40: Black D3 (Alice)`; `Start` for position 0."""
     step = data.step_at(index)
     if step is None:
@@ -294,7 +216,7 @@ def move_line(data: ReplayData, index: int) -> str:
         f" ({step.player})" if step.player else "")
 
 
-def to_move_line(data: ReplayData, index: int) -> str:
+def to_move_line(data: Analysis, index: int) -> str:
     step = data.step_at(index)
     if step is None:
         colour = data.start_to_move
@@ -316,14 +238,14 @@ def to_move_line(data: ReplayData, index: int) -> str:
     return f"To move: {who(step.to_move, step.player_to_move)}"
 
 
-def _holder(data: ReplayData, index: int, colour: Colour) -> str | None:
+def _holder(data: Analysis, index: int, colour: Colour) -> str | None:
     """The player holding `colour` after move `index` (player 0 started with Black; a swap exchanges them)."""
     swap = data.swap_step
     swapped = swap is not None and swap.number <= index
     return data.record.player(colour.other if swapped else colour)
 
 
-def swap_line(data: ReplayData, index: int) -> str | None:
+def swap_line(data: Analysis, index: int) -> str | None:
     """The swap, once it has happened: who swapped and the colour they play from then on."""
     step = data.swap_step
     if step is None or step.number > index:
@@ -332,17 +254,15 @@ def swap_line(data: ReplayData, index: int) -> str | None:
     return f"Swap at move {step.number}: {_name(step.player)} now plays {step.colour.other.word}"
 
 
-def comment_of(data: ReplayData, index: int) -> str | None:
+def comment_of(data: Analysis, index: int) -> str | None:
     step = data.step_at(index)
     node = data.record.root if step is None else step.node
     return node.comment
 
 
-def verdict_lines(data: ReplayData) -> list[str]:
+def verdict_lines(data: Analysis) -> list[str]:
     """The verdict in a few lines: status, first error, results, winner (record text, not escaped)."""
     v = data.verdict
-    if v is None:
-        return [f"Verdict: unavailable ({data.verdict_note or 'not computed'})"]
     out = [f"Verdict: {v.verdict.value} ({v.verdict.meaning})"]
     first = v.first_error
     if first is not None:

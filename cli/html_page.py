@@ -18,8 +18,8 @@ from typing import Any
 from ..records.games import SPECS
 from ..records.model import Colour
 from ..records.points import index_letter
+from ..verifier.analysis import Analysis
 from .boards import (
-    ReplayData,
     change_lines,
     comment_of,
     header_lines,
@@ -48,7 +48,7 @@ def _board_string(rows: list[list[Colour | None]]) -> str:
     return "".join("." if s is None else s.value for row in rows for s in row)
 
 
-def page_data(data: ReplayData, geo: Geometry) -> dict[str, Any]:
+def page_data(data: Analysis, geo: Geometry) -> dict[str, Any]:
     """Everything the replayer script needs: one entry per position (0: the start)."""
     positions: list[dict[str, Any]] = []
     for i in range(data.last + 1):
@@ -77,13 +77,13 @@ def page_data(data: ReplayData, geo: Geometry) -> dict[str, Any]:
     }
 
 
-def _title(data: ReplayData) -> str:
+def _title(data: Analysis) -> str:
     r = data.record
     players = f"{r.black or '?'} (Black) vs {r.white or '?'} (White)"
     return f"{players}: {SPECS[r.game].title}" + (f", {r.event}" if r.event else "")
 
 
-def _header_html(data: ReplayData) -> str:
+def _header_html(data: Analysis) -> str:
     lines = header_lines(data.record)
     rows = []
     for line in lines[1:]:
@@ -92,14 +92,14 @@ def _header_html(data: ReplayData) -> str:
     return f"<h1>{escape(lines[0])}</h1>\n<dl>{''.join(rows)}</dl>"
 
 
-def _verdict_html(data: ReplayData) -> str:
+def _verdict_html(data: Analysis) -> str:
     lines = verdict_lines(data)
     word = data.verdict.verdict.value if data.verdict is not None else "unavailable"
     body = "".join(f"<p>{escape(line)}</p>" for line in lines)
     return f'<section id="verdict" class="verdict-{word}">{body}</section>'
 
 
-def html_page(data: ReplayData) -> str:
+def html_page(data: Analysis) -> str:
     """The complete page."""
     record = data.record
     geo = Geometry(record.size, SPECS[record.game].connection, caption=False)

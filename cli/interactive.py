@@ -1,7 +1,7 @@
 """The replay screen: the board beside its move information, key decoding, and the live loop on a real terminal.
 
 The terminal is put in raw mode (termios) for single key presses and always restored, also when the loop ends
-by an exception. Steps are computed once before the loop (boards.ReplayData); a key only moves an index.
+by an exception. Steps are computed once before the loop (verifier/analysis.py); a key only moves an index.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from ..verifier.analysis import Analysis
 from .boards import (
-    ReplayData,
     board_renderable,
     change_lines,
     comment_of,
@@ -38,7 +38,7 @@ _LEGEND_MIN = 30
 # -- the view ------------------------------------------------------------------------------------------------
 
 
-def info_renderable(data: ReplayData, index: int) -> RenderableType:
+def info_renderable(data: Analysis, index: int) -> RenderableType:
     """The text beside the board. Record text goes into Text objects, never through rich markup."""
     out = Text()
     for i, line in enumerate(header_lines(data.record)):
@@ -63,7 +63,7 @@ def info_renderable(data: ReplayData, index: int) -> RenderableType:
     return out
 
 
-def short_view(data: ReplayData, index: int, *, ascii: bool) -> RenderableType:
+def short_view(data: Analysis, index: int, *, ascii: bool) -> RenderableType:
     """For a terminal too small for the board and its information: the board, then the move in a few lines."""
     board = board_renderable(data.record, data.step_at(index), data.rows_at(index), ascii=ascii, compact=True,
                              names=data.points)
@@ -78,7 +78,7 @@ def board_width(size: int, label: int = 1) -> int:
     return 3 * size + 5 + 2 * label
 
 
-def position_view(data: ReplayData, index: int, *, ascii: bool, width: int, compact: bool = False) -> RenderableType:
+def position_view(data: Analysis, index: int, *, ascii: bool, width: int, compact: bool = False) -> RenderableType:
     """The board after move `index` with its highlights, and the information beside it (below when narrow)."""
     board = board_renderable(data.record, data.step_at(index), data.rows_at(index), ascii=ascii, compact=compact,
                              names=data.points)
@@ -204,7 +204,7 @@ class ReplayState:
         return self.message or (HELP_ASCII if ascii else HELP)
 
 
-def screen_renderable(console: Console, data: ReplayData, state: ReplayState, *, ascii: bool) -> RenderableType:
+def screen_renderable(console: Console, data: Analysis, state: ReplayState, *, ascii: bool) -> RenderableType:
     """One screen: the position, cut to the terminal's height when it is too short, and the status line last."""
     status = Text(state.status(ascii), style=Style(reverse=True) if state.typing is not None else Style(dim=True))
     width, height = console.size
@@ -258,7 +258,7 @@ class KeyReader:
         return keys
 
 
-def run(console: Console, data: ReplayData, *, ascii: bool, fd: int,
+def run(console: Console, data: Analysis, *, ascii: bool, fd: int,
         on_draw: Callable[[], None] | None = None) -> None:
     """Replay interactively on the terminal `fd` until `q`. The terminal's mode is restored however this ends."""
     import termios

@@ -1,7 +1,7 @@
 """The commands `records replay`, `records diagram` and `records html` (see cli/main.py).
 
 Each takes a record file or, when the argument is an integer and no such file exists, an archive id (`--db`).
-They only show what the replay computed (boards.ReplayData); bad input ends with `error: ...` and a non-zero
+They only show what the replay computed (verifier/analysis.py); bad input ends with `error: ...` and a non-zero
 exit, never a traceback.
 """
 
@@ -10,15 +10,18 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
 from ..records.model import FormatError, Record
-from .boards import ReplayData, build_replay, console_needs_ascii, move_line
+from .boards import console_needs_ascii, move_line
 from .console import SgfPointsOption
+
+if TYPE_CHECKING:
+    from ..verifier.analysis import Analysis
 
 EXIT_NOT_FOUND = 1
 EXIT_USAGE = 2
@@ -103,23 +106,23 @@ def load_record(source: str, db: str | None, index: int | None) -> Record:
     _fail(f"no such file: {source} (nor an archive id)")
 
 
-def load_replay(source: str, db: str | None, index: int | None, sgf_points: bool = False) -> ReplayData:
+def load_replay(source: str, db: str | None, index: int | None, sgf_points: bool = False) -> Analysis:
+    """The named record's analysis; a record whose header keeps it from being replayed (an unknown game, a board
+    size outside the game's range) ends the command with its problem, as `verify` states it."""
+    from ..records.notation import Notation
+    from ..verifier.analysis import analyse
+
     record = load_record(source, db, index)
-    if record.size < 2:
-        # The reader keeps a record whose size is missing or not square (CAT-1, QUE-1, SQU-1, ING-1) with an error;
-        # there is no board to replay it on.
-        problems = "; ".join(d.describe(record.source) for d in record.errors) or "no board size"
-        _fail(f"cannot replay this record: {problems}")
-    try:
-        return build_replay(record, sgf_points=sgf_points)
-    except NotImplementedError as exc:
-        _fail(f"cannot replay {source}: the rules engine is not available ({exc})", 1)
-    except Exception as exc:  # an engine refusing a header (size, setup) is bad input, not a crash
-        problems = "; ".join(d.message for d in record.errors)
-        _fail(f"cannot replay {source}: {exc}" + (f" ({problems})" if problems else ""), 1)
+    data = analyse(record, notation=Notation.SGF if sgf_points else Notation.CUSTOMARY)
+    if not data.replayed:
+        first = data.verdict.first_error
+        reason = first.describe(record.source) if first is not None else f"{source}: the record cannot be replayed"
+        _fail(f"cannot replay this record: {reason}" + (f" ({first.rule})" if first and first.rule and
+                                                         first.rule not in first.message else ""))
+    return data
 
 
-def _check_move(data: ReplayData, move: int) -> int:
+def _check_move(data: Analysis, move: int) -> int:
     if move < 0:
         _fail("--move must be 0 (the start) or a move number")
     if move > data.last:
@@ -198,7 +201,7 @@ def _terminal_input() -> tuple[int, bool] | None:
         return None
 
 
-def _print_position(console: Console, data: ReplayData, index: int, ascii: bool) -> None:
+def _print_position(console: Console, data: Analysis, index: int, ascii: bool) -> None:
     from .interactive import position_view
 
     if data.last > 0 or index > 0:

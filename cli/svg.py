@@ -15,7 +15,8 @@ from ..records.games import SPECS, MoveKind
 from ..records.model import Colour
 from ..records.notation import PointNames
 from ..records.points import Point, format_point, index_letter
-from .boards import MARK_WORDS, Highlights, Mark, ReplayData, Rows, change_lines, move_line, step_highlights
+from ..verifier.analysis import Analysis
+from .boards import MARK_WORDS, Highlights, Mark, Rows, change_lines, move_line, step_highlights
 
 Attrs = dict[str, str | int | float]
 Shape = tuple[str, Attrs, str | None]  # tag, attributes, text content
@@ -208,7 +209,7 @@ def arrow_shapes(geo: Geometry, relocations: tuple[tuple[Point, Point], ...]) ->
     return out
 
 
-def move_numbers(data: ReplayData, index: int) -> dict[Point, int]:
+def move_numbers(data: Analysis, index: int) -> dict[Point, int]:
     """For each stone on the board after move `index`: the number of the move that put it there (setup stones and
     Quentin's filled stones have none; a converted or flipped stone keeps its number)."""
     numbers: dict[Point, int] = {}
@@ -238,7 +239,7 @@ def number_shapes(geo: Geometry, rows: Rows, numbers: dict[Point, int], last: fr
     return out
 
 
-def step_shapes(data: ReplayData, index: int, geo: Geometry, *,
+def step_shapes(data: Analysis, index: int, geo: Geometry, *,
                 numbers: dict[Point, int] | None = None) -> tuple[list[Shape], list[Shape]]:
     """The highlights of position `index` as shapes (under the stones, over them)."""
     step = data.step_at(index)
@@ -267,7 +268,7 @@ def _wrap(lines: list[str], width: int) -> list[str]:
     return out
 
 
-def diagram_svg(data: ReplayData, index: int, *, numbers: bool = False) -> str:
+def diagram_svg(data: Analysis, index: int, *, numbers: bool = False) -> str:
     """A standalone SVG document of the position after move `index` (0: the start)."""
     record = data.record
     geo = Geometry(record.size, SPECS[record.game].connection)

@@ -16,7 +16,7 @@ from ..records.games import SPECS, Game
 from ..records.model import FormatError, Record, Severity
 from ..records.notation import PointNames, names_for
 from ..records.points import parse_point
-from ..verifier.replay import replay
+from ..verifier.analysis import Analysis
 from ..verifier.status import STATUS_ORDER, VERDICT_ORDER, ResultStatus, VerdictClass
 from ..verifier.verdict import Verdict
 from .layout import wrap_path
@@ -47,8 +47,10 @@ def status_word(status: ResultStatus) -> Text:
     return Text(status.value, style=_STATUS_STYLE[status])
 
 
-def render_report(console: Console, outcome: Outcome, *, sgf_points: bool = False) -> None:
-    """The full report on one record; points in the game's customary notation, or SGF letters (GEN-10)."""
+def render_report(console: Console, outcome: Outcome, *, sgf_points: bool = False,
+                  analysis: Analysis | None = None) -> None:
+    """The full report on one record; points in the game's customary notation, or SGF letters (GEN-10). With the
+    record's analysis, a board excerpt shows the position before the first illegal move."""
     if isinstance(outcome, FileFailure):
         console.print(verdict_word(VerdictClass.UNREADABLE) + Text(" ") + Text(outcome.message))
         return
@@ -88,7 +90,7 @@ def render_report(console: Console, outcome: Outcome, *, sgf_points: bool = Fals
     names = names_for(record.game, record.size, sgf_points)
     if verdict.problems:
         parts.append(_problem_table(verdict, names))
-    excerpt = _excerpt(record, verdict, names)
+    excerpt = _excerpt(analysis)
     if excerpt is not None:
         parts.append(excerpt)
     title = Text.assemble(verdict_word(verdict.verdict), " ", Text(file))
@@ -119,22 +121,20 @@ def _problem_table(verdict: Verdict, names: PointNames) -> Table:
     return table
 
 
-def _excerpt(record: Record, verdict: Verdict, names: PointNames) -> object | None:
-    """A small board around the first illegal move, as the position stood before it."""
-    first = verdict.first_error
-    if first is None or first.move is None or first.point is None:
+def _excerpt(analysis: Analysis | None) -> object | None:
+    """A small board around the first illegal move, as the position stood before it (from the analysis' replay)."""
+    if analysis is None:
         return None
-    try:
-        from .boards import board_excerpt
-    except ImportError:
+    step = analysis.illegal_step
+    if step is None or step.board is None:
         return None
-    steps = list(replay(record, snapshots=True, notation=names.notation))
-    if not steps or steps[-1].board is None:
-        return None
-    point = steps[-1].move.point
+    record = analysis.record
+    point = step.move.point
     if point is None or not (0 <= point[0] < record.size and 0 <= point[1] < record.size):
         return None
-    return Panel(board_excerpt(record, steps[-1].board, point, names=names), title=f"before move {first.move}",
+    from .boards import board_excerpt
+
+    return Panel(board_excerpt(record, step.board, point, names=analysis.points), title=f"before move {step.number}",
                  expand=False)
 
 

@@ -9,9 +9,10 @@ from typing import Annotated
 import typer
 
 from ..records.files import record_files
-from ..records.model import FormatError, Problem, Severity
+from ..records.model import FormatError, Problem, Record, Severity
 from ..records.notation import Notation
 from ..records.reader import read_bytes
+from ..verifier.analysis import analyse
 from ..verifier.status import VerdictClass
 from ..verifier.verdict import verify
 from .console import SgfPointsOption, make_console
@@ -44,36 +45,48 @@ def verify_command(
     Exit status: 0 when every record passes, 1 when any does not, 2 when a path cannot be opened.
     """
     console = make_console(no_color=no_color)
-    outcomes: list[Outcome] = []
+    read: list[FileFailure | tuple[str, Record]] = []
     unopened = False
     for path, exists in record_files(paths):
         if not exists:
             unopened = True
-            outcomes.append(FileFailure(str(path), f"{path}: no such file or folder", None))
+            read.append(FileFailure(str(path), f"{path}: no such file or folder", None))
             continue
         try:
             data = path.read_bytes()
         except OSError as err:
             unopened = True
-            outcomes.append(FileFailure(str(path), f"{path}: cannot be opened: {err.strerror or err}", None))
+            read.append(FileFailure(str(path), f"{path}: cannot be opened: {err.strerror or err}", None))
             continue
         try:
             records = read_bytes(data, str(path), strict=strict)
         except FormatError as err:
-            outcomes.append(FileFailure(str(path), err.describe(), err))
+            read.append(FileFailure(str(path), err.describe(), err))
             continue
         if not records:
-            outcomes.append(FileFailure(str(path), f"{path}: holds no game record", None))
+            read.append(FileFailure(str(path), f"{path}: holds no game record", None))
             continue
-        notation = Notation.SGF if sgf_points else Notation.CUSTOMARY
-        outcomes.extend((str(path), record, verify(record, variations=variations, notation=notation,
-                                                   require_complete=require_complete)) for record in records)
+        read.extend((str(path), record) for record in records)
+
+    notation = Notation.SGF if sgf_points else Notation.CUSTOMARY
+    if len(read) == 1 and not as_json and not isinstance(read[0], FileFailure):
+        # One record: a full report, whose board excerpt comes from the same replay as the verdict.
+        file, record = read[0]
+        analysis = analyse(record, variations=variations, notation=notation, require_complete=require_complete)
+        outcomes: list[Outcome] = [(file, record, analysis.verdict)]
+        render_report(console, outcomes[0], sgf_points=sgf_points, analysis=analysis)
+    else:
+        outcomes = [item if isinstance(item, FileFailure) else
+                    (item[0], item[1], verify(item[1], variations=variations, notation=notation,
+                                              require_complete=require_complete))
+                    for item in read]
 
     if as_json:
         for outcome in outcomes:
             typer.echo(_json_text(_json_line(outcome)))
     elif len(outcomes) == 1:
-        render_report(console, outcomes[0], sgf_points=sgf_points)
+        if isinstance(outcomes[0], FileFailure):
+            render_report(console, outcomes[0], sgf_points=sgf_points)
     elif outcomes:
         render_summary(console, outcomes)
     else:

@@ -7,10 +7,11 @@ import re
 
 from rich.console import Console, RenderableType
 
-from boardrecords.cli.boards import board_excerpt, board_renderable, build_replay, console_needs_ascii
+from boardrecords.cli.boards import board_excerpt, board_renderable, console_needs_ascii
 from boardrecords.records.games import Game
 from boardrecords.records.notation import Notation, PointNames
 from boardrecords.records.reader import read_bytes
+from boardrecords.verifier.analysis import analyse
 
 GO = b"(;GM[1]SZ[9]PB[Alice]PW[Bob];B[ca];W[aa];B[ab];W[ba];B[bb])"
 
@@ -22,7 +23,7 @@ def _text(renderable: RenderableType, width: int = 200) -> str:
 
 
 def test_whole_board_without_a_step_has_no_marks() -> None:
-    data = build_replay(read_bytes(GO)[0])
+    data = analyse(read_bytes(GO)[0])
     text = _text(board_renderable(data.record, None, data.rows_at(5), ascii=True))
     # Go coordinates (GEN-10): columns A..J without I, rows numbered from 1 at the bottom.
     assert re.search(r"^9 \| \.  \.  X  \.", text, re.M)
@@ -35,7 +36,7 @@ def test_whole_board_without_a_step_has_no_marks() -> None:
 
 
 def test_whole_board_in_sgf_letters_on_request() -> None:
-    data = build_replay(read_bytes(GO)[0])
+    data = analyse(read_bytes(GO)[0])
     names = PointNames(Game.GO, 9, Notation.SGF)
     text = _text(board_renderable(data.record, None, data.rows_at(5), ascii=True, names=names))
     assert re.search(r"^a \| \.  \.  X  \.", text, re.M)
@@ -46,7 +47,7 @@ def test_whole_board_in_sgf_letters_on_request() -> None:
 
 def test_excerpt_around_a_point_in_the_middle() -> None:
     record = read_bytes(b"(;GM[1]SZ[19];B[jj];W[jk])")[0]
-    data = build_replay(record)
+    data = analyse(record)
     text = _text(board_excerpt(record, data.rows_at(2), "jj", radius=2, ascii=True))
     lines = text.splitlines()
     assert lines[0].split() == list("HJKLM")  # columns h..l: Go coordinates skip I
@@ -58,7 +59,7 @@ def test_excerpt_around_a_point_in_the_middle() -> None:
 
 
 def test_excerpt_at_a_corner_draws_the_edges_it_reaches_and_takes_a_tuple() -> None:
-    data = build_replay(read_bytes(GO)[0])
+    data = analyse(read_bytes(GO)[0])
     text = _text(board_excerpt(data.record, data.rows_at(5), (0, 0), radius=1, ascii=True))
     lines = text.splitlines()
     assert lines[0].split() == ["A", "B"]
@@ -68,7 +69,7 @@ def test_excerpt_at_a_corner_draws_the_edges_it_reaches_and_takes_a_tuple() -> N
 
 
 def test_excerpt_of_a_point_off_the_board_shows_the_whole_board() -> None:
-    data = build_replay(read_bytes(GO)[0])
+    data = analyse(read_bytes(GO)[0])
     text = _text(board_excerpt(data.record, data.rows_at(5), "zz", ascii=True))
     assert text.splitlines()[0].split() == list("ABCDEFGHJ")
     assert ">" not in text
@@ -76,7 +77,7 @@ def test_excerpt_of_a_point_off_the_board_shows_the_whole_board() -> None:
 
 def test_a_52x52_board_labels_every_line() -> None:
     record = read_bytes(b"(;GM[Squer]SZ[52];B[ZZ])")[0]
-    data = build_replay(record)
+    data = analyse(record)
     text = _text(board_renderable(record, data.step_at(1), data.rows_at(1), ascii=True), width=300)
     labels = text.splitlines()[0].split()
     # a1-style columns go on with two letters past z (GEN-10); rows are numbered from 1 at the bottom.

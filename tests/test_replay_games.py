@@ -11,13 +11,15 @@ import xml.etree.ElementTree as ET
 import pytest
 from rich.console import Console
 
-from boardrecords.cli.boards import ReplayData, board_renderable, build_replay, change_lines, to_move_line
+from boardrecords.cli.boards import board_renderable, change_lines, to_move_line
 from boardrecords.cli.html_page import page_data
 from boardrecords.cli.svg import Geometry, diagram_svg
 from boardrecords.records.games import SPECS
 from boardrecords.records.model import Colour
+from boardrecords.records.notation import Notation
 from boardrecords.records.points import parse_point
 from boardrecords.records.reader import read_bytes
+from boardrecords.verifier.analysis import Analysis, analyse
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -44,19 +46,19 @@ CATION_REMOVE = (b"(;FF[4]CA[UTF-8]GM[Cation]SZ[6]PB[Ada]PW[Jun]RE[W+]"
                  b";B[cf-ee];W[ae];B[bb];W[cb-cf];B[cb];W[ea];B[ab];W[cc];B[cb-];W[cb])")
 
 
-def _data(rec: bytes) -> ReplayData:
+def _data(rec: bytes) -> Analysis:
     records = read_bytes(rec, "test.rec")
     assert len(records) == 1
     # SGF letters on screen (`--sgf-points`), so that every view's points compare with the record's own text;
     # the customary notation of each game is tested in test_notation.py.
-    return build_replay(records[0], sgf_points=True)
+    return analyse(records[0], notation=Notation.SGF)
 
 
 def _pts(*names: str) -> set[tuple[int, int]]:
     return {parse_point(n) for n in names}  # type: ignore[misc]
 
 
-def ascii_board(data: ReplayData, index: int) -> str:
+def ascii_board(data: Analysis, index: int) -> str:
     out = io.StringIO()
     console = Console(file=out, width=200, color_system=None, markup=False)
     console.print(board_renderable(data.record, data.step_at(index), data.rows_at(index), ascii=True,
@@ -80,7 +82,7 @@ def svg_marks(svg: str, cls: str) -> set[str]:
     return {el.get("data-point", "") for el in root.iter() if cls in (el.get("class") or "").split()}
 
 
-def page_marks(data: ReplayData, index: int, cls: str) -> set[str]:
+def page_marks(data: Analysis, index: int, cls: str) -> set[str]:
     geo = Geometry(data.record.size, SPECS[data.record.game].connection, caption=False)
     pos = page_data(data, geo)["positions"][index]
     return {attrs.get("data-point", "") for _tag, attrs, _ in pos["under"] + pos["over"]

@@ -15,7 +15,7 @@ from ..records.games import Game, MoveKind
 from ..records.model import Colour, Move, Node, Record, Setup
 from ..records.notation import Notation
 from ..records.setup import SETUP_IDENTS, collect_setup, point_list
-from .engine import Change, Engine, IllegalMove, Marks
+from .engine import Change, Engine, IllegalMove, Marks, Outcome
 from .registry import engine_for
 
 _PLAYS = frozenset({MoveKind.PLACE, MoveKind.PASS, MoveKind.SWAP, MoveKind.RELOCATE, MoveKind.REMOVE,
@@ -43,6 +43,17 @@ class Step:
     player_to_move: str | None = None
     illegal: IllegalMove | None = None
     warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Trace:
+    """What one replay went through, kept for the views: the start, every step with its snapshot, and after each
+    step how the game stood ended (the engine's outcome, ING-5's provisional stop included) or None."""
+
+    start: list[list[Colour | None]] = field(default_factory=list)
+    start_to_move: Colour | None = None
+    steps: list[Step] = field(default_factory=list)
+    ends: list[Outcome | None] = field(default_factory=list)
 
 
 class Replay:
