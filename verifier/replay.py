@@ -27,8 +27,8 @@ _RULE_IN_REASON = re.compile(r"\(([A-Z]+-\d+)\)")
 class Step:
     """One move of the replay: its number, the move, the node it came from, who played it, and what it changed.
 
-    `board` is the position after the move (rows of Colour | None, row 0 at the top) when the replay was asked
-    for snapshots; `illegal` is set on the last step when the move was refused (the position is then the one
+    `board` is the position after the move (rows of Colour | None, row 0 at the top), and `to_move` /
+    `player_to_move` who moves next, when the replay was asked for snapshots (the views' replay); `illegal` is set on the last step when the move was refused (the position is then the one
     before it, and the replay stops there).
     """
 
@@ -84,13 +84,17 @@ class Replay:
     def __iter__(self) -> Iterator[Step]:
         engine = self.engine
         game = self.record.game
+        size = self.record.size
         names = (self.record.black, self.record.white)
+        # Boards and who moves next are for the views; verification alone needs neither.
         snapshots = self.snapshots
+        play = engine.play
         number = 0
         seen_move = False
         for node in self.nodes:
             move = node.move
-            if not node.bare_move:
+            bare = node._props is None  # Node.bare_move, read directly: this loop runs once per move
+            if not bare:
                 misplaced = _misplaced_setup(node, game, seen_move)
                 if misplaced is not None:
                     colour = move.colour if move is not None else (engine.to_move or Colour.BLACK)
@@ -103,11 +107,12 @@ class Replay:
                 continue
             seen_move = True
             number += 1
-            mover = self.holder(move.colour) if move.kind is MoveKind.RESIGN else names[engine.player_to_move]
+            kind = move.kind
+            mover = self.holder(move.colour) if kind is MoveKind.RESIGN else names[engine.player_to_move]
             try:
-                if move.kind in _PLAYS and self.resigned is None:
+                if kind in _PLAYS and self.resigned is None:
                     # The common case goes straight to the engine; _apply handles resignation and bad values.
-                    change = engine.play(move, None if node.bare_move else node_marks(node, self.record.size))
+                    change = play(move, None if bare else node_marks(node, size))
                 else:
                     change = self._apply(move, node)
             except IllegalMove as illegal:
@@ -115,11 +120,13 @@ class Replay:
                 return
             self.steps_played = number
             self.last_node = node
-            over = self.resigned is not None
-            yield Step(number, move, node, move.colour, mover, change,
-                       engine.rows() if snapshots else None,
-                       None if over else engine.to_move,
-                       None if over or engine.end else names[engine.player_to_move])
+            if snapshots:
+                over = self.resigned is not None
+                yield Step(number, move, node, move.colour, mover, change, engine.rows(),
+                           None if over else engine.to_move,
+                           None if over or engine.end else names[engine.player_to_move])
+            else:
+                yield Step(number, move, node, move.colour, mover, change)
 
     def _mover(self, move: Move) -> str | None:
         if move.kind is MoveKind.RESIGN:
