@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,8 +132,11 @@ class Verdict:
         return errors[0] if errors else None
 
 
-def verify(record: Record, *, variations: bool = False, require_complete: bool = False) -> Verdict:
+def verify(record: Record, *, variations: bool = False, require_complete: bool = False,
+           watch: Callable[[Replay], Callable[[Step], None]] | None = None) -> Verdict:
     """Replay the record's main line (every line with `variations`) and judge it.
+
+    `watch(replay)`, when given, returns a function that sees every step of the main line's replay.
 
     `require_complete`: an unconfirmed result (GEN-8) fails, for tournaments that require complete records.
     """
@@ -161,7 +165,10 @@ def verify(record: Record, *, variations: bool = False, require_complete: bool =
     engine = run.engine
     seen_warnings = 0
     warnings = engine.warnings
+    on_step = watch(run) if watch is not None else None
     for step in run:
+        if on_step is not None:
+            on_step(step)
         if len(warnings) != seen_warnings:
             for w in warnings[seen_warnings:]:
                 verdict.problems.append(Problem(w.code, w.message, Severity.WARNING, step.number, rule=w.rule,
