@@ -315,7 +315,7 @@ def main() -> None:
     if args.pg:
         pg = make_engine(args.pg)
         with pg.begin() as conn:
-            conn.execute(text("DROP TABLE IF EXISTS problem, game CASCADE"))
+            conn.execute(text("DROP TABLE IF EXISTS position, problem, game CASCADE"))
         create_schema(pg)
         have = 0
         for size in [int(x) for x in (args.pg_sizes or args.sizes).split(",") if x]:

@@ -347,8 +347,26 @@ def search_cmd(
     limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", min=0)] = DEFAULT_LIMIT,
     as_json: JsonOption = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")] = False,
+    after: Annotated[str | None, typer.Option("--after", "--position", help="Games that reached the position after "
+                                              "these moves (Q16,D4 or pd,dp; any move order, any symmetry).",
+                                              rich_help_panel="Position")] = None,
+    like: Annotated[Path | None, typer.Option("--like", help="... the position of this record (with --move).",
+                                              rich_help_panel="Position")] = None,
+    move: Annotated[int | None, typer.Option("--move", help="... after this many of its moves.",
+                                             rich_help_panel="Position")] = None,
+    stones: Annotated[str | None, typer.Option("--stones", help="... these stones: 'B:Q16,D4 W:C3'.",
+                                               rich_help_panel="Position")] = None,
+    to_move: Annotated[str | None, typer.Option("--to-move", help="With --stones: B or W (default: the colour "
+                                                "with fewer stones, Black on a tie).", rich_help_panel="Position")
+                       ] = None,
 ) -> None:
-    """Find records in the archive."""
+    """Find records in the archive (by a position too: docs/positions.md)."""
+    if after is not None or like is not None or stones is not None:
+        from .explore_cmd import position_search
+
+        position_search(filters, db=db, moves=after, like=like, move=move, stones=stones, to_move=to_move,
+                        limit=limit, as_json=as_json, as_csv=as_csv)
+        return
     from ..schema.archive import open_archive, rows
     from ..schema.db import session_scope
     from ..schema.search import count

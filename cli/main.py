@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from . import archive_cmd, replay_cmd, verify_cmd
+from . import archive_cmd, explore_cmd, replay_cmd, verify_cmd
 
 app = typer.Typer(
     name="records",
@@ -38,6 +38,7 @@ def main(
 
 verify_cmd.register(app)
 archive_cmd.register(app)
+explore_cmd.register(app)
 replay_cmd.register(app)
 
 

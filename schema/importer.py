@@ -27,10 +27,10 @@ from ..records.files import record_files
 from ..records.model import FormatError
 from ..records.reader import read_file
 from ..verifier.status import STATUS_ORDER, VERDICT_ORDER, VerdictClass
-from ..verifier.verdict import verify
 from .db import retrying, writer
 from .ingest import game_values, problem_values
 from .models import GameRow, ProblemRow
+from .positions import POSITIONS, position_values, verify_with_positions, write_positions
 
 if TYPE_CHECKING:
     from sqlalchemy.dialects import postgresql, sqlite
@@ -119,8 +119,10 @@ def process_file(path: str) -> FileResult:
                                   "not stored (FMT-6)")
             continue
         try:
-            verdict = verify(record)
-            result.rows.append((game_values(record, verdict, source_file=path), problem_values(verdict)))
+            verdict, watcher = verify_with_positions(record)
+            values = game_values(record, verdict, source_file=path)
+            values[POSITIONS] = position_values(watcher, values)  # the position index (schema/positions.py)
+            result.rows.append((values, problem_values(verdict)))
         except Exception as exc:  # one record the verifier cannot judge must not lose the others
             result.failures.append(f"{path}#{record.index}: verification failed: {type(exc).__name__}: {exc}")
     return result
@@ -272,7 +274,7 @@ class Importer:
 def write_rows(engine: Engine, rows: Sequence[Row]) -> set[str]:
     """Store `rows` in one transaction; return the hashes that were new (the others were already there)."""
     now = dt.datetime.now(dt.UTC)
-    games = [{**game, "imported_at": now} for game, _ in rows]
+    games = [{**{k: v for k, v in game.items() if k != POSITIONS}, "imported_at": now} for game, _ in rows]
     # SQLModel sets `__table__` on table models but does not declare it to type checkers.
     game_table: Table = GameRow.__table__  # type: ignore[attr-defined]
     with writer(engine).begin() as conn:
@@ -298,5 +300,7 @@ def write_rows(engine: Engine, rows: Sequence[Row]) -> set[str]:
         problems = [{**p, "game_id": ids[game["sha256"]]} for game, ps in rows if game["sha256"] in ids for p in ps]
         if problems:
             conn.execute(insert(ProblemRow.__table__), problems)  # type: ignore[attr-defined]  # as above
+        write_positions(conn, [(ids[game["sha256"]], game.get(POSITIONS) or ()) for game, _ in rows
+                               if game["sha256"] in ids])
 
     return set(ids)

@@ -8,7 +8,7 @@ same names normalised for search, and the verdict. Every column a search filters
 
 import datetime as dt
 
-from sqlalchemy import Column, ForeignKey, Integer, LargeBinary, String, Text
+from sqlalchemy import BigInteger, Column, ForeignKey, Index, Integer, LargeBinary, SmallInteger, String, Text
 from sqlmodel import Field, Relationship, SQLModel
 
 # How much of the main line the indexed `opening` column keeps (about 40 moves): a B-tree entry must stay small
@@ -122,3 +122,24 @@ class ProblemRow(SQLModel, table=True):
     column: int | None = None
 
     game_row: GameRow | None = Relationship(back_populates="problems")
+
+
+class PositionRow(SQLModel, table=True):
+    """One position of a record's main line (schema/positions.py, docs/positions.md): its canonical key (game and
+    size are part of it), the move number, the move played next in the key's frame, and what the explorer counts
+    (`outcome` bits) and shows (`day`, the first date as YYYYMMDD), so that it reads no game row unless filtered.
+
+    Clustered by key (SQLite: WITHOUT ROWID; the primary key leads with the key), so a position's rows lie
+    together; `game_id` has its own index for deletes.
+    """
+
+    __tablename__ = "position"
+    __table_args__ = (Index("ix_position_game_id", "game_id"), {"sqlite_with_rowid": False})
+
+    key: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    game_id: int = Field(sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), primary_key=True,
+                                          autoincrement=False))
+    ply: int = Field(sa_column=Column(SmallInteger, primary_key=True, autoincrement=False))
+    next: str | None = Field(default=None, sa_column=Column(String, nullable=True))
+    outcome: int = Field(default=0, sa_column=Column(SmallInteger, nullable=False, default=0))
+    day: int | None = Field(default=None, sa_column=Column(Integer, nullable=True))

@@ -85,5 +85,5 @@ def analyse(record: Record, *, notation: Notation = Notation.CUSTOMARY, variatio
     """Replay `record` once: its verdict and every step the views show."""
     trace = Trace()
     verdict = verify(record, variations=variations, notation=notation, require_complete=require_complete,
-                     trace=trace)
+                     watch=trace)
     return Analysis(record, verdict, trace, notation)

@@ -8,7 +8,7 @@ player made each move after any swap. Everything else is the engine's.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..records.games import Game, MoveKind
@@ -28,8 +28,9 @@ class Step:
     """One move of the replay: its number, the move, the node it came from, who played it, and what it changed.
 
     `board` is the position after the move (rows of Colour | None, row 0 at the top), and `to_move` /
-    `player_to_move` who moves next, when the replay was asked for snapshots (the views' replay); `illegal` is set on the last step when the move was refused (the position is then the one
-    before it, and the replay stops there).
+    `player_to_move` who moves next, when the replay was asked for snapshots (the views' replay); `illegal` is set
+    on the last step when the move was refused (the position is then the one before it, and the replay stops
+    there).
     """
 
     number: int  # 1-based move number (passes, swaps and a resignation count)
@@ -45,15 +46,35 @@ class Step:
     warnings: list[str] = field(default_factory=list)
 
 
+# Something that follows a replay: called with the Replay before its first step (it may then ask for snapshots,
+# `run.snapshots = True`), it returns the function that sees every step.
+Watch = Callable[["Replay"], Callable[[Step], None]]
+
+
 @dataclass(slots=True)
 class Trace:
     """What one replay went through, kept for the views: the start, every step with its snapshot, and after each
-    step how the game stood ended (the engine's outcome, ING-5's provisional stop included) or None."""
+    step how the game stood ended (the engine's outcome, ING-5's provisional stop included) or None.
+
+    A Watch: `verify(record, watch=trace)` fills it from the verifier's own replay.
+    """
 
     start: list[list[Colour | None]] = field(default_factory=list)
     start_to_move: Colour | None = None
     steps: list[Step] = field(default_factory=list)
     ends: list[Outcome | None] = field(default_factory=list)
+
+    def __call__(self, run: Replay) -> Callable[[Step], None]:
+        run.snapshots = True
+        engine = run.engine
+        self.start, self.start_to_move = engine.rows(), engine.to_move
+        steps, ends = self.steps, self.ends
+
+        def step(s: Step) -> None:
+            steps.append(s)
+            ends.append(None if s.illegal is not None else engine.end)
+
+        return step
 
 
 class Replay:

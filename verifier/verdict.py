@@ -10,7 +10,7 @@ from ..records.model import Colour, Problem, Record, Result, Severity, SourcePos
 from ..records.notation import Notation
 from ..records.points import format_point
 from .engine import Score
-from .replay import Replay, Step, Trace
+from .replay import Replay, Step, Watch
 from .results import Judgement, judge_result
 from .status import ResultStatus, VerdictClass, classify
 
@@ -108,13 +108,13 @@ class Verdict:
 
 
 def verify(record: Record, *, variations: bool = False, notation: Notation = Notation.CUSTOMARY,
-           require_complete: bool = False, trace: Trace | None = None) -> Verdict:
+           require_complete: bool = False, watch: Watch | None = None) -> Verdict:
     """Replay the record's main line (every line with `variations`) and judge it.
 
     Messages name points in `notation` (GEN-10: the game's customary notation by default, or SGF letters); the
     problems' `point` field always holds SGF letters. `require_complete`: an unconfirmed result (GEN-8) fails, for
-    tournaments that require complete records. `trace`: filled with the start, every step (with its board) and the
-    end after each, for the views (analysis.py), from this same replay.
+    tournaments that require complete records. `watch(replay)`, when given, returns a function that sees every step
+    of this same replay of the main line (the views' trace, the position index): nothing replays a record twice.
     """
     verdict = Verdict(game=None if record.unknown_game is not None else record.game.value, size=record.size,
                       valid=True, declared=record.result, black_player=record.black, white_player=record.white,
@@ -135,17 +135,15 @@ def verify(record: Record, *, variations: bool = False, notation: Notation = Not
         _apply_judgement(verdict, Judgement.not_replayed(record), None)
         return verdict
 
-    run = Replay(record, notation=notation, snapshots=trace is not None)
+    run = Replay(record, notation=notation)
     verdict.moves_total = len(run.nodes) - [n.move for n in run.nodes].count(None)
     engine = run.engine
     seen_warnings = 0
     warnings = engine.warnings
-    if trace is not None:
-        trace.start, trace.start_to_move = engine.rows(), engine.to_move
+    on_step = watch(run) if watch is not None else None
     for step in run:
-        if trace is not None:
-            trace.steps.append(step)
-            trace.ends.append(None if step.illegal is not None else engine.end)
+        if on_step is not None:
+            on_step(step)
         if len(warnings) != seen_warnings:
             for w in warnings[seen_warnings:]:
                 verdict.problems.append(Problem(w.code, w.message, Severity.WARNING, w.rule, step.number,

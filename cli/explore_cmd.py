@@ -1,0 +1,316 @@
+"""`records explore` (what was played at a position, and how it went), `records reindex`, and the position forms
+of `records search` (`--after`, `--like/--move`, `--stones`). docs/positions.md describes the index.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from ..records.games import SPECS, Game
+from ..records.model import Colour
+from ..records.notation import NotationError, column_name, parse_move_text, parse_point_text, point_name
+from ..schema.filters import FilterError, Filters
+from .archive_cmd import (
+    EXIT_NOTHING,
+    DbOption,
+    JsonOption,
+    _err,
+    _out,
+    _print_json,
+    _table,
+    fail,
+    handling_errors,
+    row_json,
+    with_filters,
+)
+
+
+@dataclass(slots=True)
+class Target:
+    """A position asked for: its game, size, key, frames, board (rows) and the colour to move."""
+
+    game: Game
+    size: int
+    key: int
+    frames: tuple[int, ...]
+    rows: list[list[Colour | None]]
+    to_move: Colour | None
+    ply: int
+
+    def shown(self, stored: str) -> str:
+        """A stored next move in the asker's orientation and notation (`B Q16`, `W swap`, `B e5-c3`)."""
+        from ..records.points import parse_point
+        from ..verifier.positions import parse_stored, transform_stored
+        from ..verifier.symmetry import all_symmetries, inverse
+
+        sym = inverse(all_symmetries(self.size)[self.frames[0]])
+        colour, value = parse_stored(transform_stored(stored, sym))
+        if not value:
+            return f"{colour.value} pass"
+        if value.startswith(("swap", "sweep")):
+            return f"{colour.value} {value}"
+        parts = [point_name(p, self.game, self.size) if (p := parse_point(x)) else x for x in value.split("-")]
+        return f"{colour.value} {'-'.join(parts)}"
+
+
+def _game_size(filters: Filters) -> tuple[Game, int]:
+    from ..records.games import game_from_name
+
+    game = game_from_name(filters.game) if filters.game else Game.GO
+    if game is None:
+        raise FilterError(f"unknown game {filters.game!r}")
+    size = filters.size or SPECS[game].default_size
+    if size is None:
+        raise FilterError(f"{game.value} needs --size")
+    return game, size
+
+
+def moves_record_bytes(moves: str, game: Game, size: int) -> bytes:
+    """A record of `moves` (`Q16,D4`, `pd dp`, `B[pd];W[dp]`, `swap`, `pass`, `B:ba`): colours alternate from Black
+    (Conversion Go: Black, Black, White, then White), a swap keeps its colour for the next move, and a colour
+    written before a move (`B:`, `W:`, `B[..]`) is taken as written."""
+    import re
+
+    tokens = [t for t in re.split(r"[\s,;]+", moves.strip()) if t]
+    colour = Colour.BLACK
+    out = []
+    for n, token in enumerate(tokens):
+        if game is Game.CONVERSION_GO and n < 4:
+            colour = (Colour.BLACK, Colour.BLACK, Colour.WHITE, Colour.WHITE)[n]
+        m = re.fullmatch(r"([BW])\[(.*)\]", token) or re.fullmatch(r"([BWbw]):(.*)", token)
+        value = token
+        if m:
+            colour, value = Colour(m[1].upper()), m[2]
+        try:
+            text = "" if value.lower() == "tt" else parse_move_text(value, game, size, colour)
+        except NotationError as exc:
+            raise FilterError(f"{token!r}: {exc}") from None
+        out.append(f";{colour.value}[{text}]")
+        if text != "swap-sides":
+            colour = colour.other
+    head = f"(;GM[{SPECS[game].gm_value}]SZ[{size}]"
+    return (head + "".join(out) + ")").encode()
+
+
+def _target_of_record(record: Any, ply: int | None) -> Target:
+    from ..verifier.positions import PositionWatcher
+    from ..verifier.replay import Replay
+
+    run = Replay(record)
+    watcher = PositionWatcher()
+    step = watcher(run)
+    rows = run.engine.rows()
+    to_move = run.engine.to_move
+    for s in run:
+        if ply is not None and s.number > ply:
+            break
+        if s.illegal is not None:
+            raise FilterError(f"move {s.number} is not legal: {s.illegal.message} ({s.illegal.rule})")
+        step(s)
+        rows = run.engine.rows()
+        to_move = run.engine.to_move
+    found = watcher.finish()
+    last = found[-1]
+    if ply is not None and last.ply != ply:
+        raise FilterError(f"the record has no position after move {ply} (its line stops at move {last.ply})")
+    return Target(record.game, record.size, last.key, last.frames, rows, to_move, last.ply)
+
+
+def resolve(filters: Filters, *, moves: str | None = None, like: Path | None = None, move: int | None = None,
+            stones: str | None = None, to_move: str | None = None) -> Target:
+    from ..records.reader import read_bytes, read_file
+
+    if like is not None:
+        records = read_file(like)
+        if not records:
+            raise FilterError(f"{like}: no record")
+        return _target_of_record(records[0], move)
+    game, size = _game_size(filters)
+    if stones is not None:
+        from ..verifier.positions import key_of_board
+
+        board: dict[tuple[int, int], Colour] = {}
+        for part in stones.split():
+            colour_text, _, points = part.partition(":")
+            colour = Colour(colour_text.upper()[:1]) if colour_text[:1].upper() in "BW" else None
+            if colour is None or not points:
+                raise FilterError(f"--stones: write B:Q16,D4 W:C3, not {part!r}")
+            for text in points.split(","):
+                try:
+                    board[parse_point_text(text, game, size)] = colour
+                except NotationError as exc:
+                    raise FilterError(f"--stones: {exc}") from None
+        blacks = sum(1 for c in board.values() if c is Colour.BLACK)
+        mover = Colour(to_move.upper()[:1]) if to_move else (
+            Colour.BLACK if blacks <= len(board) - blacks else Colour.WHITE)
+        key, frames = key_of_board(game, size, board, mover)
+        rows = [[board.get((c, r)) for c in range(size)] for r in range(size)]
+        return Target(game, size, key, frames, rows, mover, -1)
+    record = read_bytes(moves_record_bytes(moves or "", game, size), "moves")[0]
+    return _target_of_record(record, None)
+
+
+def _board(target: Target) -> Text:
+    size = target.size
+    cols = [column_name(c, target.game) for c in range(size)]
+    lines = ["    " + " ".join(cols)]
+    for r, row in enumerate(target.rows):
+        cells = " ".join("X" if s is Colour.BLACK else "O" if s is Colour.WHITE else "." for s in row)
+        lines.append(f"{size - r:>3} {cells}")
+    to_move = target.to_move.word if target.to_move else "either colour"
+    lines.append(f"{to_move} to move (X Black, O White)")
+    return Text("\n".join(lines))
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.0f}%" if whole else ""
+
+
+# -- commands -----------------------------------------------------------------------------------------------
+
+def register(app: typer.Typer) -> None:
+    app.command("explore")(explore_cmd)
+    app.command("reindex")(reindex_cmd)
+
+
+@with_filters
+def explore_cmd(
+    filters: Filters,
+    moves: Annotated[str | None, typer.Argument(help="Moves from the start: Q16,D4 or pd,dp (Go: --game, --size "
+                                                "for the others). None: the start (the opening table).",
+                                                show_default=False)] = None,
+    like: Annotated[Path | None, typer.Option("--like", help="The position of this record (with --move).")] = None,
+    move: Annotated[int | None, typer.Option("--move", help="... after this many moves (0: the start).")] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")] = False,
+) -> None:
+    """What was played at a position: each next move with its games, wins, draws, swaps and when last played."""
+    from ..schema.db import open_archive
+    from ..schema.positions import explore
+
+    with handling_errors():
+        target = resolve(filters, moves=moves, like=like, move=move)
+        engine = open_archive(db)
+        try:
+            total, found = explore(engine, target.key, filters)
+        finally:
+            engine.dispose()
+    pie = target.game in (Game.CATION, Game.QUENTIN, Game.CONVERSION_GO)
+    data = []
+    for c in found:
+        item: dict[str, Any] = {"move": target.shown(c.move), "games": c.games, "black_wins": c.black_wins,
+                                "white_wins": c.white_wins, "draws": c.draws, "mover_wins": c.mover_wins,
+                                "last_played": c.last_played}
+        if pie:
+            item |= {"swapped": c.swapped, "swapper_wins": c.swapper_wins}
+        data.append(item)
+    if as_json:
+        _print_json({"game": target.game.value, "size": target.size, "key": target.key, "games": total,
+                     "continuations": data})
+    elif as_csv:
+        buf = io.StringIO()
+        fields = ["move", "games", "black_wins", "white_wins", "draws", "mover_wins", "last_played"]
+        w = csv.DictWriter(buf, fieldnames=fields + (["swapped", "swapper_wins"] if pie else []),
+                           lineterminator="\n")
+        w.writeheader()
+        w.writerows(data)
+        sys.stdout.write(buf.getvalue())
+    else:
+        out = _out()
+        out.print(_board(target))
+        table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
+        for name in ("move", "games", "B won", "W won", "draws", "mover"):
+            table.add_column(name, justify="left" if name == "move" else "right", no_wrap=True)
+        if pie:
+            table.add_column("swap", justify="right", no_wrap=True)
+            table.add_column("swapper", justify="right", no_wrap=True)
+        table.add_column("last", no_wrap=True)
+        for c, item in zip(found, data, strict=True):
+            cells: list[Text | str] = [Text(item["move"]), str(c.games), _pct(c.black_wins, c.games),
+                                       _pct(c.white_wins, c.games), str(c.draws), _pct(c.mover_wins, c.games)]
+            if pie:
+                cells += [_pct(c.swapped, c.games), _pct(c.swapper_wins, c.swapped)]
+            cells.append(c.last_played or "")
+            table.add_row(*cells)
+        if found:
+            out.print(table)
+        out.print(Text(f"{total} game{'s' if total != 1 else ''} reached this position", style="dim"))
+    if not total:
+        raise typer.Exit(EXIT_NOTHING)
+
+
+def position_search(filters: Filters, *, db: str | None, moves: str | None, like: Path | None, move: int | None,
+                    stones: str | None, to_move: str | None, limit: int, as_json: bool, as_csv: bool) -> None:
+    """`records search` with a position: the games that reached it, where, and what came next."""
+    from ..schema.db import open_archive
+    from ..schema.positions import count_at, games_at
+
+    with handling_errors():
+        target = resolve(filters, moves=moves, like=like, move=move, stones=stones, to_move=to_move)
+        engine = open_archive(db)
+        try:
+            found = games_at(engine, target.key, filters, limit=limit or 1_000_000)
+            total = count_at(engine, target.key, filters) if limit and len(found) == limit else len(found)
+        finally:
+            engine.dispose()
+    data = [row_json(r.game) | {"at_move": r.ply, "next": target.shown(r.next) if r.next else None} for r in found]
+    if as_json:
+        _print_json(data)
+    elif as_csv:
+        buf = io.StringIO()
+        if data:
+            w = csv.DictWriter(buf, fieldnames=list(data[0]), lineterminator="\n")
+            w.writeheader()
+            w.writerows(data)
+        sys.stdout.write(buf.getvalue())
+    elif found:
+        out = _out()
+        table = _table([r.game for r in found], out.width - 16)
+        table.add_column("at", justify="right", no_wrap=True)
+        table.add_column("next", no_wrap=True)
+        for item in data:  # the two columns are added after the rows: their cells go in directly
+            table.columns[-2]._cells.append(str(item["at_move"]))
+            table.columns[-1]._cells.append(Text(item["next"] or ""))
+        out.print(table)
+        plural = "s" if total != 1 else ""
+        more = f" of {total} record{plural}; --limit 0 for all" if total > len(found) else f" record{plural}"
+        out.print(Text(f"{len(found)}{more}", style="dim"))
+    if not found:
+        if not as_json and not as_csv:
+            _err().print("no records reached this position")
+        raise typer.Exit(EXIT_NOTHING)
+
+
+def reindex_cmd(
+    db: DbOption = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress line.")] = False,
+) -> None:
+    """Rebuild the position index from the stored records (archives made before it, or after a rules change)."""
+    from ..schema.db import open_archive
+    from ..schema.positions import reindex
+
+    err = _err()
+    with handling_errors():
+        engine = open_archive(db)
+        try:
+            done, count = reindex(engine, on_batch=None if quiet else (
+                lambda n: err.print(f"\r{n} records", end="")))
+        finally:
+            engine.dispose()
+    if not quiet:
+        err.print()
+    _out().print(Text(f"{done} records, {count} positions indexed"))
+
+
+__all__ = ["fail", "position_search", "register", "resolve"]

@@ -1,0 +1,230 @@
+"""The position index: its rows (made in the import's workers), writing them beside their game row, rebuilding it,
+and the two questions it answers: which games reached a position, and what was played there and how it went.
+
+A position row's `outcome` packs what the explorer counts, so that an unfiltered question reads the index alone:
+
+    bits 0-1  the result: 1 Black won, 2 White won, 3 a draw, 0 none known
+    bit 2     the player who made the next move won
+    bit 3     the next move was made before the pie swap, and the opponent then swapped
+    bit 4     ... and the swapper won
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Connection, Engine, Table, and_, case, func, insert, select
+from sqlalchemy.sql.elements import ColumnElement
+from sqlmodel import col
+
+from ..records.model import Record
+from ..verifier.positions import Position, PositionWatcher
+from ..verifier.verdict import Verdict, verify
+from .db import writer
+from .filters import Filters
+from .models import GameRow, PositionRow
+
+POSITIONS = "_positions"  # the key of a game dict under which the worker sends the position rows
+WON_B, WON_W, DRAW = 1, 2, 3
+MOVER_WON, SWAPPED, SWAPPER_WON = 4, 8, 16
+
+PositionValues = tuple[int, int, str | None, int, int | None]  # key, ply, next, outcome, day
+
+
+def verify_with_positions(record: Record) -> tuple[Verdict, PositionWatcher]:
+    """The verdict and, from the same replay, the positions of the main line."""
+    watcher = PositionWatcher()
+    verdict = verify(record, watch=watcher)
+    return verdict, watcher
+
+
+def _day(value: dt.date | None) -> int | None:
+    return value.year * 10000 + value.month * 100 + value.day if value is not None else None
+
+
+def position_values(watcher: PositionWatcher, game: dict[str, Any]) -> list[PositionValues]:
+    """The index rows of one record, from its positions and its game row's values (winner, swap, date)."""
+    found: list[Position] = watcher.finish()
+    if not found:
+        return []
+    winner = game.get("winner_colour")
+    result = WON_B if winner == "B" else WON_W if winner == "W" else DRAW if game.get("result_method") == "draw" else 0
+    swapped = bool(game.get("swapped"))
+    winner_player = None if winner is None else (0 if (winner == "B") != swapped else 1)
+    swap_ply = watcher.swap_ply
+    swapper_won = swapped and winner is not None and winner == game.get("swapper_colour")
+    day = _day(game.get("date_first"))
+    out = []
+    for p in found:
+        bits = result
+        if p.mover is not None and winner_player is not None and p.mover == winner_player:
+            bits |= MOVER_WON
+        if swap_ply is not None and p.next_text is not None and p.ply < swap_ply:
+            bits |= SWAPPED | (SWAPPER_WON if swapper_won else 0)
+        out.append((p.key, p.ply, p.next_text, bits, day))
+    return out
+
+
+def _table() -> Table:
+    return PositionRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
+
+
+def write_positions(conn: Connection, rows: Sequence[tuple[int, Sequence[PositionValues]]]) -> int:
+    """Insert the position rows of games (game id, rows) inside the caller's transaction."""
+    values = [(key, gid, ply, nxt, outcome, day) for gid, ps in rows for key, ply, nxt, outcome, day in ps]
+    if not values:
+        return 0
+    if conn.dialect.name == "sqlite":  # the DB-API directly: SQLAlchemy's per-row processing costs as much again
+        conn.exec_driver_sql("INSERT INTO position (key, game_id, ply, next, outcome, day) VALUES (?, ?, ?, ?, ?, ?)",
+                             values)
+    else:
+        names = ("key", "game_id", "ply", "next", "outcome", "day")
+        conn.execute(insert(_table()), [dict(zip(names, v, strict=True)) for v in values])
+    return len(values)
+
+
+# -- rebuilding ---------------------------------------------------------------------------------------------
+
+def reindex(engine: Engine, *, batch: int = 500, on_batch: Callable[[int], None] | None = None) -> tuple[int, int]:
+    """Rebuild the whole index from the stored records; (records, positions). Each batch of games is replaced in
+    one transaction, so the index stays exact for the games already done if it is stopped."""
+    from .export import parse_row
+    from .ingest import game_values
+
+    done = positions = 0
+    last = 0
+    with engine.begin() as conn:
+        conn.execute(_table().delete().where(~col(PositionRow.game_id).in_(select(col(GameRow.id)))))
+    while True:
+        with engine.connect() as conn:
+            ids = list(conn.scalars(select(col(GameRow.id)).where(col(GameRow.id) > last)
+                                    .order_by(col(GameRow.id)).limit(batch)))
+        if not ids:
+            break
+        from sqlmodel import Session
+        with Session(engine) as session:
+            games = list(session.scalars(select(GameRow).where(col(GameRow.id).in_(ids))))
+            work: list[tuple[int, list[PositionValues]]] = []
+            for row in games:
+                assert row.id is not None
+                try:
+                    record = parse_row(row)
+                    verdict, watcher = verify_with_positions(record)
+                    work.append((row.id, position_values(watcher, game_values(record, verdict))))
+                except Exception:  # a record that no longer reads keeps no positions
+                    work.append((row.id, []))
+        with writer(engine).begin() as conn:
+            conn.execute(_table().delete().where(col(PositionRow.game_id).in_(ids)))
+            positions += write_positions(conn, work)
+        done += len(ids)
+        last = int(ids[-1] or 0)
+        if on_batch is not None:
+            on_batch(done)
+    return done, positions
+
+
+# -- questions ----------------------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Continuation:
+    move: str  # in the index's frame (the caller turns it into the asker's)
+    games: int = 0
+    black_wins: int = 0
+    white_wins: int = 0
+    draws: int = 0
+    mover_wins: int = 0
+    swapped: int = 0
+    swapper_wins: int = 0
+    last_day: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def last_played(self) -> str | None:
+        d = self.last_day
+        return f"{d // 10000:04d}-{d // 100 % 100:02d}-{d % 100:02d}" if d else None
+
+
+def _filtered(stmt: Any, f: Filters, dialect: str) -> Any:
+    from .search import conditions
+
+    if f.empty:
+        return stmt
+    p = _table()
+    return stmt.join(GameRow.__table__, p.c.game_id == GameRow.__table__.c.id).where(  # type: ignore[attr-defined]
+        *conditions(f, dialect=dialect))
+
+
+def _sum(cond: ColumnElement[bool]) -> Any:
+    return func.sum(case((cond, 1), else_=0))
+
+
+def explore(engine: Engine, key: int, f: Filters, *, ply: int | None = None) -> tuple[int, list[Continuation]]:
+    """(games that reached the position, each continuation with its counts), most played first.
+
+    `ply` keeps only positions reached at that move number (the refined-pie openings of Conversion Go).
+    """
+    p = _table()
+    o = p.c.outcome
+    res = o.op("&")(3)
+    stmt = select(p.c.next, func.count(), _sum(res == WON_B), _sum(res == WON_W), _sum(res == DRAW),
+                  _sum(o.op("&")(MOVER_WON) != 0), _sum(o.op("&")(SWAPPED) != 0),
+                  _sum(o.op("&")(SWAPPER_WON) != 0), func.max(p.c.day)).where(p.c.key == key)
+    if ply is not None:
+        stmt = stmt.where(p.c.ply == ply)
+    stmt = _filtered(stmt, f, engine.dialect.name).group_by(p.c.next)
+    out = []
+    total = 0
+    with engine.connect() as conn:
+        for nxt, n, bw, ww, dr, mw, sw, sww, day in conn.execute(stmt):
+            total += n
+            if nxt is None:
+                continue  # games that ended here
+            out.append(Continuation(nxt, n, bw or 0, ww or 0, dr or 0, mw or 0, sw or 0, sww or 0, day))
+    out.sort(key=lambda c: (-c.games, c.move))
+    return total, out
+
+
+@dataclass(slots=True)
+class Reached:
+    game: GameRow
+    ply: int
+    next: str | None
+
+
+def games_at(engine: Engine, key: int, f: Filters, *, limit: int = 50, offset: int = 0) -> list[Reached]:
+    """The games that reached the position (first time each), newest id first: the game, the move number, and
+    the move played next (in the index's frame)."""
+    p = _table()
+    g: Table = GameRow.__table__  # type: ignore[attr-defined]
+    from .search import conditions
+
+    first = (select(p.c.game_id, func.min(p.c.ply).label("ply")).where(p.c.key == key).group_by(p.c.game_id)
+             .subquery())
+    stmt = (select(GameRow, first.c.ply, p.c.next)
+            .join(first, first.c.game_id == g.c.id)
+            .join(p, and_(p.c.key == key, p.c.game_id == first.c.game_id, p.c.ply == first.c.ply))
+            .where(*conditions(f, dialect=engine.dialect.name))
+            .order_by(g.c.id.desc()).limit(limit).offset(offset))
+    from sqlmodel import Session
+    with Session(engine, expire_on_commit=False) as session:
+        return [Reached(row, ply, nxt) for row, ply, nxt in session.exec(stmt).all()]  # type: ignore[call-overload]
+
+
+def count_at(engine: Engine, key: int, f: Filters) -> int:
+    p = _table()
+    stmt = select(func.count(func.distinct(p.c.game_id))).where(p.c.key == key)
+    stmt = _filtered(stmt, f, engine.dialect.name)
+    with engine.connect() as conn:
+        return int(conn.execute(stmt).scalar() or 0)
+
+
+def index_size(engine: Engine) -> int:
+    with engine.connect() as conn:
+        return int(conn.execute(select(func.count()).select_from(_table())).scalar() or 0)
+
+
+__all__ = ["POSITIONS", "Continuation", "Reached", "count_at", "explore", "games_at", "index_size",
+           "position_values", "reindex", "verify_with_positions", "write_positions"]

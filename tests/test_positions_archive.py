@@ -1,0 +1,99 @@
+"""The position index in the archive (SQLite and PostgreSQL): filled at import, exact after deletes and re-imports,
+rebuilt by reindex; explore's counts and swap statistics against counts made by hand; search by position."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sqlalchemy import text
+from typer.testing import CliRunner
+
+from boardrecords.cli.main import app
+from boardrecords.schema.db import make_engine
+
+GAMES = {
+    # Quentin 5x5: two swapped games (the swapper wins one), one not swapped; one mirrored (left-right).
+    "q1.rec": "(;GM[Quentin]SZ[5]PB[Ann]PW[Bo]DT[2024-01-02]RE[B+];B[bc];W[swap];W[cc];B[dd])",
+    "q2.rec": "(;GM[Quentin]SZ[5]PB[Cy]PW[Di]DT[2024-03-04]RE[W+];B[bc];W[swap];W[dd])",
+    "q3.rec": "(;GM[Quentin]SZ[5]PB[Ann]PW[Di]DT[2023-05-06]RE[B+];B[dc];W[cc])",
+    # Go 9x9: one game and its quarter turn.
+    "g1.rec": "(;GM[1]SZ[9]PB[Eve]PW[Fay]DT[2022-01-01]RE[B+R];B[cd];W[ef];B[dg];W[gc])",
+    "g2.rec": "(;GM[1]SZ[9]PB[Gus]PW[Eve]DT[2022-02-02]RE[W+R];B[fc];W[de];B[cd];W[gg])",
+}
+
+
+def run(*args: object):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def _archive(tmp_path: Path, db: str) -> Path:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for name, body in GAMES.items():
+        (folder / name).write_text(body)
+    assert run("import", folder, "--db", db, "-q").exit_code == 0
+    return folder
+
+
+def test_explore_counts_and_swaps(tmp_path: Path, db_url: str) -> None:
+    _archive(tmp_path, db_url)
+    r = run("explore", "--game", "quentin", "--size", "5", "--db", db_url, "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["games"] == 3
+    # bc and its mirror dc are one opening move (shown as the canonical representative).
+    [first] = data["continuations"]
+    assert first["games"] == 3 and first["swapped"] == 2 and first["swapper_wins"] == 1
+    assert first["black_wins"] == 2 and first["white_wins"] == 1
+    # The first player won q3 (no swap) and q2 (Cy holds White after Di's swap; W+), and lost q1 (Bo swapped, B+).
+    assert first["mover_wins"] == 2
+    assert first["last_played"] == "2024-03-04"
+    r = run("explore", "b3", "--game", "quentin", "--size", "5", "--db", db_url, "--json")
+    moves = {c["move"]: c for c in json.loads(r.stdout)["continuations"]}
+    assert moves["W swap-sides"]["games"] == 2 and moves["W swap-sides"]["mover_wins"] == 1
+    assert moves["W c3"]["games"] == 1
+    # Filters apply: Ann's games only.
+    r = run("explore", "b3", "--game", "quentin", "--size", "5", "--player", "ann", "--db", db_url, "--json")
+    moves = {c["move"]: c["games"] for c in json.loads(r.stdout)["continuations"]}
+    assert moves == {"W swap-sides": 1, "W c3": 1}
+
+
+def test_search_by_position_finds_rotated_games(tmp_path: Path, db_url: str) -> None:
+    folder = _archive(tmp_path, db_url)
+    r = run("search", "--after", "C6,E4", "--db", db_url, "--json", "--size", "9")
+    assert r.exit_code == 0, r.output
+    found = json.loads(r.stdout)
+    assert sorted(f["at_move"] for f in found) == [2, 2]
+    r = run("search", "--like", folder / "g1.rec", "--move", "4", "--db", db_url, "--json")
+    assert len(json.loads(r.stdout)) == 2
+    r = run("search", "--stones", "B:C6,D3 W:E4", "--size", "9", "--db", db_url, "--json")
+    assert {f["black"] for f in json.loads(r.stdout)} == {"Eve", "Gus"}
+    r = run("search", "--stones", "B:C6,D3 W:E4", "--size", "9", "--player", "gus", "--db", db_url, "--json")
+    assert [f["black"] for f in json.loads(r.stdout)] == ["Gus"]
+
+
+def test_deletes_reimports_and_reindex_keep_the_index_exact(tmp_path: Path, db_url: str) -> None:
+    folder = _archive(tmp_path, db_url)
+    url = db_url if "://" in db_url else f"sqlite:///{db_url}"
+    engine = make_engine(url)
+
+    def count() -> int:
+        with engine.connect() as conn:
+            return int(conn.execute(text("SELECT count(*) FROM position")).scalar() or 0)
+
+    full = count()
+    assert full == sum(1 + body.count(";") - 1 for body in GAMES.values())
+    assert run("import", folder, "--db", db_url, "-q").exit_code == 0  # duplicates: nothing added
+    assert count() == full
+    with engine.begin() as conn:
+        if engine.dialect.name == "sqlite":
+            conn.exec_driver_sql("PRAGMA foreign_keys = ON")
+        conn.execute(text("DELETE FROM game WHERE source_file LIKE '%q2.rec'"))
+    assert count() == full - 4
+    with engine.begin() as conn:
+        conn.execute(text("DELETE FROM position"))
+    r = run("reindex", "--db", db_url, "-q")
+    assert r.exit_code == 0, r.output
+    assert count() == full - 4
+    engine.dispose()
