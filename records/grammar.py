@@ -259,9 +259,7 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
                 values = [decoder.bad_bytes(raw, m.start(4))]
             if more:
                 _more_values(more, m.start(5), values, decoder)
-            props = node._props
-            if props is None:
-                props = node.properties
+            props = node.properties
             if ident in props:
                 _repeat(props[ident], values, m.start(), notes, joined)
             else:

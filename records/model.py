@@ -327,6 +327,11 @@ class Node:
         return self._props is None
 
     @property
+    def extra_properties(self) -> dict[str, Property] | None:
+        """The node's properties when it has more than its move; None for a bare move (nothing is built then)."""
+        return self._props
+
+    @property
     def comment(self) -> str | None:
         return self.get("C")
 
@@ -504,6 +509,8 @@ class Record:
     result: Result = field(default_factory=lambda: Result("", ResultMethod.UNKNOWN))
     # FMT-6: the GM value when it names none of the five games (the record is then never verified or stored).
     unknown_game: str | None = None
+    # Go's starting position from AB/AW/AE/PL (ING-8), collected once by the reader; None when not collected yet.
+    setup: Setup | None = None
 
     def main_line(self) -> list[Node]:
         """The nodes of the main line after the root (the first child at every branch)."""

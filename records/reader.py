@@ -10,7 +10,7 @@ from pathlib import Path
 from .charset import BOM, DEFAULT, FALLBACK, Decoder, NeedsFallback, codec_for
 from .games import Game, game_from_gm
 from .grammar import Note, ParsedTree, parse_tree, scan_root, show_byte
-from .model import FormatError, Node, Problem, Property, Record, Severity, SourcePos, _Locator, source_of
+from .model import FormatError, Node, Problem, Property, Record, Setup, Severity, SourcePos, _Locator, source_of
 from .properties import RecordMoves, move_table, read_date, read_handicap, read_komi, read_result, read_size
 from .setup import collect_setup
 from .source import RecordSource, SourceText
@@ -185,7 +185,10 @@ class _Reader:
         if game is Game.GO:
             # Setup points off the board, and a PL that is not B or W (ING-8), are reported when reading.
             if _has_setup(root):
-                diags.extend(collect_setup(record)[1])
+                record.setup, problems = collect_setup(record)
+                diags.extend(problems)
+            else:
+                record.setup = Setup()
         else:
             found = _first_setup(root)
             if found is not None:
@@ -240,7 +243,7 @@ def _has_setup(root: Node) -> bool:
     """Whether the root or a node before the first move holds setup (nodes read as plain moves hold none)."""
     node: Node | None = root
     while node is not None:
-        props = node._props
+        props = node.extra_properties
         if props and any(ident in props for ident in _SETUP):
             return True
         if node.move is not None and node is not root:
@@ -254,7 +257,7 @@ def _first_setup(root: Node) -> Property | None:
     stack = [root]
     while stack:
         node = stack.pop()
-        props = node._props
+        props = node.extra_properties
         if props:
             for ident in _SETUP:
                 if ident in props:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .games import SPECS, Game
-from .model import Colour, Node, Problem, Record, Setup, Severity, SourcePos
+from .model import Colour, Node, Problem, Record, Setup, Severity
 from .points import Point, parse_point
 
 SETUP_IDENTS = ("AB", "AW", "AE", "PL")
@@ -90,39 +88,3 @@ def collect_setup(record: Record) -> tuple[Setup, list[Problem]]:
                 notes.append(Problem("setup-pl", f"PL[{pl.value}] is not B or W and is ignored (ING-8)",
                                      rule="ING-8", pos=pl.pos))
     return setup, notes
-
-
-setup = collect_setup
-
-
-@dataclass(frozen=True, slots=True)
-class LateSetup:
-    """Setup where ING-8 forbids it: after the first move of a line, or in the same node as a move."""
-
-    node: Node
-    index: int  # 1-based index of the node in the line (the root is 0)
-    moves_before: int  # moves played on the line before this node
-    idents: tuple[str, ...]  # the setup properties the node holds (AB, AW, AE, PL)
-    with_move: bool  # the node also holds a move
-    pos: SourcePos | None
-
-    @property
-    def move_number(self) -> int:
-        """The move number the verifier reports it at: the node's own move, or the next move."""
-        return self.moves_before + 1
-
-
-def late_setup(record: Record, line: list[Node] | None = None) -> list[LateSetup]:
-    """Every node of `line` (the main line by default) holding setup after the first move or beside a move."""
-    found: list[LateSetup] = []
-    moves = 0
-    for index, node in enumerate(record.main_line() if line is None else line, start=1):
-        props = node._props  # a node read as a plain move holds no setup: no need to build its properties
-        idents = tuple(i for i in SETUP_IDENTS if props and i in props)
-        if idents and (moves or node.move is not None):
-            first = props[idents[0]] if props else None
-            found.append(LateSetup(node, index, moves, idents, node.move is not None,
-                                   first.pos if first is not None else node.pos))
-        if node.move is not None:
-            moves += 1
-    return found

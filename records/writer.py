@@ -122,7 +122,7 @@ def _property_text(ident: str, values: list[str]) -> str:
 
 def write_node(node: Node) -> str:
     """One node: `;` and its properties in order (a node read as a plain move is written from its move)."""
-    props = node._props
+    props = node.extra_properties
     if props is None and node.move is not None:
         move = node.move
         return f";{move.colour.value}[{escape(move.raw)}]"

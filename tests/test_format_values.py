@@ -10,7 +10,8 @@ from boardrecords.records.games import SPECS, Game, MoveKind
 from boardrecords.records.model import Colour, FormatError, ResultMethod, Severity
 from boardrecords.records.properties import parse_move, read_date, read_komi, read_result, read_size
 from boardrecords.records.reader import read_bytes
-from boardrecords.records.setup import late_setup, setup
+from boardrecords.records.setup import collect_setup as setup
+from boardrecords.verifier.verdict import verify
 
 
 def one(data: bytes, **kw):
@@ -292,7 +293,8 @@ def test_setup_is_collected_from_the_root_and_the_nodes_before_the_first_move():
     assert got.white == {(1, 1)}
     assert got.to_move is Colour.WHITE
     assert notes == []
-    assert late_setup(r) == []
+    assert r.setup == got  # collected once, when the record is read
+    assert not [p for p in verify(r).problems if p.code == "setup-after-move"]
 
 
 def test_a_pl_that_is_not_b_or_w_is_ignored_with_a_warning():
@@ -310,12 +312,12 @@ def test_setup_points_off_the_board_are_errors():
     assert [n.code for n in notes] == ["setup-off-board"] and notes[0].rule == "ING-1"
 
 
-def test_setup_after_the_first_move_or_beside_a_move_is_found():
-    r = one(b"(;GM[1]SZ[9];B[aa]AW[bb];W[cc];B[dd];AE[aa];W[ee])")
-    found = late_setup(r)
-    assert [(f.index, f.move_number, f.idents, f.with_move) for f in found] == [(1, 1, ("AW",), True),
-                                                                                 (4, 4, ("AE",), False)]
-    assert (found[1].pos.line, found[1].pos.column) == (1, 38)
+def test_ing_8_setup_after_the_first_move_or_beside_a_move_is_found():
+    beside = verify(one(b"(;GM[1]SZ[9];B[aa]AW[bb];W[cc])")).first_error
+    assert (beside.code, beside.rule, beside.move) == ("setup-after-move", "ING-8", 1)
+    later = verify(one(b"(;GM[1]SZ[9];B[aa];W[cc];B[dd];AE[aa];W[ee])")).first_error
+    assert (later.code, later.rule, later.move) == ("setup-after-move", "ING-8", 4)
+    assert (later.pos.line, later.pos.column) == (1, 35)
 
 
 def test_setup_outside_go_is_an_error():

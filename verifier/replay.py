@@ -114,7 +114,7 @@ class Replay:
         seen_move = False
         for node in self.nodes:
             move = node.move
-            bare = node._props is None  # Node.bare_move, read directly: this loop runs once per move
+            bare = node.bare_move
             if not bare:
                 misplaced = _misplaced_setup(node, game, seen_move)
                 if misplaced is not None:
@@ -202,7 +202,7 @@ def new_engine(record: Record, *, notation: Notation = Notation.CUSTOMARY) -> En
     cls = engine_for(record.game)
     setup: Setup | None = None
     if record.game is Game.GO:
-        setup = collect_setup(record)[0]
+        setup = record.setup if record.setup is not None else collect_setup(record)[0]
     return cls(record.size, komi=record.komi or 0.0, setup=setup, notation=notation)
 
 
