@@ -317,7 +317,7 @@ def test_ing_8_setup_after_the_first_move_or_beside_a_move_is_found():
     assert (beside.code, beside.rule, beside.move) == ("setup-after-move", "ING-8", 1)
     later = verify(one(b"(;GM[1]SZ[9];B[aa];W[cc];B[dd];AE[aa];W[ee])")).first_error
     assert (later.code, later.rule, later.move) == ("setup-after-move", "ING-8", 4)
-    assert (later.pos.line, later.pos.column) == (1, 35)
+    assert (later.pos.line, later.pos.column) == (1, 31)  # the node's `;`
 
 
 def test_setup_outside_go_is_an_error():
