@@ -106,10 +106,8 @@ def game_values(record: Record, verdict: Verdict, *, source_file: str | None = N
     declared = result.declared
     date = record.date
     winner_player = clean(verdict.winner_player)
-    black_final = clean(verdict.black_player if verdict.black_player is not None else
-                        (record.white if verdict.swapped else record.black))
-    white_final = clean(verdict.white_player if verdict.white_player is not None else
-                        (record.black if verdict.swapped else record.white))
+    black_final = clean(verdict.black_player)  # who held each colour at the end (GEN-6, GEN-7)
+    white_final = clean(verdict.white_player)
     return {
         "sha256": record_hash(record),
         "raw": record.raw,

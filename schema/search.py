@@ -30,7 +30,7 @@ from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from ..records.games import SPECS, Game, game_from_name
-from ..records.model import Colour, ResultMethod
+from ..records.model import Colour, ResultMethod, format_margin
 from ..records.notation import NotationError, parse_move_text
 from ..verifier.status import ResultStatus, VerdictClass
 from .db import TEXT_TABLE
@@ -165,8 +165,7 @@ def result_condition(text: str) -> ColumnElement[bool]:
         margin = float(rest)
     except ValueError:
         return col(GameRow.result_canonical) == value
-    text_margin = str(int(margin)) if margin == int(margin) else f"{margin:g}"
-    return col(GameRow.result_canonical) == f"{colour}+{text_margin}"
+    return col(GameRow.result_canonical) == f"{colour}+{format_margin(margin)}"
 
 
 def _word(text: str, vocabulary: type[StrEnum], option: str) -> str:

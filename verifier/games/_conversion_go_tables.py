@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from ...records.points import Point
 from ..grid import grid
+from ..symmetry import all_symmetries
 
 # Bits of the sides a point lies on (CON-2: a corner point lies on two sides).
 TOP, BOTTOM, LEFT, RIGHT = 1, 2, 4, 8
@@ -19,6 +20,9 @@ SYMMETRY_NAMES: tuple[str, ...] = (
     "main diagonal",
     "anti-diagonal",
 )
+
+# Their numbers in symmetry.py: half turn, mirror left-right, mirror top-bottom, diagonal and anti-diagonal mirror.
+_CON6_SYMMETRIES = (3, 1, 2, 4, 7)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +39,6 @@ def tables(size: int) -> Tables:
     n = size - 1
     g = grid(size)
     sides: list[int] = []
-    images: list[tuple[int, ...]] = []
     for row in range(size):
         for col in range(size):
             mask = 0
@@ -48,11 +51,7 @@ def tables(size: int) -> Tables:
             if col == n:
                 mask |= RIGHT
             sides.append(mask)
-            images.append((
-                (n - row) * size + (n - col),  # half turn about the centre
-                row * size + (n - col),  # reflection in the vertical middle line
-                (n - row) * size + col,  # reflection in the horizontal middle line
-                col * size + row,  # main diagonal (top-left to bottom-right): (c, r) -> (r, c)
-                (n - col) * size + (n - row),  # anti-diagonal: (c, r) -> (n - r, n - c)
-            ))
+    # The square's symmetries (verifier/symmetry.py), in the order of SYMMETRY_NAMES.
+    chosen = [all_symmetries(size)[k].index for k in _CON6_SYMMETRIES]
+    images = [tuple(index[i] for index in chosen) for i in range(size * size)]
     return Tables(size, g.points, g.neighbours, tuple(sides), tuple(images))
