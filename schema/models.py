@@ -122,3 +122,14 @@ class ProblemRow(SQLModel, table=True):
     column: int | None = None
 
     game_row: GameRow | None = Relationship(back_populates="problems")
+
+
+class AliasRow(SQLModel, table=True):
+    """One spelling made another player's (`records alias`): its identity key and the key of the player it is."""
+
+    __tablename__ = "alias"
+
+    key: str = Field(sa_column=Column(String(400), primary_key=True))
+    canonical: str = Field(sa_column=Column(String(400), nullable=False, index=True))
+    name: str = ""  # the spelling as the user gave it
+    created_at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC))
