@@ -9,11 +9,14 @@ list, crosstables and ratings look names up through it (`Identities`).
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import Engine, inspect, union
+from sqlalchemy import select as sa_select
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
@@ -155,3 +158,62 @@ def display_names(pairs: Iterable[tuple[str | None, str | None]]) -> dict[str, s
         if key is not None and name:
             counts.setdefault(key, Counter())[name] += 1
     return {k: min(c.items(), key=lambda kv: (-kv[1], kv[0]))[0] for k, c in counts.items()}
+
+
+@dataclass(slots=True)
+class PlayerSummary:
+    """One player's records of one game."""
+
+    key: str
+    name: str
+    game: str
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    first: dt.date | None = None
+    last: dt.date | None = None
+    spellings: set[str] = field(default_factory=set)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.name, "game": self.game, "games": self.games, "wins": self.wins,
+                "losses": self.losses, "draws": self.draws,
+                "first": self.first.isoformat() if self.first else None,
+                "last": self.last.isoformat() if self.last else None, "spellings": sorted(self.spellings)}
+
+
+def player_list(session: Session, game: str | None = None) -> list[PlayerSummary]:
+    """Every player (identity) with games, wins, losses and draws per game and the first and last date; a player
+    is counted with the colour held at the end (after a swap), the winner as the verdict names it."""
+    ids = load_identities(session)
+    g = GameRow
+    stmt = sa_select(col(g.game), col(g.black_final), col(g.white_final), col(g.black), col(g.white),
+                  col(g.winner_colour), col(g.result_method), col(g.date_first), col(g.date_last))
+    if game:
+        stmt = stmt.where(col(g.game) == game)
+    out: dict[tuple[str, str], PlayerSummary] = {}
+    spelled: list[tuple[str | None, str | None]] = []
+    for kind, bf, wf, b, w, winner, method, first, last in session.execute(stmt):
+        for name, colour in ((bf if bf is not None else b, "B"), (wf if wf is not None else w, "W")):
+            key = ids.key(name)
+            if key is None or name is None:
+                continue
+            spelled.append((key, name))
+            p = out.setdefault((key, kind), PlayerSummary(key, name, kind))
+            p.games += 1
+            p.spellings.add(name)
+            if winner == colour:
+                p.wins += 1
+            elif winner is not None:
+                p.losses += 1
+            elif method == "draw":
+                p.draws += 1
+            if first and (p.first is None or first < p.first):
+                p.first = first
+            end = last or first
+            if end and (p.last is None or end > p.last):
+                p.last = end
+    names = display_names(spelled)
+    for p in out.values():
+        p.name = names.get(p.key, p.name)
+    return sorted(out.values(), key=lambda p: (p.name.casefold(), p.game))
