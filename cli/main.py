@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from . import archive_cmd, replay_cmd, verify_cmd
+from . import archive_cmd, replay_cmd, tournament_cmd, verify_cmd
 
 app = typer.Typer(
     name="records",
@@ -39,6 +39,7 @@ def main(
 verify_cmd.register(app)
 archive_cmd.register(app)
 replay_cmd.register(app)
+tournament_cmd.register(app)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -5,8 +5,10 @@ states every reading:
 
 - Players are identities (schema/players.py); a player's colour is the one held at the end, after any pie swap
   (GEN-6, GEN-7), and the cell says when a swap changed it.
-- The result is the verdict's winner (`winner_colour`): a win scores 1, a draw 1/2, a loss 0. A forfeit (declared
-  `B+F` / `W+F`) scores as a win or a loss. A record with no result (no winner and no draw) scores 0 for both.
+- The result is the declared one (RE: what the event published), even where its method is not one the format knows
+  (`B+J`, `W+AW`); a record that declares none takes the verdict's winner (`winner_colour`). A win scores 1, a draw
+  1/2, a loss 0. A forfeit (`B+F` / `W+F`) scores as a win or a loss. A record with no result (no winner and no
+  draw) scores 0 for both. A cell marks an unconfirmed result (GEN-8) and a record whose verdict fails.
 - Rounds are the numbers in RO ("3", "Round 3", "R3", "3 (final)"). When a record of the event has none, every
   record of the event is put in a round by date order: records in the order of their first date (then id), each in
   the round after the last round either of its players has played.
@@ -65,6 +67,7 @@ class Pairing:
     date: dt.date | None = None
     unconfirmed: bool = False  # result_status unconfirmed
     fails: bool = False  # verdict invalid or wrong-result
+    order: tuple[Any, ...] = ()  # where the record came from (file, index), for date order within one day
 
 
 @dataclass(slots=True)
@@ -140,7 +143,7 @@ def assign_rounds(pairings: Sequence[Pairing]) -> str:
     if pairings and all(p.round is not None for p in pairings):
         return "RO"
     last: dict[str, int] = defaultdict(int)
-    for p in sorted(pairings, key=lambda p: (p.date or dt.date.max, p.id)):
+    for p in sorted(pairings, key=lambda p: (p.date or dt.date.max, p.order, p.id)):
         p.round = max(last[p.black], last[p.white]) + 1
         last[p.black] = last[p.white] = p.round
     return "date order"
@@ -212,12 +215,26 @@ def pairing_from_row(row: Any, key: Callable[[str | None], str | None]) -> Pairi
     kb, kw = key(black), key(white)
     if kb is None or kw is None or black is None or white is None:
         return None
-    draw = row.winner_colour is None and (row.result_method == "draw" or row.computed_result in ("0", "Draw"))
-    forfeit = row.result_method == "forfeit"
-    winner = row.winner_colour or (row.result_winner if forfeit else None)
+    method = row.result_method
+    declared = row.result_winner or _declared_colour(row.result)
+    draw = method == "draw" or (declared is None and row.winner_colour is None and row.computed_result in ("0", "Draw"))
+    forfeit = method == "forfeit"
+    winner = None if draw else (declared or row.winner_colour)
     return Pairing(
         id=row.id, game=row.game, black=kb, white=kw, black_name=black, white_name=white,
         winner=winner, draw=draw, forfeit=forfeit, swapped=bool(row.swapped),
         round=round_number(row.round), date=row.date_first,
         unconfirmed=row.result_status == "unconfirmed", fails=row.verdict in ("invalid", "wrong-result"),
+        order=(natural_key(row.source_file or ""), row.source_index or 0),
     )
+
+
+def _declared_colour(result: str | None) -> str | None:
+    """The colour a declared result names even where the format does not know its method (`B+J`, `W+AW`)."""
+    m = re.match(r"\s*([BW])\+", result or "", re.IGNORECASE)
+    return m.group(1).upper() if m else None
+
+
+def natural_key(text: str) -> tuple[Any, ...]:
+    """`r-2-...` before `r-10-...`: digits compared as numbers."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", text))
