@@ -77,11 +77,15 @@ def _dates(first: Any, last: Any) -> str:
     return f"{a}/{b}"
 
 
+_WRAPS = {"event": 16, "player": 12, "spelling": 12, "game": 7}
+
+
 def _compact(*headers: str, right: Sequence[str] = ()) -> Table:
-    table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    """A table whose name columns wrap (down to a useful width); the others never do."""
+    table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=0)
     for h in headers:
-        table.add_column(h, justify="right" if h in right else "left", no_wrap=h not in ("event", "player", "spelling"),
-                         overflow="fold")
+        table.add_column(h, justify="right" if h in right else "left", no_wrap=h not in _WRAPS,
+                         min_width=_WRAPS.get(h), overflow="fold")
     return table
 
 
@@ -107,7 +111,7 @@ def events_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption
         t = _compact("event", "game", "dates", "rounds", "players", "records", "pass",
                      right=("rounds", "players", "records", "pass"))
         for e in found:
-            t.add_row(Text(e.name), ", ".join(_SHORT_GAME.get(g, g) for g in sorted(e.games)),
+            t.add_row(Text(e.name), " ".join(_SHORT_GAME.get(g, g) for g in sorted(e.games)),
                       _dates(e.first, e.last), str(len(e.rounds)) if e.rounds else "-", str(len(e.players)),
                       str(e.records), str(e.passed))
         _out().print(t)
@@ -152,7 +156,8 @@ def crosstable_cmd(
     if len(kinds) > 1:
         raise fail(f"event {name!r} holds records of several games ({', '.join(kinds)}): name one with --game")
     pairings = [p for p in (pairing_from_row(r, ids.key) for r in rows) if p is not None]
-    table = crosstable(name, pairings)
+    spelled = [(p.black, p.black_name) for p in pairings] + [(p.white, p.white_name) for p in pairings]
+    table = crosstable(name, pairings, ids.display(spelled))
     if as_json:
         _print_json(table.to_json())
     elif as_csv:
@@ -346,14 +351,15 @@ def alias_cmd(
         finally:
             engine.dispose()
     if as_json:
-        _print_json([{"name": a.name, "key": a.key, "player": a.canonical} for a in listed])
+        _print_json([{"spelling": a.name, "key": a.key, "player": a.player, "player_key": a.canonical}
+                     for a in listed])
         return
     if not listed:
         _err().print("no aliases")
         raise typer.Exit(EXIT_NOTHING)
     t = _compact("player", "spelling", "key")
     for a in listed:
-        t.add_row(Text(a.canonical), Text(a.name), Text(a.key))
+        t.add_row(Text(a.player or a.canonical), Text(a.name), Text(a.key))
     _out().print(t)
 
 

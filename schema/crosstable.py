@@ -149,8 +149,9 @@ def assign_rounds(pairings: Sequence[Pairing]) -> str:
     return "date order"
 
 
-def crosstable(event: str, pairings: Sequence[Pairing]) -> Crosstable:
-    """The crosstable of one event's records (all of one game)."""
+def crosstable(event: str, pairings: Sequence[Pairing], names: dict[str, str] | None = None) -> Crosstable:
+    """The crosstable of one event's records (all of one game); `names` gives players' names by key (else the
+    spelling of their first record)."""
     games = {p.game for p in pairings}
     if len(games) > 1:
         raise ValueError(f"the event holds records of several games ({', '.join(sorted(games))})")
@@ -158,7 +159,7 @@ def crosstable(event: str, pairings: Sequence[Pairing]) -> Crosstable:
     fam = family(game)
     source = assign_rounds(pairings)
     rounds = sorted({p.round for p in pairings if p.round is not None})
-    names: dict[str, str] = {}
+    names = dict(names or {})
     for p in pairings:
         names.setdefault(p.black, p.black_name)
         names.setdefault(p.white, p.white_name)

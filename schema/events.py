@@ -48,6 +48,7 @@ def list_events(session: Session, game: str | None = None) -> list[EventSummary]
     stmt = sa_select(*(col(c) for c in _COLUMNS)).where(col(GameRow.event_norm).is_not(None))
     if game:
         stmt = stmt.where(col(GameRow.game) == game)
+    stmt = stmt.order_by(col(GameRow.id))
     events: dict[str, EventSummary] = {}
     spellings: list[tuple[str | None, str | None]] = []
     for event, _norm, g, first, last, ro, black, white, verdict in session.execute(stmt):

@@ -132,4 +132,5 @@ class AliasRow(SQLModel, table=True):
     key: str = Field(sa_column=Column(String(400), primary_key=True))
     canonical: str = Field(sa_column=Column(String(400), nullable=False, index=True))
     name: str = ""  # the spelling as the user gave it
+    player: str = ""  # the player's name as the user gave it
     created_at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC))

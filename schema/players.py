@@ -39,10 +39,15 @@ class Identities:
     """The alias table in memory: `key(name)` gives the key of the player a name belongs to."""
 
     aliases: dict[str, str] = field(default_factory=dict)  # identity key -> canonical key
+    names: dict[str, str] = field(default_factory=dict)  # canonical key -> the player's name given to `alias`
 
     def key(self, name: str | None) -> str | None:
         k = identity_key(name)
         return None if k is None else self.aliases.get(k, k)
+
+    def display(self, pairs: Iterable[tuple[str | None, str | None]]) -> dict[str, str]:
+        """Each player's name: the one given to `records alias`, else its most frequent spelling."""
+        return {**display_names(pairs), **self.names}
 
 
 def has_alias_table(engine_or_session: Engine | Session) -> bool:
@@ -54,7 +59,8 @@ def load_identities(session: Session) -> Identities:
     """The archive's aliases (none when the archive has no alias table yet)."""
     if not has_alias_table(session):
         return Identities()
-    return Identities({r.key: r.canonical for r in session.exec(select(AliasRow))})
+    rows = list(session.exec(select(AliasRow)))
+    return Identities({r.key: r.canonical for r in rows}, {r.canonical: r.player for r in rows if r.player})
 
 
 def aliases(session: Session) -> list[AliasRow]:
@@ -89,13 +95,13 @@ def add_alias(engine: Engine, name: str, others: Sequence[str]) -> list[tuple[st
                 continue  # already the same player
             for row in current.values():
                 if row.canonical == key:
-                    row.canonical = canonical
+                    row.canonical, row.player = canonical, name
                     session.add(row)
             existing = current.get(key)
             if existing is None:
-                existing = current[key] = AliasRow(key=key, canonical=canonical, name=other)
+                existing = current[key] = AliasRow(key=key, canonical=canonical, name=other, player=name)
             else:
-                existing.canonical, existing.name = canonical, other
+                existing.canonical, existing.name, existing.player = canonical, other, name
             session.add(existing)
             made.append((key, canonical))
         session.commit()
@@ -152,12 +158,12 @@ def spellings(session: Session, names: Iterable[str]) -> dict[str, list[str]]:
 
 
 def display_names(pairs: Iterable[tuple[str | None, str | None]]) -> dict[str, str]:
-    """For (key, name as written) pairs, each key's most frequent spelling (ties: the first in sort order)."""
+    """For (key, name as written) pairs, each key's most frequent spelling (ties: the one seen first)."""
     counts: dict[str, Counter[str]] = {}
     for key, name in pairs:
         if key is not None and name:
             counts.setdefault(key, Counter())[name] += 1
-    return {k: min(c.items(), key=lambda kv: (-kv[1], kv[0]))[0] for k, c in counts.items()}
+    return {k: c.most_common(1)[0][0] for k, c in counts.items()}
 
 
 @dataclass(slots=True)
@@ -191,6 +197,7 @@ def player_list(session: Session, game: str | None = None) -> list[PlayerSummary
                   col(g.winner_colour), col(g.result_method), col(g.date_first), col(g.date_last))
     if game:
         stmt = stmt.where(col(g.game) == game)
+    stmt = stmt.order_by(col(g.id))
     out: dict[tuple[str, str], PlayerSummary] = {}
     spelled: list[tuple[str | None, str | None]] = []
     for kind, bf, wf, b, w, winner, method, first, last in session.execute(stmt):
@@ -213,7 +220,7 @@ def player_list(session: Session, game: str | None = None) -> list[PlayerSummary
             end = last or first
             if end and (p.last is None or end > p.last):
                 p.last = end
-    names = display_names(spelled)
+    names = ids.display(spelled)
     for p in out.values():
         p.name = names.get(p.key, p.name)
     return sorted(out.values(), key=lambda p: (p.name.casefold(), p.game))

@@ -20,7 +20,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col
 
 from .models import GameRow
-from .players import display_names, load_identities
+from .players import load_identities
 
 W2 = 14.0  # Elo^2 per day of rating drift: goratings.org's choice for Go players
 ITERATIONS = 50
@@ -92,7 +92,7 @@ def ratings(session: Session, game: str | None = None, *, w2: float = W2) -> Rat
         else:
             spelled += [(kb, black), (kw, white)]
             per_game.setdefault(kind, []).append((kb, kw, winner or "D", day))
-    names = display_names(spelled)
+    names = ids.display(spelled)
     out: list[Rating] = []
     counted = 0
     for kind in sorted(per_game):

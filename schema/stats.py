@@ -152,6 +152,7 @@ def player_stats(session: Session, filters: Filters | None = None, *, limit: int
         if winner is not None and ids.key(winner) == key:
             entry[1] += int(n)
         entry[2][name] = entry[2].get(name, 0) + int(n)
-    out = [PlayerStats(min(e[2].items(), key=lambda kv: (-kv[1], kv[0]))[0], e[0], e[1], ) for e in merged.values()]
+    out = [PlayerStats(ids.names.get(k) or min(e[2].items(), key=lambda kv: (-kv[1], kv[0]))[0], e[0], e[1])
+           for k, e in merged.items()]
     out.sort(key=lambda p: (-p.games, normalise_name(p.name) or ""))
     return out[:limit] if limit > 0 else out
