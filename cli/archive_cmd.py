@@ -382,11 +382,14 @@ def show_cmd(
     db: DbOption = None,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Draw the board with ASCII only.")] = False,
     as_json: JsonOption = False,
+    history: Annotated[bool, typer.Option("--history", help="Also list the versions `records fix` replaced.")]
+    = False,
 ) -> None:
     """A stored record: its verdict as `verify` gives it, every problem, and the final position."""
     from ..schema.archive import open_archive, problems_of, rows_by_ids
     from ..schema.export import parse_row
     from ..schema.stored import stored_verdict
+    from .tournament_cmd import history_json, print_history
 
     with handling_errors():
         engine = open_archive(db)
@@ -400,7 +403,8 @@ def show_cmd(
         row = found[0]
         verdict = stored_verdict(row, problems)
         if as_json:
-            _print_json({**row_json(row), **verdict.to_json(), "id": row.id})
+            _print_json({**row_json(row), **verdict.to_json(), "id": row.id,
+                         **({"history": history_json(db, record_id)} if history else {})})
             return
         record = parse_row(row)
     console = _out()
@@ -409,6 +413,9 @@ def show_cmd(
     board = _final_board(row, ascii_only)
     if board is not None:
         console.print(board)
+    if history:
+        with handling_errors():
+            print_history(db, record_id)
 
 
 def _header(row: GameRow) -> Table:

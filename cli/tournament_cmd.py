@@ -48,6 +48,7 @@ def register(app: typer.Typer) -> None:
     app.command("alias")(alias_cmd)
     app.command("ratings")(ratings_cmd)
     app.command("delete")(delete_cmd)
+    app.command("fix")(fix_cmd)
 
 
 def _game(game: str | None) -> str | None:
@@ -77,7 +78,7 @@ def _dates(first: Any, last: Any) -> str:
     return f"{a}/{b}"
 
 
-_WRAPS = {"event": 16, "player": 12, "spelling": 12, "game": 7}
+_WRAPS = {"event": 16, "player": 12, "spelling": 12, "game": 7, "replaced by": 16}
 
 
 def _compact(*headers: str, right: Sequence[str] = ()) -> Table:
@@ -525,3 +526,73 @@ def delete_cmd(
         _print_json({"deleted": deleted})
     else:
         _err().print(f"deleted {len(deleted)} record(s)")
+
+
+def fix_cmd(
+    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record's id in the archive.")],
+    settings: Annotated[list[str] | None, typer.Option("--set", metavar="PROP=VALUE", help="A root property to set "
+                                                       "(PB='Lee Sedol', RO=3, RE=B+R; empty VALUE removes it); "
+                                                       "repeat for several.", show_default=False)] = None,
+    undo: Annotated[bool, typer.Option("--undo", help="Bring back the version the last fix replaced.")] = False,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Correct a stored record: stores it as a new version (same id), verifies it again and keeps the bytes it
+    replaces (`records show ID --history`)."""
+    from ..records.model import FormatError
+    from ..schema.curate import FixError, fix_record, parse_settings, undo_fix
+    from ..schema.db import open_archive
+
+    if bool(settings) == undo:
+        raise fail("give --set PROP=VALUE (one or more) or --undo")
+    with handling_errors():
+        try:
+            pairs = parse_settings(settings or [])
+        except FixError as exc:
+            raise fail(str(exc)) from None
+        engine = open_archive(db)
+        try:
+            row = undo_fix(engine, record_id) if undo else fix_record(engine, record_id, pairs)
+        except LookupError as exc:
+            raise fail(str(exc).strip("'\""), EXIT_NOTHING) from None
+        except (FixError, FormatError) as exc:
+            raise fail(exc.describe() if isinstance(exc, FormatError) else str(exc)) from None
+        finally:
+            engine.dispose()
+    if as_json:
+        _print_json({"id": row.id, "sha256": row.sha256, "verdict": row.verdict, "result_status": row.result_status,
+                     "black": row.black, "white": row.white, "event": row.event, "round": row.round,
+                     "result": row.result})
+    else:
+        _out().print(Text(f"record {row.id} {'restored' if undo else 'fixed'}: verdict {row.verdict}, result "
+                          f"{row.result_status}"))
+
+
+def history_json(db: str | None, record_id: int) -> list[dict[str, Any]]:
+    """The versions `records fix` replaced, for `records show --history`."""
+    from ..schema.curate import history
+    from ..schema.db import open_archive
+
+    engine = open_archive(db)
+    try:
+        versions = history(engine, record_id)
+    finally:
+        engine.dispose()
+    return [{"version": v.version, "sha256": v.sha256, "verdict": v.verdict, "result_status": v.result_status,
+             "replaced_at": v.replaced_at.isoformat(), "replaced_by": v.change,
+             "raw": v.raw.decode(v.encoding or "utf-8", "replace")} for v in versions]
+
+
+def print_history(db: str | None, record_id: int) -> None:
+    versions = history_json(db, record_id)
+    out = _out()
+    if not versions:
+        out.print(Text("history: the record as imported; never fixed", style="dim"))
+        return
+    t = _compact("version", "sha256", "verdict", "replaced", "replaced by", right=("version",))
+    for v in versions:
+        t.add_row(str(v["version"]), v["sha256"][:12], v["verdict"], v["replaced_at"][:16].replace("T", " "),
+                  Text(v["replaced_by"]))
+    t.add_row(str(len(versions) + 1), "", "", "", Text("(the current version)"))
+    out.print(Text("history", style="bold"))
+    out.print(t)

@@ -134,3 +134,22 @@ class AliasRow(SQLModel, table=True):
     name: str = ""  # the spelling as the user gave it
     player: str = ""  # the player's name as the user gave it
     created_at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC))
+
+
+class GameVersionRow(SQLModel, table=True):
+    """A version of a record that `records fix` replaced: its bytes as they were and the change that replaced
+    them (version 1 is the record as imported)."""
+
+    __tablename__ = "game_version"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False,
+                                          index=True))
+    version: int
+    sha256: str = Field(sa_column=Column(String(64), nullable=False))
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    encoding: str = ""
+    verdict: str = ""
+    result_status: str = ""
+    change: str = ""  # what replaced this version: "PB=Lee Sedol; RO=3"
+    replaced_at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC))
