@@ -405,11 +405,14 @@ def show_cmd(
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Draw the board with ASCII only.")] = False,
     as_json: JsonOption = False,
     sgf_points: SgfPointsOption = False,
+    history: Annotated[bool, typer.Option("--history", help="Also list the versions `records fix` replaced.")]
+    = False,
 ) -> None:
     """A stored record: its verdict as `verify` gives it, every problem, and the final position."""
     from ..schema.archive import open_archive, problems_of, rows_by_ids
     from ..schema.export import parse_row
     from ..schema.stored import stored_verdict
+    from .tournament_cmd import history_json, print_history
 
     with handling_errors():
         engine = open_archive(db)
@@ -423,7 +426,8 @@ def show_cmd(
         row = found[0]
         verdict = stored_verdict(row, problems)
         if as_json:
-            _print_json({**row_json(row), **verdict.to_json(), "id": row.id})
+            _print_json({**row_json(row), **verdict.to_json(), "id": row.id,
+                         **({"history": history_json(db, record_id)} if history else {})})
             return
         record = parse_row(row)
     from ..records.notation import Notation
@@ -441,6 +445,9 @@ def show_cmd(
         last = analysis.last
         console.print(board_renderable(record, analysis.step_at(last), analysis.rows_at(last), ascii=ascii_only,
                                        names=analysis.points))
+    if history:
+        with handling_errors():
+            print_history(db, record_id)
 
 
 def _header(row: GameRow) -> Table:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from . import archive_cmd, explore_cmd, replay_cmd, verify_cmd
+from . import archive_cmd, explore_cmd, replay_cmd, tournament_cmd, verify_cmd
 
 app = typer.Typer(
     name="records",
@@ -40,6 +40,7 @@ verify_cmd.register(app)
 archive_cmd.register(app)
 explore_cmd.register(app)
 replay_cmd.register(app)
+tournament_cmd.register(app)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -143,3 +143,34 @@ class PositionRow(SQLModel, table=True):
     next: str | None = Field(default=None, sa_column=Column(String, nullable=True))
     outcome: int = Field(default=0, sa_column=Column(SmallInteger, nullable=False, default=0))
     day: int | None = Field(default=None, sa_column=Column(Integer, nullable=True))
+
+
+class AliasRow(SQLModel, table=True):
+    """One spelling made another player's (`records alias`): its identity key and the key of the player it is."""
+
+    __tablename__ = "alias"
+
+    key: str = Field(sa_column=Column(String(400), primary_key=True))
+    canonical: str = Field(sa_column=Column(String(400), nullable=False, index=True))
+    name: str = ""  # the spelling as the user gave it
+    player: str = ""  # the player's name as the user gave it
+    created_at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC))
+
+
+class GameVersionRow(SQLModel, table=True):
+    """A version of a record that `records fix` replaced: its bytes as they were and the change that replaced
+    them (version 1 is the record as imported)."""
+
+    __tablename__ = "game_version"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), nullable=False,
+                                          index=True))
+    version: int
+    sha256: str = Field(sa_column=Column(String(64), nullable=False))
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    encoding: str = ""
+    verdict: str = ""
+    result_status: str = ""
+    change: str = ""  # what replaced this version: "PB=Lee Sedol; RO=3"
+    replaced_at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC))

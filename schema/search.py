@@ -184,15 +184,23 @@ def _game_value(text: str) -> str:
     return game.value
 
 
-def _name_condition(columns: Sequence[SQLColumnExpression[Any]], name: str) -> ColumnElement[bool]:
-    """A normalised name equal to one of `columns`; `*` in the name is a wildcard (`--player 'lee*'`)."""
+def _name_condition(columns: Sequence[SQLColumnExpression[Any]], name: str,
+                    same: dict[str, list[str]] | None = None) -> ColumnElement[bool]:
+    """A normalised name equal to one of `columns`; `*` in the name is a wildcard (`--player 'lee*'`).
+
+    `same` gives, for a player's name, every stored spelling of the same player (players.spellings: case, spacing,
+    punctuation and aliases); without it the name is compared as it is normalised.
+    """
     norm = normalise_name(name)
     if norm is None:
         raise FilterError("a player or event name must not be empty")
     if "*" in norm:
         pattern = _like_escape(norm).replace("*", "%")
         return or_(*(c.like(pattern, escape="\\") for c in columns))
-    return or_(*(c == norm for c in columns))
+    names = (same or {}).get(name) or [norm]
+    if len(names) == 1:
+        return or_(*(c == names[0] for c in columns))
+    return or_(*(c.in_(names) for c in columns))
 
 
 def _like_escape(text: str) -> str:
@@ -231,7 +239,8 @@ def _text_condition(needle: str, dialect: str) -> ColumnElement[bool]:
 
 
 def conditions(f: Filters, *, dialect: str = "", max_span: int | None = None, common: frozenset[str] = frozenset(),
-               rare: frozenset[str] = frozenset()) -> list[ColumnElement[bool]]:
+               rare: frozenset[str] = frozenset(), same: dict[str, list[str]] | None = None
+               ) -> list[ColumnElement[bool]]:
     """The WHERE conditions of `f`, all with bound parameters.
 
     `dialect` picks the text index to use; `max_span` (the longest date range stored, in days) lets a date search
@@ -248,18 +257,18 @@ def conditions(f: Filters, *, dialect: str = "", max_span: int | None = None, co
         out.append(col(g.id).in_(list(f.ids)))
     if f.player:
         # Either colour, at the start or at the finish: the same two names, whichever holds which colour.
-        out.append(_name_condition([col(g.black_norm), col(g.white_norm)], f.player))
+        out.append(_name_condition([col(g.black_norm), col(g.white_norm)], f.player, same))
     if f.black:
         # The player who held Black at the start (PB) or, after a swap, at the finish.
-        out.append(_name_condition([col(g.black_norm), col(g.black_final_norm)], f.black))
+        out.append(_name_condition([col(g.black_norm), col(g.black_final_norm)], f.black, same))
     if f.white:
-        out.append(_name_condition([col(g.white_norm), col(g.white_final_norm)], f.white))
+        out.append(_name_condition([col(g.white_norm), col(g.white_final_norm)], f.white, same))
     if f.winner:
         colour = {"b": "B", "black": "B", "w": "W", "white": "W"}.get(f.winner.strip().lower())
         if colour is not None:
             out.append(col(g.winner_colour) == colour)
         else:
-            out.append(_name_condition([col(g.winner_norm)], f.winner))
+            out.append(_name_condition([col(g.winner_norm)], f.winner, same))
     if f.game:
         out.append(col(g.game) == _game_value(f.game))
     if f.size is not None:
@@ -376,6 +385,15 @@ def count(session: Session, f: Filters) -> int:
     return session.exec(stmt).one()
 
 
+def name_plan(session: Session, f: Filters) -> dict[str, Any]:
+    """The stored spellings of the players the filters name (players.spellings), as `conditions` takes them."""
+    from .players import spellings
+
+    winner = f.winner if f.winner and f.winner.strip().lower() not in ("b", "w", "black", "white") else None
+    names = [n for n in (f.player, f.black, f.white, winner) if n and "*" not in n]
+    return {"same": spellings(session, names)} if names else {}
+
+
 # SQLite's planner knows nothing of how many records a range matches (an opening, dates, move counts), and for
 # `ORDER BY id LIMIT 50` it walks the table in id order even for a range that holds ten records out of a million
 # (seconds). So each range is first counted through its index, up to a bound: a range below the bound is "rare" and
@@ -388,7 +406,7 @@ def _plan(session: Session, f: Filters, sort: str = "id") -> dict[str, Any]:
     """What the conditions need to know about the database: its dialect, the longest date range stored, and
     (SQLite) which range filters match many records and which few."""
     dialect = session.get_bind().dialect.name
-    plan: dict[str, Any] = {"dialect": dialect}
+    plan: dict[str, Any] = {"dialect": dialect, **name_plan(session, f)}
     if f.date_from:
         span = session.exec(select(func.max(col(GameRow.date_days)))).one()  # read from the index's end
         plan["max_span"] = span or 0

@@ -15,8 +15,9 @@ from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
 
 from ..verifier.status import VerdictClass
+from .ingest import normalise_name
 from .models import GameRow
-from .search import Filters, conditions
+from .search import Filters, conditions, name_plan
 
 
 @dataclass(slots=True)
@@ -84,7 +85,7 @@ def _count(cond: ColumnElement[bool]) -> ColumnElement[int]:
 
 def game_stats(session: Session, filters: Filters | None = None) -> list[GameStats]:
     g = GameRow
-    where = conditions(filters) if filters else []
+    where = conditions(filters, **name_plan(session, filters)) if filters else []
     winner = col(g.winner_colour)
     swapped = col(g.swapped)
     # What `select` makes for several columns (SQLModel types it for at most four): the game and its counts (a SUM
@@ -125,9 +126,12 @@ def or_first_player(winner: SQLColumnExpression[Any], swapped: SQLColumnExpressi
 
 
 def player_stats(session: Session, filters: Filters | None = None, *, limit: int = 20) -> list[PlayerStats]:
-    """The players with the most records (either colour), with their wins; names compared normalised."""
+    """The players with the most records (either colour), with their wins; one player per identity (case, spacing,
+    punctuation and aliases: schema/players.py), shown by its most frequent spelling."""
+    from .players import load_identities
+
     g = GameRow
-    where = conditions(filters) if filters else []
+    where = conditions(filters, **name_plan(session, filters)) if filters else []
     sides = union_all(
         select(col(g.black_norm).label("norm"), col(g.black).label("name"), col(g.winner_norm).label("winner"))
         .where(col(g.black_norm).is_not(None), *where),
@@ -136,10 +140,19 @@ def player_stats(session: Session, filters: Filters | None = None, *, limit: int
     ).subquery()
     games = func.count().label("games")
     stmt = (
-        select(func.min(sides.c.name), games, _count(sides.c.winner == sides.c.norm))
-        .group_by(sides.c.norm)
-        .order_by(games.desc(), sides.c.norm)
+        select(sides.c.norm, sides.c.winner, func.min(sides.c.name), games)
+        .group_by(sides.c.norm, sides.c.winner)
     )
-    if limit > 0:
-        stmt = stmt.limit(limit)
-    return [PlayerStats(name, int(n), int(w or 0)) for name, n, w in session.exec(stmt)]
+    ids = load_identities(session)
+    merged: dict[str, list[Any]] = {}  # key -> [games, wins, {spelling: games}]
+    for norm, winner, name, n in session.exec(stmt):
+        key = ids.key(norm) or norm
+        entry = merged.setdefault(key, [0, 0, {}])
+        entry[0] += int(n)
+        if winner is not None and ids.key(winner) == key:
+            entry[1] += int(n)
+        entry[2][name] = entry[2].get(name, 0) + int(n)
+    out = [PlayerStats(ids.names.get(k) or min(e[2].items(), key=lambda kv: (-kv[1], kv[0]))[0], e[0], e[1])
+           for k, e in merged.items()]
+    out.sort(key=lambda p: (-p.games, normalise_name(p.name) or ""))
+    return out[:limit] if limit > 0 else out

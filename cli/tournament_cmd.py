@@ -1,0 +1,598 @@
+"""Tournament commands: `records events`, `crosstable`, `players`, `alias`, `ratings`, `delete`.
+
+Every text from a record is shown through rich Text (never read as markup) and escaped in HTML and SVG.
+Exit codes as in archive_cmd: 0 ok; 1 nothing found; 2 bad usage or an unreachable database.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from collections.abc import Sequence
+from html import escape
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from ..schema.filters import Filters
+from .archive_cmd import (
+    EXIT_NOTHING,
+    DbOption,
+    JsonOption,
+    _err,
+    _out,
+    _print_json,
+    fail,
+    handling_errors,
+    with_filters,
+)
+
+if TYPE_CHECKING:
+    from ..schema.crosstable import Crosstable
+    from ..schema.ratings import Rating
+
+_SHORT_GAME = {"go-ing": "Go", "conversion-go": "ConvGo", "cation": "Cation", "quentin": "Quentin", "squer": "Squer"}
+GameOption = Annotated[str | None, typer.Option("--game", help="Only this game (go-ing, conversion-go, cation, "
+                                                                "quentin, squer; also go, ConversionGo).")]
+
+
+def register(app: typer.Typer) -> None:
+    app.command("events")(events_cmd)
+    app.command("crosstable")(crosstable_cmd)
+    app.command("players")(players_cmd)
+    app.command("alias")(alias_cmd)
+    app.command("ratings")(ratings_cmd)
+    app.command("delete")(delete_cmd)
+    app.command("fix")(fix_cmd)
+
+
+def _game(game: str | None) -> str | None:
+    from ..records.games import Game, game_from_name
+
+    if game is None:
+        return None
+    found = game_from_name(game)
+    if found is None:
+        raise fail(f"unknown game {game!r} (one of: {', '.join(g.value for g in Game)})")
+    return found.value
+
+
+def _date(value: Any) -> str:
+    return value.isoformat() if value else ""
+
+
+def _dates(first: Any, last: Any) -> str:
+    """`2019-12-14`, `2019-12-14/15`, `2019-11-30/12-01` or `2000-07-28/2003-10-07`: the part the last date
+    shares with the first left out."""
+    a, b = _date(first), _date(last)
+    if not a or not b or a == b:
+        return a or b
+    for cut in (8, 5):
+        if a[:cut] == b[:cut]:
+            return f"{a}/{b[cut:]}"
+    return f"{a}/{b}"
+
+
+_WRAPS = {"event": 16, "player": 12, "spelling": 12, "game": 7, "replaced by": 16}
+
+
+def _compact(*headers: str, right: Sequence[str] = ()) -> Table:
+    """A table whose name columns wrap (down to a useful width); the others never do."""
+    table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=0)
+    for h in headers:
+        table.add_column(h, justify="right" if h in right else "left", no_wrap=h not in _WRAPS,
+                         min_width=_WRAPS.get(h), overflow="fold")
+    return table
+
+
+# -- events ---------------------------------------------------------------------------------------------------
+
+def events_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption = False) -> None:
+    """Every event (EV) in the archive: its games, first and last date, rounds, players, records and how many
+    pass."""
+    from ..schema.db import open_archive, session_scope
+    from ..schema.events import list_events
+
+    kind = _game(game)
+    with handling_errors():
+        engine = open_archive(db)
+        try:
+            with session_scope(engine) as session:
+                found = list_events(session, kind)
+        finally:
+            engine.dispose()
+    if as_json:
+        _print_json([e.to_json() for e in found])
+    elif found:
+        t = _compact("event", "game", "dates", "rounds", "players", "records", "pass",
+                     right=("rounds", "players", "records", "pass"))
+        for e in found:
+            t.add_row(Text(e.name), " ".join(_SHORT_GAME.get(g, g) for g in sorted(e.games)),
+                      _dates(e.first, e.last), str(len(e.rounds)) if e.rounds else "-", str(len(e.players)),
+                      str(e.records), str(e.passed))
+        _out().print(t)
+    if not found:
+        if not as_json:
+            _err().print("no records name an event (EV)")
+        raise typer.Exit(EXIT_NOTHING)
+
+
+# -- crosstable -----------------------------------------------------------------------------------------------
+
+def crosstable_cmd(
+    event: Annotated[str, typer.Argument(metavar="EVENT", help="The event, as EV names it (case, spacing and "
+                                                               "punctuation do not matter).")],
+    db: DbOption = None,
+    game: GameOption = None,
+    as_json: JsonOption = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")] = False,
+    as_html: Annotated[bool, typer.Option("--html", help="Print one self-contained, printable HTML page.")] = False,
+) -> None:
+    """An event's players ranked by score, each round's opponent (by rank), colour and result, and the
+    tie-breaks (docs/tournaments.md)."""
+    from ..schema.crosstable import crosstable, pairing_from_row
+    from ..schema.db import open_archive, session_scope
+    from ..schema.events import event_rows
+    from ..schema.players import load_identities
+
+    if sum((as_json, as_csv, as_html)) > 1:
+        raise fail("--json, --csv and --html exclude each other")
+    kind = _game(game)
+    with handling_errors():
+        engine = open_archive(db)
+        try:
+            with session_scope(engine) as session:
+                name, rows = event_rows(session, event, kind)
+                ids = load_identities(session)
+        finally:
+            engine.dispose()
+    if not rows or name is None:
+        raise fail(f"no records of event {event!r}" + (f" in {kind}" if kind else ""), EXIT_NOTHING)
+    kinds = sorted({r.game for r in rows})
+    if len(kinds) > 1:
+        raise fail(f"event {name!r} holds records of several games ({', '.join(kinds)}): name one with --game")
+    pairings = [p for p in (pairing_from_row(r, ids.key) for r in rows) if p is not None]
+    spelled = [(p.black, p.black_name) for p in pairings] + [(p.white, p.white_name) for p in pairings]
+    table = crosstable(name, pairings, ids.display(spelled))
+    if as_json:
+        _print_json(table.to_json())
+    elif as_csv:
+        sys.stdout.write(crosstable_csv(table))
+    elif as_html:
+        sys.stdout.write(crosstable_html(table))
+    else:
+        _print_crosstable(table)
+
+
+def _num(value: float) -> str:
+    return f"{value:g}"
+
+
+def _print_crosstable(table: Crosstable) -> None:
+    """One table when it fits the terminal; else the standings, then the rounds in as many tables as they need."""
+    out = _out()
+    header = f"{table.event} ({_SHORT_GAME.get(table.game, table.game)}; rounds from {table.rounds_from})"
+    out.print(Text(header, style="bold"))
+    by_round = {s.key: [" ".join(table.cell_text(c) for c in s.cells if c.round == r) for r in table.rounds]
+                for s in table.standings}
+    widths = [max([len(f"R{r}")] + [len(by_round[s.key][i]) for s in table.standings])
+              for i, r in enumerate(table.rounds)]
+    rank_w = len(str(len(table.standings)))
+    breaks_w = sum(max(len(n), 5) + 1 for n in table.tie_break_names) + 5
+    name_w = min(max(len(s.name) for s in table.standings), 16)
+    whole = rank_w + 1 + name_w + 1 + sum(w + 1 for w in widths) + breaks_w
+
+    def new_table() -> Table:
+        t = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=0)
+        t.add_column("#", justify="right", no_wrap=True)
+        return t
+
+    def add_breaks(t: Table) -> None:
+        t.add_column("pts", justify="right", no_wrap=True)
+        for name in table.tie_break_names:
+            t.add_column(name, justify="right", no_wrap=True)
+
+    def breaks(s: Any) -> list[str]:
+        return [_num(s.points), *(_num(s.tie_breaks[n]) for n in table.tie_break_names)]
+
+    if whole <= out.width:
+        t = new_table()
+        t.add_column("player", overflow="fold", min_width=name_w)
+        for r in table.rounds:
+            t.add_column(f"R{r}", no_wrap=True)
+        add_breaks(t)
+        for s in table.standings:
+            t.add_row(str(s.rank), Text(s.name), *by_round[s.key], *breaks(s))
+        out.print(t)
+    else:
+        t = new_table()
+        t.add_column("player", overflow="fold")
+        add_breaks(t)
+        for s in table.standings:
+            t.add_row(str(s.rank), Text(s.name), *breaks(s))
+        out.print(t)
+        chunks: list[list[int]] = [[]]
+        used = rank_w + 1
+        for i, w in enumerate(widths):
+            if chunks[-1] and used + w + 1 > out.width:
+                chunks.append([])
+                used = rank_w + 1
+            chunks[-1].append(i)
+            used += w + 1
+        for chunk in chunks:
+            t = new_table()
+            for i in chunk:
+                t.add_column(f"R{table.rounds[i]}", no_wrap=True)
+            for s in table.standings:
+                t.add_row(str(s.rank), *(by_round[s.key][i] for i in chunk))
+            out.print(t)
+    out.print(Text("cell: opponent's rank, colour held (s: after a swap), + win, - loss, = draw, +f/-f forfeit, "
+                   "? no result; * unconfirmed result, ! record fails; bye1/bye0: a bye and its points",
+                   style="dim"))
+
+
+def crosstable_csv(table: Crosstable) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["rank", "player", *(f"R{r}" for r in table.rounds), "points", *table.tie_break_names])
+    for s in table.standings:
+        w.writerow([s.rank, s.name, *(" ".join(table.cell_text(c) for c in s.cells if c.round == r)
+                                      for r in table.rounds),
+                    _num(s.points), *(_num(s.tie_breaks[n]) for n in table.tie_break_names)])
+    return buf.getvalue()
+
+
+_PAGE_CSS = """body{font-family:system-ui,sans-serif;margin:2em;color:#111}
+table{border-collapse:collapse}th,td{border:1px solid #999;padding:.25em .5em;text-align:center}
+td.name{text-align:left}caption{font-weight:bold;margin-bottom:.5em}p{color:#444;font-size:.9em}
+@media print{body{margin:0}}"""
+
+
+def crosstable_html(table: Crosstable) -> str:
+    """One page, no script, every record text escaped."""
+    head = "".join(f"<th>{escape(h)}</th>" for h in ["#", "player", *(f"R{r}" for r in table.rounds), "points",
+                                                     *table.tie_break_names])
+    body = []
+    for s in table.standings:
+        rounds = "".join(f"<td>{escape(' '.join(table.cell_text(c) for c in s.cells if c.round == r))}</td>"
+                         for r in table.rounds)
+        breaks = "".join(f"<td>{_num(s.tie_breaks[n])}</td>" for n in table.tie_break_names)
+        body.append(f"<tr><td>{s.rank}</td><td class=\"name\">{escape(s.name)}</td>{rounds}"
+                    f"<td>{_num(s.points)}</td>{breaks}</tr>")
+    title = escape(f"{table.event} ({table.game})")
+    return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+            f"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
+            f"<title>{title}</title><style>{_PAGE_CSS}</style></head><body>\n"
+            f"<table><caption>{title}</caption><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body) +
+            f"\n</tbody></table>\n<p>Rounds from {escape(table.rounds_from)}. Tie-breaks in order: "
+            f"{escape(', '.join(table.tie_break_names))}. A cell gives the opponent's rank, the colour held "
+            "(s: after a swap) and the result: + win, - loss, = draw, +f/-f forfeit, ? no result; * marks an "
+            "unconfirmed result, ! a record that fails; bye1/bye0 a bye and its points.</p>\n</body></html>\n")
+
+
+# -- players and aliases ------------------------------------------------------------------------------------
+
+def players_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption = False) -> None:
+    """Every player with games, wins, losses and draws per game, and the first and last date."""
+    from ..schema.db import open_archive, session_scope
+    from ..schema.players import player_list
+
+    kind = _game(game)
+    with handling_errors():
+        engine = open_archive(db)
+        try:
+            with session_scope(engine) as session:
+                found = player_list(session, kind)
+        finally:
+            engine.dispose()
+    if as_json:
+        _print_json([p.to_json() for p in found])
+    elif found:
+        t = _compact("player", "game", "games", "wins", "losses", "draws", "first", "last",
+                     right=("games", "wins", "losses", "draws"))
+        for p in found:
+            t.add_row(Text(p.name), _SHORT_GAME.get(p.game, p.game), str(p.games), str(p.wins), str(p.losses),
+                      str(p.draws), _date(p.first), _date(p.last))
+        _out().print(t)
+    if not found:
+        if not as_json:
+            _err().print("the archive holds no players")
+        raise typer.Exit(EXIT_NOTHING)
+
+
+def alias_cmd(
+    names: Annotated[list[str] | None, typer.Argument(metavar="NAME OTHER...", help="A player, then the other "
+                                                      "spellings that are the same player.", show_default=False)]
+    = None,
+    db: DbOption = None,
+    list_: Annotated[bool, typer.Option("--list", help="List the aliases.")] = False,
+    remove: Annotated[str | None, typer.Option("--remove", metavar="NAME", help="Undo: NAME is its own player "
+                                               "again (for a player others were made: all of them).")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Make several spellings one player, in every search, statistic, crosstable and rating. Names that differ
+    only in case, spacing or punctuation are one player already."""
+    from ..schema.db import open_archive, session_scope
+    from ..schema.players import AliasError, add_alias, aliases, remove_alias
+
+    names = names or []
+    if sum((bool(names), list_, remove is not None)) != 1:
+        raise fail("give NAME OTHER..., --list or --remove NAME")
+    if names and len(names) < 2:
+        raise fail("give a player and at least one other spelling")
+    with handling_errors():
+        engine = open_archive(db)
+        try:
+            if remove is not None:
+                n = remove_alias(engine, remove)
+                if as_json:
+                    _print_json({"removed": n})
+                else:
+                    _err().print(Text(f"removed {n} alias(es) of {remove}" if n else f"{remove} has no alias"))
+                if not n:
+                    raise typer.Exit(EXIT_NOTHING)
+                return
+            if names:
+                try:
+                    made = add_alias(engine, names[0], names[1:])
+                except AliasError as exc:
+                    raise fail(str(exc)) from None
+                if as_json:
+                    _print_json([{"key": k, "player": c} for k, c in made])
+                else:
+                    _err().print(Text(f"{len(made)} spelling(s) made one player with {names[0]}"))
+                return
+            with session_scope(engine) as session:
+                listed = aliases(session)
+        finally:
+            engine.dispose()
+    if as_json:
+        _print_json([{"spelling": a.name, "key": a.key, "player": a.player, "player_key": a.canonical}
+                     for a in listed])
+        return
+    if not listed:
+        _err().print("no aliases")
+        raise typer.Exit(EXIT_NOTHING)
+    t = _compact("player", "spelling", "key")
+    for a in listed:
+        t.add_row(Text(a.player or a.canonical), Text(a.name), Text(a.key))
+    _out().print(t)
+
+
+# -- ratings --------------------------------------------------------------------------------------------------
+
+def ratings_cmd(
+    db: DbOption = None,
+    game: GameOption = None,
+    player: Annotated[str | None, typer.Option("--player", help="One player's rating history.")] = None,
+    svg: Annotated[Path | None, typer.Option("--svg", help="With --player: write the history as an SVG line "
+                                             "chart to this file.")] = None,
+    limit: Annotated[int, typer.Option("--limit", help="At most this many players per game (0: all).", min=0)]
+    = 0,
+    as_json: JsonOption = False,
+) -> None:
+    """Whole-History Rating of every player, per game, from the archive's records in date order, with the games
+    played and a 95% interval (docs/tournaments.md says which records count)."""
+    from ..schema.db import open_archive, session_scope
+    from ..schema.players import load_identities
+    from ..schema.ratings import ratings
+
+    kind = _game(game)
+    if svg is not None and player is None:
+        raise fail("--svg needs --player")
+    with handling_errors():
+        engine = open_archive(db)
+        try:
+            with session_scope(engine) as session:
+                run = ratings(session, kind)
+                ids = load_identities(session)
+        finally:
+            engine.dispose()
+    found = run.ratings
+    if player is not None:
+        key = ids.key(player)
+        found = [r for r in found if r.key == key]
+        if not found:
+            raise fail(f"no rated records of {player!r}", EXIT_NOTHING)
+        if svg is not None:
+            try:
+                svg.write_text(rating_svg(found), encoding="utf-8")
+            except OSError as exc:
+                raise fail(f"{svg}: {exc.strerror or exc}", EXIT_NOTHING) from None
+        if as_json:
+            _print_json([r.to_json(history=True) for r in found])
+            return
+        out = _out()
+        for r in found:
+            t = _compact("date", "rating", "95% interval", right=("rating",))
+            for day, value, sd in r.history:
+                t.add_row(day.isoformat(), f"{value:.0f}", f"{value - 1.96 * sd:.0f} .. {value + 1.96 * sd:.0f}")
+            out.print(Text(f"{r.name} ({_SHORT_GAME.get(r.game, r.game)}, {r.games} games)", style="bold"))
+            out.print(t)
+        return
+    if limit:
+        kept: dict[str, int] = {}
+        trimmed = []
+        for r in found:
+            kept[r.game] = kept.get(r.game, 0) + 1
+            if kept[r.game] <= limit:
+                trimmed.append(r)
+        found = trimmed
+    if as_json:
+        _print_json({"ratings": [r.to_json() for r in found], "records_rated": run.counted,
+                     "records_left_out": dict(run.skipped)})
+    elif found:
+        t = _compact("#", "player", "game", "rating", "95% interval", "games", "last",
+                     right=("#", "rating", "games"))
+        place: dict[str, int] = {}
+        for r in found:
+            place[r.game] = place.get(r.game, 0) + 1
+            t.add_row(str(place[r.game]), Text(r.name), _SHORT_GAME.get(r.game, r.game), f"{r.rating:.0f}",
+                      f"{r.low:.0f} .. {r.high:.0f}", str(r.games), _date(r.last))
+        out = _out()
+        out.print(t)
+        left = ", ".join(f"{n} {why}" for why, n in run.skipped.most_common())
+        out.print(Text(f"{run.counted} records rated" + (f"; left out: {left}" if left else ""), style="dim"))
+    if not found:
+        if not as_json:
+            _err().print("no records to rate")
+        raise typer.Exit(EXIT_NOTHING)
+
+
+def rating_svg(found: Sequence[Rating]) -> str:
+    """A line chart of rating histories (one line per game) with the 95% band; text escaped, no script."""
+    width, height, pad = 640, 320, 48
+    points = [(d.toordinal(), v, s) for r in found for d, v, s in r.history]
+    x0, x1 = min(p[0] for p in points), max(p[0] for p in points)
+    y0 = min(v - 1.96 * s for _, v, s in points)
+    y1 = max(v + 1.96 * s for _, v, s in points)
+    x1, y1 = (x1 if x1 > x0 else x0 + 1), (y1 if y1 > y0 else y0 + 1)
+
+    def x(day: int) -> float:
+        return pad + (day - x0) / (x1 - x0) * (width - 2 * pad)
+
+    def y(value: float) -> float:
+        return height - pad - (value - y0) / (y1 - y0) * (height - 2 * pad)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
+             f'<rect width="{width}" height="{height}" fill="white"/>',
+             f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#333"/>',
+             f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#333"/>',
+             f'<text x="{pad}" y="{pad - 16}" font-weight="bold">'
+             f'{escape(", ".join(f"{r.name} ({r.game})" for r in found))}</text>',
+             f'<text x="4" y="{y(y1):.1f}">{y1:.0f}</text><text x="4" y="{y(y0):.1f}">{y0:.0f}</text>']
+    first = min(d for r in found for d, _, _ in r.history)
+    last = max(d for r in found for d, _, _ in r.history)
+    parts.append(f'<text x="{pad}" y="{height - pad + 16}">{first.isoformat()}</text>')
+    parts.append(f'<text x="{width - pad}" y="{height - pad + 16}" text-anchor="end">{last.isoformat()}</text>')
+    colours = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
+    for i, r in enumerate(found):
+        colour = colours[i % len(colours)]
+        upper = [(x(d.toordinal()), y(v + 1.96 * s)) for d, v, s in r.history]
+        lower = [(x(d.toordinal()), y(v - 1.96 * s)) for d, v, s in reversed(r.history)]
+        band = " ".join(f"{a:.1f},{b:.1f}" for a, b in upper + lower)
+        line = " ".join(f"{x(d.toordinal()):.1f},{y(v):.1f}" for d, v, _ in r.history)
+        parts.append(f'<polygon points="{band}" fill="{colour}" fill-opacity="0.15"/>')
+        parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2"/>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+# -- curating -------------------------------------------------------------------------------------------------
+
+@with_filters
+def delete_cmd(
+    filters: Filters,
+    ids: Annotated[list[int] | None, typer.Argument(metavar="ID", help="Record ids; or use the filters.",
+                                                    show_default=False)] = None,
+    db: DbOption = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Delete without asking.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Delete records (and their problems) from the archive: by id, or every record the filters select (after
+    a count and a confirmation unless --yes)."""
+    import dataclasses
+
+    from ..schema.curate import delete_records
+    from ..schema.db import open_archive, session_scope
+    from ..schema.search import count
+
+    ids = ids or []
+    if not ids and filters.empty:
+        raise fail("name record ids or give search filters")
+    chosen = dataclasses.replace(filters, ids=ids) if ids else filters
+    with handling_errors():
+        engine = open_archive(db)
+        try:
+            with session_scope(engine) as session:
+                n = count(session, chosen)
+            if not n:
+                raise fail("no records match", EXIT_NOTHING)
+            if not yes:
+                if not sys.stdin.isatty():
+                    raise fail(f"{n} record(s) match: confirm with --yes")
+                if not typer.confirm(f"delete {n} record(s)?", err=True):
+                    raise typer.Exit(EXIT_NOTHING)
+            deleted = delete_records(engine, chosen)
+        finally:
+            engine.dispose()
+    if as_json:
+        _print_json({"deleted": deleted})
+    else:
+        _err().print(f"deleted {len(deleted)} record(s)")
+
+
+def fix_cmd(
+    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record's id in the archive.")],
+    settings: Annotated[list[str] | None, typer.Option("--set", metavar="PROP=VALUE", help="A root property to set "
+                                                       "(PB='Lee Sedol', RO=3, RE=B+R; empty VALUE removes it); "
+                                                       "repeat for several.", show_default=False)] = None,
+    undo: Annotated[bool, typer.Option("--undo", help="Bring back the version the last fix replaced.")] = False,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Correct a stored record: stores it as a new version (same id), verifies it again and keeps the bytes it
+    replaces (`records show ID --history`)."""
+    from ..records.model import FormatError
+    from ..schema.curate import FixError, fix_record, parse_settings, undo_fix
+    from ..schema.db import open_archive
+
+    if bool(settings) == undo:
+        raise fail("give --set PROP=VALUE (one or more) or --undo")
+    with handling_errors():
+        try:
+            pairs = parse_settings(settings or [])
+        except FixError as exc:
+            raise fail(str(exc)) from None
+        engine = open_archive(db)
+        try:
+            row = undo_fix(engine, record_id) if undo else fix_record(engine, record_id, pairs)
+        except LookupError as exc:
+            raise fail(str(exc).strip("'\""), EXIT_NOTHING) from None
+        except (FixError, FormatError) as exc:
+            raise fail(exc.describe() if isinstance(exc, FormatError) else str(exc)) from None
+        finally:
+            engine.dispose()
+    if as_json:
+        _print_json({"id": row.id, "sha256": row.sha256, "verdict": row.verdict, "result_status": row.result_status,
+                     "black": row.black, "white": row.white, "event": row.event, "round": row.round,
+                     "result": row.result})
+    else:
+        _out().print(Text(f"record {row.id} {'restored' if undo else 'fixed'}: verdict {row.verdict}, result "
+                          f"{row.result_status}"))
+
+
+def history_json(db: str | None, record_id: int) -> list[dict[str, Any]]:
+    """The versions `records fix` replaced, for `records show --history`."""
+    from ..schema.curate import history
+    from ..schema.db import open_archive
+
+    engine = open_archive(db)
+    try:
+        versions = history(engine, record_id)
+    finally:
+        engine.dispose()
+    return [{"version": v.version, "sha256": v.sha256, "verdict": v.verdict, "result_status": v.result_status,
+             "replaced_at": v.replaced_at.isoformat(), "replaced_by": v.change,
+             "raw": v.raw.decode(v.encoding or "utf-8", "replace")} for v in versions]
+
+
+def print_history(db: str | None, record_id: int) -> None:
+    versions = history_json(db, record_id)
+    out = _out()
+    if not versions:
+        out.print(Text("history: the record as imported; never fixed", style="dim"))
+        return
+    t = _compact("version", "sha256", "verdict", "replaced", "replaced by", right=("version",))
+    for v in versions:
+        t.add_row(str(v["version"]), v["sha256"][:12], v["verdict"], v["replaced_at"][:16].replace("T", " "),
+                  Text(v["replaced_by"]))
+    t.add_row(str(len(versions) + 1), "", "", "", Text("(the current version)"))
+    out.print(Text("history", style="bold"))
+    out.print(t)

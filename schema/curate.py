@@ -1,0 +1,168 @@
+"""Curating the archive: deleting records, and fixing one (a misspelt name, a missing round, a corrected result).
+
+A deleted record goes with its problems and its history in one transaction; the text index follows by its
+triggers (SQLite) or by being an index of the table itself (PostgreSQL); positions, names and events are columns of
+the row, so nothing else holds a deleted record. Aliases belong to players, not records, and stay.
+
+A fix sets root properties, writes the record in the writer's canonical form, verifies it again and stores it as
+the record's new version in the same row (same id): every column (names and their search forms, event, round,
+result, verdict, moves and opening, text) is computed again as an import computes it, and the problems are replaced.
+The bytes it replaces are kept in `game_version`, with the change, so that `records show --history` lists every
+version and `records fix --undo` can bring the previous one back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Engine, delete, insert, inspect, update
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, col, select
+
+from .db import retrying, writer
+from .filters import Filters
+from .models import GameRow, GameVersionRow, ProblemRow
+from .search import conditions, name_plan
+
+# Properties a fix may not set: the moves and setup (the record would be another game) and the file's own frame.
+FIXED = frozenset({"B", "W", "AB", "AW", "AE", "GM", "SZ", "FF", "CA"})
+_IDENT = re.compile(r"^[A-Z]{1,8}$")
+
+
+class FixError(ValueError):
+    """A fix that cannot be made (the CLI reports it and exits with 2, or 1 for a missing record)."""
+
+
+def has_versions(engine: Engine) -> bool:
+    return inspect(engine).has_table(GameVersionRow.__tablename__)
+
+
+def delete_records(engine: Engine, filters: Filters) -> list[int]:
+    """Delete every record `filters` select (all of them, whatever their limit); returns their ids."""
+    versions = has_versions(engine)
+
+    def run() -> list[int]:
+        with Session(writer(engine)) as session:
+            where = conditions(filters, dialect=engine.dialect.name, **name_plan(session, filters))
+            ids = [i for i in session.exec(select(col(GameRow.id)).where(*where)) if i is not None]
+            for start in range(0, len(ids), 500):
+                chunk = ids[start:start + 500]
+                session.execute(delete(ProblemRow).where(col(ProblemRow.game_id).in_(chunk)))
+                if versions:
+                    session.execute(delete(GameVersionRow).where(col(GameVersionRow.game_id).in_(chunk)))
+                session.execute(delete(GameRow).where(col(GameRow.id).in_(chunk)))
+            session.commit()
+            return ids
+
+    return retrying(run)
+
+
+def parse_settings(settings: Sequence[str]) -> list[tuple[str, str]]:
+    """`PROP=VALUE` pairs (an empty VALUE removes the property)."""
+    out: list[tuple[str, str]] = []
+    for item in settings:
+        ident, sep, value = item.partition("=")
+        ident = ident.strip()
+        if not sep or not _IDENT.match(ident):
+            raise FixError(f"--set {item!r}: write PROP=VALUE with PROP in capitals, e.g. PB='Lee Sedol' or RO=3")
+        if ident in FIXED:
+            raise FixError(f"--set {ident}: the moves, setup and the record's frame ({', '.join(sorted(FIXED))}) "
+                           "are not fixed this way; import a corrected file instead")
+        out.append((ident, value))
+    return out
+
+
+def fixed_bytes(row: GameRow, settings: Sequence[tuple[str, str]]) -> bytes:
+    """The record of `row` with `settings` applied to its root, in the writer's canonical form."""
+    from ..records.model import Property
+    from ..records.writer import write
+    from .export import parse_row
+
+    record = parse_row(row)
+    props = record.root.properties
+    for ident, value in settings:
+        if value == "":
+            props.pop(ident, None)
+        else:
+            props[ident] = Property(ident, [value])
+    return write(record)
+
+
+def fix_record(engine: Engine, record_id: int, settings: Sequence[tuple[str, str]]) -> GameRow:
+    """Store the record with `settings` applied as its new version; returns the updated row."""
+    change = "; ".join(f"{k}={v}" for k, v in settings)
+    row = _row(engine, record_id)
+    return _replace(engine, row, fixed_bytes(row, settings), change)
+
+
+def undo_fix(engine: Engine, record_id: int) -> GameRow:
+    """Bring back the version the last fix replaced (the undo itself is kept in the history too)."""
+    row = _row(engine, record_id)
+    if not has_versions(engine):
+        raise FixError(f"record {record_id} was never fixed")
+    with Session(engine) as session:
+        last = session.exec(select(GameVersionRow).where(col(GameVersionRow.game_id) == record_id)
+                            .order_by(col(GameVersionRow.version).desc())).first()
+    if last is None:
+        raise FixError(f"record {record_id} was never fixed")
+    return _replace(engine, row, last.raw, f"undo: back to version {last.version}")
+
+
+def history(engine: Engine, record_id: int) -> list[GameVersionRow]:
+    """The versions a fix replaced, oldest first (empty for a record never fixed)."""
+    if not has_versions(engine):
+        return []
+    with Session(engine, expire_on_commit=False) as session:
+        return list(session.exec(select(GameVersionRow).where(col(GameVersionRow.game_id) == record_id)
+                                 .order_by(col(GameVersionRow.version))))
+
+
+def _row(engine: Engine, record_id: int) -> GameRow:
+    with Session(engine, expire_on_commit=False) as session:
+        row = session.get(GameRow, record_id)
+    if row is None:
+        raise LookupError(f"no record {record_id} in the archive")
+    return row
+
+
+def _replace(engine: Engine, row: GameRow, raw: bytes, change: str) -> GameRow:
+    from ..records.reader import read_bytes
+    from ..verifier.verdict import verify
+    from .ingest import game_values, problem_values
+
+    records = read_bytes(raw, row.source_file or f"archive #{row.id}")
+    if not records:
+        raise FixError("the fixed record no longer reads")
+    record = records[0]
+    verdict = verify(record)
+    values: dict[str, Any] = game_values(record, verdict, source_file=row.source_file, source_index=row.source_index)
+    problems = problem_values(verdict)
+    GameVersionRow.__table__.create(engine, checkfirst=True)  # type: ignore[attr-defined]  # SQLModel sets it
+    game_table = GameRow.__table__  # type: ignore[attr-defined]
+    assert row.id is not None
+
+    def run() -> None:
+        with writer(engine).begin() as conn:
+            taken = conn.execute(select(col(GameRow.id)).where(col(GameRow.sha256) == values["sha256"],
+                                                                col(GameRow.id) != row.id)).first()
+            if taken is not None:
+                raise FixError(f"the fixed record is the same as record {taken[0]} already in the archive")
+            current = conn.execute(sa_select(game_table.c.sha256, game_table.c.raw, game_table.c.encoding,
+                                          game_table.c.verdict, game_table.c.result_status)
+                                   .where(game_table.c.id == row.id)).mappings().one()
+            version = (conn.execute(select(col(GameVersionRow.version)).where(col(GameVersionRow.game_id) == row.id)
+                                    .order_by(col(GameVersionRow.version).desc())).scalar() or 0) + 1
+            conn.execute(insert(GameVersionRow.__table__), {  # type: ignore[attr-defined]  # as above
+                "game_id": row.id, "version": version, "sha256": current["sha256"], "raw": current["raw"],
+                "encoding": current["encoding"], "verdict": current["verdict"],
+                "result_status": current["result_status"], "change": change})
+            conn.execute(update(game_table).where(game_table.c.id == row.id).values(**values))
+            conn.execute(delete(ProblemRow).where(col(ProblemRow.game_id) == row.id))
+            if problems:
+                conn.execute(insert(ProblemRow.__table__),  # type: ignore[attr-defined]  # as above
+                             [{**p, "game_id": row.id} for p in problems])
+
+    retrying(run)
+    return _row(engine, row.id)

@@ -1,0 +1,226 @@
+"""One identity per player: names that differ only in case, spacing or punctuation are one player, and `records
+alias` makes further spellings one player too.
+
+A name's identity key is its normalised form (ingest.normalise_name: NFKC, casefolded, spacing collapsed) with every
+character that is not a letter or a digit dropped: "Lee Sedol", "Lee Se-dol" and "LEE  Sedol" all give `leesedol`.
+The `alias` table maps a key to the key of the player it belongs to; every search filter on a player, the player
+list, crosstables and ratings look names up through it (`Identities`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine, inspect, union
+from sqlalchemy import select as sa_select
+from sqlalchemy.exc import DBAPIError
+from sqlmodel import Session, col, select
+
+from .db import writer
+from .ingest import normalise_name
+from .models import AliasRow, GameRow
+
+
+def identity_key(name: str | None) -> str | None:
+    """The key that makes spellings one player: the normalised name without punctuation and spaces."""
+    norm = normalise_name(name)
+    if norm is None:
+        return None
+    key = "".join(ch for ch in norm if ch.isalnum())
+    return key or norm  # a name of punctuation alone keeps its punctuation
+
+
+@dataclass(slots=True)
+class Identities:
+    """The alias table in memory: `key(name)` gives the key of the player a name belongs to."""
+
+    aliases: dict[str, str] = field(default_factory=dict)  # identity key -> canonical key
+    names: dict[str, str] = field(default_factory=dict)  # canonical key -> the player's name given to `alias`
+
+    def key(self, name: str | None) -> str | None:
+        k = identity_key(name)
+        return None if k is None else self.aliases.get(k, k)
+
+    def display(self, pairs: Iterable[tuple[str | None, str | None]]) -> dict[str, str]:
+        """Each player's name: the one given to `records alias`, else its most frequent spelling."""
+        return {**display_names(pairs), **self.names}
+
+
+def has_alias_table(engine_or_session: Engine | Session) -> bool:
+    bind = engine_or_session.get_bind() if isinstance(engine_or_session, Session) else engine_or_session
+    return inspect(bind).has_table(AliasRow.__tablename__)
+
+
+def load_identities(session: Session) -> Identities:
+    """The archive's aliases (none when the archive has no alias table yet)."""
+    if not has_alias_table(session):
+        return Identities()
+    rows = list(session.exec(select(AliasRow)))
+    return Identities({r.key: r.canonical for r in rows}, {r.canonical: r.player for r in rows if r.player})
+
+
+def aliases(session: Session) -> list[AliasRow]:
+    if not has_alias_table(session):
+        return []
+    return list(session.exec(select(AliasRow).order_by(col(AliasRow.canonical), col(AliasRow.key))))
+
+
+class AliasError(ValueError):
+    """An alias that cannot be made or removed (the CLI reports it and exits with 2)."""
+
+
+def add_alias(engine: Engine, name: str, others: Sequence[str]) -> list[tuple[str, str]]:
+    """Make each of `others` the same player as `name`; returns (other key, canonical key) for each made.
+
+    Aliases never chain: when `name` is itself an alias its player is used, and the spellings that pointed to an
+    `other` now point to `name`'s player.
+    """
+    AliasRow.__table__.create(engine, checkfirst=True)  # type: ignore[attr-defined]  # SQLModel sets __table__
+    target = identity_key(name)
+    if target is None:
+        raise AliasError("a player's name must not be empty")
+    made: list[tuple[str, str]] = []
+    with Session(writer(engine)) as session:
+        current = {r.key: r for r in session.exec(select(AliasRow))}
+        canonical = current[target].canonical if target in current else target
+        for other in others:
+            key = identity_key(other)
+            if key is None:
+                raise AliasError("a player's name must not be empty")
+            if key == canonical:
+                continue  # already the same player
+            for row in current.values():
+                if row.canonical == key:
+                    row.canonical, row.player = canonical, name
+                    session.add(row)
+            existing = current.get(key)
+            if existing is None:
+                existing = current[key] = AliasRow(key=key, canonical=canonical, name=other, player=name)
+            else:
+                existing.canonical, existing.name, existing.player = canonical, other, name
+            session.add(existing)
+            made.append((key, canonical))
+        session.commit()
+    return made
+
+
+def remove_alias(engine: Engine, name: str) -> int:
+    """Undo `records alias` for `name`: its own alias, or (for a player others were made) all that point to it.
+    Returns how many aliases were removed."""
+    key = identity_key(name)
+    if key is None or not has_alias_table(engine):
+        return 0
+    with Session(writer(engine)) as session:
+        rows = list(session.exec(select(AliasRow).where(col(AliasRow.key) == key)))
+        if not rows:
+            rows = list(session.exec(select(AliasRow).where(col(AliasRow.canonical) == key)))
+        for row in rows:
+            session.delete(row)
+        session.commit()
+    return len(rows)
+
+
+def stored_names(session: Session) -> list[str]:
+    """Every distinct normalised name the archive holds (players at the start and at the finish)."""
+    g = GameRow
+    stmt = union(*(select(c).where(c.is_not(None)) for c in
+                   (col(g.black_norm), col(g.white_norm), col(g.black_final_norm), col(g.white_final_norm))))
+    return [n for (n,) in session.execute(stmt)]
+
+
+def spellings(session: Session, names: Iterable[str]) -> dict[str, list[str]]:
+    """For each name asked, the normalised names stored in the archive that are the same player (its aliases
+    followed); a name no record holds maps to its own normalised form, so that it still matches nothing wrongly."""
+    asked = [n for n in names if n]
+    if not asked:
+        return {}
+    try:
+        ids = load_identities(session)
+        stored = stored_names(session)
+    except DBAPIError:
+        return {}
+    by_key: dict[str, list[str]] = {}
+    for stored_norm in stored:
+        stored_key = ids.key(stored_norm)
+        if stored_key is not None:
+            by_key.setdefault(stored_key, []).append(stored_norm)
+    out: dict[str, list[str]] = {}
+    for name in asked:
+        k = ids.key(name)
+        norm = normalise_name(name)
+        found = sorted(set(by_key.get(k, [])) | ({norm} if norm else set())) if k else []
+        out[name] = found
+    return out
+
+
+def display_names(pairs: Iterable[tuple[str | None, str | None]]) -> dict[str, str]:
+    """For (key, name as written) pairs, each key's most frequent spelling (ties: the one seen first)."""
+    counts: dict[str, Counter[str]] = {}
+    for key, name in pairs:
+        if key is not None and name:
+            counts.setdefault(key, Counter())[name] += 1
+    return {k: c.most_common(1)[0][0] for k, c in counts.items()}
+
+
+@dataclass(slots=True)
+class PlayerSummary:
+    """One player's records of one game."""
+
+    key: str
+    name: str
+    game: str
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    first: dt.date | None = None
+    last: dt.date | None = None
+    spellings: set[str] = field(default_factory=set)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.name, "game": self.game, "games": self.games, "wins": self.wins,
+                "losses": self.losses, "draws": self.draws,
+                "first": self.first.isoformat() if self.first else None,
+                "last": self.last.isoformat() if self.last else None, "spellings": sorted(self.spellings)}
+
+
+def player_list(session: Session, game: str | None = None) -> list[PlayerSummary]:
+    """Every player (identity) with games, wins, losses and draws per game and the first and last date; a player
+    is counted with the colour held at the end (after a swap), the winner as the verdict names it."""
+    ids = load_identities(session)
+    g = GameRow
+    stmt = sa_select(col(g.game), col(g.black_final), col(g.white_final), col(g.black), col(g.white),
+                  col(g.winner_colour), col(g.result_method), col(g.date_first), col(g.date_last))
+    if game:
+        stmt = stmt.where(col(g.game) == game)
+    stmt = stmt.order_by(col(g.id))
+    out: dict[tuple[str, str], PlayerSummary] = {}
+    spelled: list[tuple[str | None, str | None]] = []
+    for kind, bf, wf, b, w, winner, method, first, last in session.execute(stmt):
+        for name, colour in ((bf if bf is not None else b, "B"), (wf if wf is not None else w, "W")):
+            key = ids.key(name)
+            if key is None or name is None:
+                continue
+            spelled.append((key, name))
+            p = out.setdefault((key, kind), PlayerSummary(key, name, kind))
+            p.games += 1
+            p.spellings.add(name)
+            if winner == colour:
+                p.wins += 1
+            elif winner is not None:
+                p.losses += 1
+            elif method == "draw":
+                p.draws += 1
+            if first and (p.first is None or first < p.first):
+                p.first = first
+            end = last or first
+            if end and (p.last is None or end > p.last):
+                p.last = end
+    names = ids.display(spelled)
+    for p in out.values():
+        p.name = names.get(p.key, p.name)
+    return sorted(out.values(), key=lambda p: (p.name.casefold(), p.game))
