@@ -11,7 +11,6 @@ import dataclasses
 import functools
 import inspect
 import io
-import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -26,6 +25,8 @@ from rich.text import Text
 
 from ..records.model import FormatError
 from ..schema.filters import DEFAULT_LIMIT, SORT_NAMES, FilterError, Filters
+from .console import SafeConsole
+from .safe_text import csv_cell, json_text
 
 if TYPE_CHECKING:
     from ..schema.importer import FileResult
@@ -47,7 +48,7 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of 
 # -- errors -------------------------------------------------------------------------------------------------
 
 def _err() -> Console:
-    return Console(stderr=True, highlight=False)
+    return SafeConsole(stderr=True, highlight=False)
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
@@ -191,9 +192,9 @@ def _table(found: Sequence[GameRow]) -> Table:
 
 def _out() -> Console:
     """Standard output; wider than 80 columns when it is not a terminal, so that piped tables stay readable."""
-    console = Console(highlight=False)
+    console = SafeConsole(highlight=False)
     if not console.is_terminal and console.width < 160:
-        console = Console(highlight=False, width=160)
+        console = SafeConsole(highlight=False, width=160)
     return console
 
 
@@ -203,12 +204,12 @@ def _csv(found: Sequence[GameRow]) -> str:
     fields = list(records[0]) if records else list(JSON_FIELDS)
     w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     w.writeheader()
-    w.writerows(records)
+    w.writerows({k: csv_cell(v) for k, v in r.items()} for r in records)
     return buf.getvalue()
 
 
 def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    sys.stdout.write(json_text(data, indent=1) + "\n")
     sys.stdout.flush()
 
 

@@ -18,6 +18,7 @@ from rich.text import Text
 
 from ..records.model import FormatError, Record
 from .boards import ReplayData, build_replay, console_needs_ascii, move_line
+from .console import SafeConsole
 
 EXIT_NOT_FOUND = 1
 EXIT_USAGE = 2
@@ -35,7 +36,7 @@ def _fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
 
 
 def _stderr() -> Console:
-    return Console(stderr=True, markup=False, highlight=False, color_system=None)
+    return SafeConsole(stderr=True, markup=False, highlight=False, color_system=None)
 
 
 def _note(message: str) -> None:
@@ -46,7 +47,7 @@ def make_console(no_color: bool = False) -> Console:
     """The output console. `--no-color` or a non-empty NO_COLOR turn off every colour and style escape code."""
     plain = no_color or bool(os.environ.get("NO_COLOR"))
     # markup=False: no string printed here is ever read as rich markup (record text is shown literally).
-    return Console(markup=False, highlight=False, emoji=False, no_color=plain,
+    return SafeConsole(markup=False, highlight=False, emoji=False, no_color=plain,
                    color_system=None if plain else "auto")
 
 

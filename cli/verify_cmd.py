@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -13,6 +12,7 @@ from ..records.model import FormatError
 from ..records.reader import read_bytes
 from ..verifier.verdict import verify
 from .console import make_console
+from .safe_text import json_text
 from .verdict_view import FileFailure, Outcome, render_report, render_summary
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -75,13 +75,8 @@ def verify_command(
 
 
 def _json_text(obj: dict[str, object]) -> str:
-    """JSON as UTF-8; text that kept undecodable bytes (surrogate escapes) is written with \\u escapes instead."""
-    text = json.dumps(obj, ensure_ascii=False)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return json.dumps(obj)
-    return text
+    """JSON as UTF-8; control characters and undecodable bytes (surrogate escapes) are written as \\u escapes."""
+    return json_text(obj)
 
 
 def _json_line(outcome: Outcome) -> dict[str, object]:
