@@ -410,8 +410,13 @@ def _final_board(row: GameRow, ascii_only: bool) -> Any:
         from .boards import board_renderable
     except ImportError:
         return None
+    from ..records.games import SPECS
+
     try:
         record = parse_row(row)
+        spec = SPECS[record.game]
+        if not spec.min_size <= record.size <= spec.max_size:
+            return None  # no board to draw: the verdict above names the size rule (ING-1, CAT-1, ...)
         last = None
         for step in replay(record, snapshots=True):
             last = step

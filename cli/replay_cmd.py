@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from ..records.games import SPECS
 from ..records.model import FormatError, Record
 from .boards import ReplayData, build_replay, console_needs_ascii, move_line
 from .console import SafeConsole
@@ -105,10 +106,13 @@ def load_record(source: str, db: str | None, index: int | None) -> Record:
 
 def load_replay(source: str, db: str | None, index: int | None) -> ReplayData:
     record = load_record(source, db, index)
-    if record.size < 2:
-        # The reader keeps a record whose size is missing or not square (CAT-1, QUE-1, SQU-1, ING-1) with an error;
-        # there is no board to replay it on.
-        problems = "; ".join(d.describe(record.source) for d in record.errors) or "no board size"
+    spec = SPECS[record.game]
+    if not spec.min_size <= record.size <= spec.max_size:
+        # The reader keeps a record whose size is missing, not square or out of the game's range (CAT-1, QUE-1,
+        # SQU-1, ING-1, CON-1) with an error; there is no board to replay it on (and none too big to draw).
+        size_errors = [d for d in record.errors if d.rule == spec.size_rule] or record.errors
+        problems = "; ".join(d.describe(record.source) for d in size_errors) or (
+            f"a {record.size}x{record.size} board is outside {spec.min_size}..{spec.max_size} ({spec.size_rule})")
         _fail(f"cannot replay this record: {problems}")
     try:
         return build_replay(record)

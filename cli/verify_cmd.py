@@ -49,13 +49,15 @@ def verify_command(
             continue
         try:
             records = read_bytes(data, str(path), strict=strict)
+            if not records:
+                outcomes.append(FileFailure(str(path), f"{path}: holds no game record", None))
+                continue
+            outcomes.extend((str(path), record, verify(record, variations=variations)) for record in records)
         except FormatError as err:
             outcomes.append(FileFailure(str(path), err.describe(), err))
-            continue
-        if not records:
-            outcomes.append(FileFailure(str(path), f"{path}: holds no game record", None))
-            continue
-        outcomes.extend((str(path), record, verify(record, variations=variations)) for record in records)
+        except (RecursionError, MemoryError, ValueError, LookupError, TypeError, ArithmeticError) as err:
+            # The reader promises FormatError only; a failure it did not foresee costs this file, not the run.
+            outcomes.append(FileFailure(str(path), f"{path}: cannot be read: {type(err).__name__}: {err}", None))
 
     if as_json:
         for outcome in outcomes:

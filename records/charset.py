@@ -52,6 +52,7 @@ _ALIASES = {
 }
 _NOT_SYNTAX_SAFE = ("utf-16", "utf-32", "utf-7", "utf_16", "utf_32", "utf_7")
 _PROBE = b"(;)[]\\:ABZabz09 \t\r\n"
+_ASCII_PROBE = bytes(range(128)) + b"\\u0041\\U00000041\\x41\\N{DIGIT ONE}\\101 xn--a-b +AGE-"
 
 
 def _key(name: str) -> str:
@@ -72,10 +73,16 @@ def codec_for(name: str) -> str | None:
     if not getattr(info, "_is_text_encoding", True) or info.name.startswith(_NOT_SYNTAX_SAFE):
         return None
     try:
-        # The syntax is read on bytes: only codecs that keep ASCII as ASCII can be honoured.
+        # The syntax is read on bytes: only codecs that keep ASCII as ASCII can be honoured. A charset decodes every
+        # ASCII byte (backslash sequences included) to itself, and any byte at all with surrogateescape: that also
+        # turns away codecs that are transformations rather than charsets (unicode_escape, raw_unicode_escape,
+        # idna, punycode...).
         if _PROBE.decode(info.name) != _PROBE.decode("ascii"):
             return None
-    except (UnicodeError, LookupError):
+        if _ASCII_PROBE.decode(info.name, ERRORS) != _ASCII_PROBE.decode("ascii"):
+            return None
+        bytes(range(256)).decode(info.name, ERRORS)
+    except Exception:  # any failure of a codec (UnicodeError, LookupError, TypeError, ...) rules it out
         return None
     return info.name
 
