@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from ..records.files import record_files
+from ..records.files import record_files, why_unopened
+from ..records.limits import read_input
 from ..records.model import FormatError
 from ..records.reader import read_bytes
 from ..verifier.verdict import verify
@@ -39,10 +40,10 @@ def verify_command(
     for path, exists in record_files(paths):
         if not exists:
             unopened = True
-            outcomes.append(FileFailure(str(path), f"{path}: no such file or folder", None))
+            outcomes.append(FileFailure(str(path), why_unopened(path), None))
             continue
         try:
-            data = path.read_bytes()
+            data = read_input(path)
         except OSError as err:
             unopened = True
             outcomes.append(FileFailure(str(path), f"{path}: cannot be opened: {err.strerror or err}", None))

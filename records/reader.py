@@ -10,6 +10,7 @@ from pathlib import Path
 from .charset import BOM, DEFAULT, FALLBACK, Decoder, NeedsFallback, codec_for
 from .games import Game, game_from_gm
 from .grammar import Note, ParsedTree, parse_tree, scan_root, show_byte
+from .limits import read_input
 from .model import Diagnostic, FormatError, Node, Property, Record, Severity, SourcePos, _Locator, source_of
 from .properties import RecordMoves, move_table, read_date, read_handicap, read_komi, read_result, read_size
 from .setup import collect_setup
@@ -44,7 +45,7 @@ def read_bytes(data: bytes, source: str | None = None, *, strict: bool = False) 
 def read_file(path: str | Path, *, strict: bool = False) -> list[Record]:
     """`read_bytes` of a file's contents, with the file's name in every message."""
     p = Path(path)
-    return read_bytes(p.read_bytes(), str(p), strict=strict)
+    return read_bytes(read_input(p), str(p), strict=strict)
 
 
 class _Reader:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, Table, insert, select, text
 
-from ..records.files import record_files
+from ..records.files import record_files, why_unopened
 from ..records.model import FormatError
 from ..records.reader import read_file
 from ..verifier.verdict import verify
@@ -79,7 +79,7 @@ def collect_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
     seen: set[Path] = set()
     for path, exists in record_files(paths):
         if not exists:
-            errors.append(f"{path}: no such file or folder")
+            errors.append(why_unopened(path))
             continue
         key = path.resolve()
         if key not in seen:
