@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 # should not pay for loading it.
 
 EXIT_OK, EXIT_NOTHING, EXIT_USAGE = 0, 1, 2
+DB_INT_MAX = 2**63 - 1  # the largest integer SQLite and PostgreSQL (bigint) compare with: ids, sizes, limits
 
 DbOption = Annotated[
     str | None,
@@ -90,7 +91,7 @@ _FILTER_PARAMS = [
     _opt(str | None, "--white", help="The player holding White at the start or, after a swap, at the finish."),
     _opt(str | None, "--winner", help="The winner: a player's name, or the colour B / W."),
     _opt(str | None, "--game", help="go-ing, conversion-go, cation, quentin, squer (also go, ConversionGo)."),
-    _opt(int | None, "--size", help="Board size."),
+    _opt(int | None, "--size", help="Board size.", min=0, max=DB_INT_MAX),
     _opt(str | None, "--event", help="The event (EV), compared like names."),
     _opt(str | None, "--round", help="The round (RO), exactly."),
     _opt(str | None, "--from", help="Played on or after this date: 2017, 2017-05 or 2017-05-03.",
@@ -100,8 +101,8 @@ _FILTER_PARAMS = [
     _opt(str | None, "--result", help="Declared result: B+R, W+, B+3.5, 0, or a method: resign, time, score..."),
     _opt(bool | None, "--valid/--invalid", help="Only valid (or only invalid) records."),
     _opt(bool | None, "--swapped/--not-swapped", help="Only records where the pie swap was (or was not) taken."),
-    _opt(int | None, "--moves-min", help="At least this many moves on the main line."),
-    _opt(int | None, "--moves-max", help="At most this many moves on the main line."),
+    _opt(int | None, "--moves-min", help="At least this many moves on the main line.", min=0, max=DB_INT_MAX),
+    _opt(int | None, "--moves-max", help="At most this many moves on the main line.", min=0, max=DB_INT_MAX),
     _opt(str | None, "--text", help="Text in the comments or the names (case-insensitive)."),
     _opt(str | None, "--opening", help="The main line starts with these moves: 'B\\[pd] W\\[dp]' or pd,dp."),
 ]
@@ -230,8 +231,8 @@ def import_cmd(
     db: DbOption = None,
     workers: Annotated[int | None, typer.Option("--workers", "-j", help="Worker processes that parse and verify "
                                                 "(1: none; default: one per CPU but one, at most 8; used from 100 "
-                                                "files on).", min=1)] = None,
-    batch_size: Annotated[int, typer.Option("--batch", help="Records per transaction.", min=1)] = 500,
+                                                "files on).", min=1, max=256)] = None,
+    batch_size: Annotated[int, typer.Option("--batch", help="Records per transaction.", min=1, max=100_000)] = 500,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every duplicate.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of a table.")] = False,
@@ -297,7 +298,8 @@ def search_cmd(
     db: DbOption = None,
     sort: Annotated[str, typer.Option("--sort", help=f"Sort by {', '.join(SORT_NAMES)}; `-` first for "
                                                      "descending; several with commas.")] = "id",
-    limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", min=0)] = DEFAULT_LIMIT,
+    limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", min=0,
+                                       max=DB_INT_MAX)] = DEFAULT_LIMIT,
     as_json: JsonOption = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")] = False,
 ) -> None:
@@ -325,7 +327,8 @@ def search_cmd(
 
 
 def show_cmd(
-    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record's id in the archive.")],
+    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record's id in the archive.", min=1,
+                                             max=DB_INT_MAX)],
     db: DbOption = None,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Draw the board with ASCII only.")] = False,
     as_json: JsonOption = False,
@@ -430,7 +433,7 @@ def _final_board(row: GameRow, ascii_only: bool) -> Any:
 def export_cmd(
     filters: Filters,
     ids: Annotated[list[int] | None, typer.Argument(metavar="ID", help="Record ids; or use the filters.",
-                                                    show_default=False)] = None,
+                                                    show_default=False, min=1, max=DB_INT_MAX)] = None,
     db: DbOption = None,
     output: Annotated[str | None, typer.Option("--output", "-o", help="A file (one collection) or a folder (one "
                                                "file per record; a trailing / makes one). Default: stdout.")] = None,
@@ -438,7 +441,8 @@ def export_cmd(
                                             "original bytes.")] = False,
     everything: Annotated[bool, typer.Option("--all", help="Export every record.")] = False,
     sort: Annotated[str, typer.Option("--sort", help="Order, as for search.")] = "id",
-    limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", min=0)] = 0,
+    limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", min=0,
+                                       max=DB_INT_MAX)] = 0,
 ) -> None:
     """Records out of the archive: their original bytes (byte for byte) or --canonical."""
     from ..schema.archive import open_archive, rows, rows_by_ids
@@ -481,7 +485,8 @@ def export_cmd(
 def stats_cmd(
     db: DbOption = None,
     game: Annotated[str | None, typer.Option("--game", help="Only this game.")] = None,
-    players: Annotated[int, typer.Option("--players", help="How many players to list (0: all).", min=0)] = 20,
+    players: Annotated[int, typer.Option("--players", help="How many players to list (0: all).", min=0,
+                                         max=DB_INT_MAX)] = 20,
     as_json: JsonOption = False,
 ) -> None:
     """Per game: records, valid share, results by method, win rates, the pie swap; per player: games and wins."""

@@ -100,7 +100,10 @@ def load_record(source: str, db: str | None, index: int | None) -> Record:
             _fail(f"{source} is a folder, not a record file")
         return _read_path(path, index)
     if source.strip().isdigit():
-        return _read_archive(int(source), db)
+        record_id = int(source)
+        if record_id > 2**63 - 1:  # larger than any id a database holds (and than its integers)
+            _fail(f"no record with id {source.strip()} in the archive", EXIT_NOT_FOUND)
+        return _read_archive(record_id, db)
     _fail(f"no such file: {source} (nor an archive id)")
 
 
@@ -140,7 +143,8 @@ def _check_move(data: ReplayData, move: int) -> int:
 SourceArg = Annotated[str, typer.Argument(help="A record file (.rec, .sgf), or an archive id.", show_default=False)]
 DbOpt = Annotated[str | None, typer.Option("--db", help="Archive: a path or SQLAlchemy URL (default: $RECORDS_DB, "
                                                         "else records.db).")]
-IndexOpt = Annotated[int | None, typer.Option("--index", help="Which record of a collection file (0 = the first).")]
+IndexOpt = Annotated[int | None, typer.Option("--index", help="Which record of a collection file (0 = the first).",
+                                              min=0, max=2**63 - 1)]
 
 
 def _run(action) -> None:
