@@ -440,13 +440,14 @@ def export_cmd(
     canonical: Annotated[bool, typer.Option("--canonical", help="The writer's canonical form instead of the "
                                             "original bytes.")] = False,
     everything: Annotated[bool, typer.Option("--all", help="Export every record.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace output files that exist.")] = False,
     sort: Annotated[str, typer.Option("--sort", help="Order, as for search.")] = "id",
     limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", min=0,
                                        max=DB_INT_MAX)] = 0,
 ) -> None:
     """Records out of the archive: their original bytes (byte for byte) or --canonical."""
     from ..schema.archive import open_archive, rows, rows_by_ids
-    from ..schema.export import export, record_bytes
+    from ..schema.export import record_bytes
 
     ids = ids or []
     if not ids and filters.empty and not everything:
@@ -474,12 +475,33 @@ def export_cmd(
             sys.stdout.buffer.write(record_bytes(found, canonical=canonical))
             sys.stdout.buffer.flush()
         else:
-            written = export(found, Path(output), canonical=canonical,
-                             folder=Path(output).is_dir() or output.endswith(("/", "\\")))
+            written = _export_files(found, output, canonical=canonical, force=force)
             _err().print(Text(f"exported {len(found)} record(s) to "
                               f"{output if len(written) == 1 else str(Path(output)) + '/'}"))
     if missing:
         raise typer.Exit(EXIT_NOTHING)
+
+
+def _export_files(found: Sequence[GameRow], output: str, *, canonical: bool, force: bool) -> list[Path]:
+    """Write the records to the file `output` (one collection) or, for a folder, one file per record: nothing is
+    overwritten without `force`, no symlink is followed, and every file is renamed into place once complete."""
+    from ..schema.export import file_name, record_bytes
+    from .output_files import OutputError, write_files
+
+    out = Path(output)
+    try:
+        if out.is_dir() or output.endswith(("/", "\\")):
+            if out.is_symlink():
+                raise OutputError(f"{out} is a symbolic link: not written through")
+            out.mkdir(parents=True, exist_ok=True)
+            items = [(out / file_name(r, canonical=canonical), record_bytes([r], canonical=canonical)) for r in found]
+        else:
+            if out.parent != Path(""):
+                out.parent.mkdir(parents=True, exist_ok=True)
+            items = [(out, record_bytes(found, canonical=canonical))]
+        return write_files(items, force=force)
+    except OutputError as exc:
+        raise fail(str(exc)) from None
 
 
 def stats_cmd(

@@ -143,6 +143,7 @@ def _check_move(data: ReplayData, move: int) -> int:
 SourceArg = Annotated[str, typer.Argument(help="A record file (.rec, .sgf), or an archive id.", show_default=False)]
 DbOpt = Annotated[str | None, typer.Option("--db", help="Archive: a path or SQLAlchemy URL (default: $RECORDS_DB, "
                                                         "else records.db).")]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Replace the output file if it exists.")]
 IndexOpt = Annotated[int | None, typer.Option("--index", help="Which record of a collection file (0 = the first).",
                                               min=0, max=2**63 - 1)]
 
@@ -222,6 +223,7 @@ def diagram_command(
     = None,
     numbers: Annotated[bool, typer.Option("--numbers", help="Number the stones by the move that placed them.")]
     = False,
+    force: ForceOpt = False,
     db: DbOpt = None,
     index: IndexOpt = None,
 ) -> None:
@@ -232,7 +234,7 @@ def diagram_command(
 
         data = load_replay(source, db, index)
         at = data.last if move is None else _check_move(data, move)
-        _write(output, diagram_svg(data, at, numbers=numbers))
+        _write(output, diagram_svg(data, at, numbers=numbers), force)
 
     _run(action)
 
@@ -241,6 +243,7 @@ def html_command(
     source: SourceArg,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="The HTML file to write (default: stdout).")]
     = None,
+    force: ForceOpt = False,
     db: DbOpt = None,
     index: IndexOpt = None,
 ) -> None:
@@ -250,20 +253,24 @@ def html_command(
         from .html_page import html_page
 
         data = load_replay(source, db, index)
-        _write(output, html_page(data))
+        _write(output, html_page(data), force)
 
     _run(action)
 
 
-def _write(output: Path | None, text: str) -> None:
+def _write(output: Path | None, text: str, force: bool = False) -> None:
+    from .output_files import OutputError, write_file
+
+    # Record text in the output is already made safe (cli/safe_text.py); "replace" only guards the encoding.
+    data = text.encode("utf-8", "replace")
     if output is None or str(output) == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
         return
     try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        _fail(f"cannot write {output}: {exc.strerror or exc}")
+        write_file(output, data, force=force)
+    except OutputError as exc:
+        _fail(str(exc))
     _note(f"wrote {output}")
 
 
