@@ -30,6 +30,7 @@ from ..verifier.verdict import verify
 from .db import retrying, writer
 from .ingest import game_values, problem_values
 from .models import GameRow, ProblemRow
+from .worker_guard import die_with_parent
 
 if TYPE_CHECKING:
     from sqlalchemy.dialects import postgresql, sqlite
@@ -126,9 +127,11 @@ def default_workers() -> int:
     return max(1, min(8, cpus))
 
 
-def _ignore_sigint() -> None:
+def _init_worker() -> None:
     # Ctrl-C is the main process's business: it rolls back its open batch and stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A worker whose parent dies (a kill -9 of the import, or of its fork server) ends too.
+    die_with_parent()
 
 
 class Importer:
@@ -163,10 +166,10 @@ class Importer:
             # A fork server loads the modules once and forks the workers from it; forking this process itself
             # could copy a lock held by the progress bar's thread.
             ctx = multiprocessing.get_context("forkserver")
-            ctx.set_forkserver_preload([__name__])
+            ctx.set_forkserver_preload([__name__, f"{__package__}.forkserver_guard"])
         else:
             ctx = multiprocessing.get_context("spawn")
-        executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_ignore_sigint)
+        executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker)
         in_flight: deque[Future[list[FileResult]]] = deque()
         todo = iter(chunks)
         try:
