@@ -27,6 +27,7 @@ from ..records.model import FormatError
 from ..schema.filters import DEFAULT_LIMIT, SORT_NAMES, FilterError, Filters
 from .console import SafeConsole
 from .safe_text import csv_cell, json_text
+from .safe_text import plain as shown
 
 if TYPE_CHECKING:
     from ..schema.importer import FileResult
@@ -184,9 +185,10 @@ def _table(found: Sequence[GameRow]) -> Table:
         table.add_column(name, overflow="fold", no_wrap=name in ("id", "game", "moves", "valid"))
     for r in found:
         table.add_row(
-            str(r.id), f"{r.game} {r.size or ''}".strip(), Text(_date(r)), Text(_players(r, "B")),
-            Text(_players(r, "W")), Text(_result(r)), Text(_winner(r)), str(r.move_count),
-            Text("valid", style="green") if r.valid else Text("invalid", style="red"), Text(r.event or ""),
+            str(r.id), Text(shown(f"{r.game} {r.size or ''}".strip())), Text(shown(_date(r))),
+            Text(shown(_players(r, "B"))), Text(shown(_players(r, "W"))), Text(shown(_result(r))),
+            Text(shown(_winner(r))), str(r.move_count),
+            Text("valid", style="green") if r.valid else Text("invalid", style="red"), Text(shown(r.event or "")),
         )
     return table
 
@@ -376,7 +378,7 @@ def _header(row: GameRow) -> Table:
     ]
     for label, value in fields:
         if value:
-            t.add_row(label, Text(value))
+            t.add_row(label, Text(shown(value)))
     return t
 
 
@@ -398,8 +400,8 @@ def _verdict(row: GameRow, problems: Sequence[Any]) -> Group:
         t = Table("move", "point", "rule", "code", "severity", "where", "message", header_style="bold")
         for p in problems:
             where = f"{p.line}:{p.column}" if p.line is not None else ""
-            t.add_row(str(p.move or ""), Text(p.point or ""), Text(p.rule or ""), Text(p.code), p.severity, where,
-                      Text(p.message))
+            t.add_row(str(p.move or ""), Text(shown(p.point or "")), Text(shown(p.rule or "")), Text(shown(p.code)),
+                      p.severity, where, Text(shown(p.message)))
         parts.append(t)
     return Group(*parts)
 
@@ -554,5 +556,5 @@ def _print_stats(per_game: Sequence[Any], per_player: Sequence[Any]) -> None:
     if per_player:
         p = Table("player", "games", "wins", "win rate", title="per player", header_style="bold")
         for s in per_player:
-            p.add_row(Text(s.name or ""), str(s.games), str(s.wins), _pct(s.wins / s.games if s.games else None))
+            p.add_row(Text(shown(s.name or "")), str(s.games), str(s.wins), _pct(s.wins / s.games if s.games else None))
         console.print(p)

@@ -14,6 +14,7 @@ from ..records.games import SPECS, Game
 from ..records.model import FormatError, Record, Severity
 from ..verifier.replay import replay
 from ..verifier.verdict import Verdict
+from .safe_text import plain as shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,21 +48,21 @@ def _agree_text(verdict: Verdict) -> Text:
 def render_report(console: Console, outcome: Outcome) -> None:
     """The full report on one record."""
     if isinstance(outcome, FileFailure):
-        console.print(Text("FAIL ", style="bold red") + Text(outcome.message))
+        console.print(Text("FAIL ", style="bold red") + Text(shown(outcome.message)))
         return
     file, record, verdict = outcome
     spec = SPECS[record.game]
     head = Table.grid(padding=(0, 2))
     head.add_column(style="bold", no_wrap=True)
     head.add_column(overflow="fold")
-    head.add_row("File", Text(file + (f" (record {record.index + 1})" if record.index else "")))
+    head.add_row("File", Text(shown(file) + (f" (record {record.index + 1})" if record.index else "")))
     head.add_row("Game", Text(f"{spec.title}, {record.size}x{record.size}"))
-    head.add_row("Black", Text(_player(record.black, verdict.black_player, verdict.swapped, "Black")))
-    head.add_row("White", Text(_player(record.white, verdict.white_player, verdict.swapped, "White")))
+    head.add_row("Black", Text(shown(_player(record.black, verdict.black_player, verdict.swapped, "Black"))))
+    head.add_row("White", Text(shown(_player(record.white, verdict.white_player, verdict.swapped, "White"))))
     for label, value in (("Event", record.event), ("Round", record.round),
                          ("Date", record.date.raw if record.date else None), ("Place", record.place)):
         if value:
-            head.add_row(label, Text(value))
+            head.add_row(label, Text(shown(value)))
     head.add_row("Moves", Text(f"{verdict.moves_replayed} of {verdict.moves_total} replayed"))
     if not verdict.replayed:
         end = "not replayed: the header has errors"
@@ -69,22 +70,22 @@ def render_report(console: Console, outcome: Outcome) -> None:
         end = verdict.end or "replay stopped at an illegal move"
     head.add_row("End", Text(end))
     declared = verdict.declared.raw if verdict.declared and verdict.declared.raw else "(none)"
-    result = Text(f"declared {declared}, replay shows {verdict.computed}: ") + _agree_text(verdict)
+    result = Text(shown(f"declared {declared}, replay shows {verdict.computed}: ")) + _agree_text(verdict)
     head.add_row("Result", result)
     if verdict.score is not None:
         s = verdict.score
         head.add_row("Score", Text(f"Black {s.black:g}, White {s.white:g}, komi {s.komi:g}"))
     if verdict.winner_colour is not None:
-        head.add_row("Winner", Text(f"{verdict.winner_colour.word} ({verdict.winner_player or 'unnamed'})"))
+        head.add_row("Winner", Text(shown(f"{verdict.winner_colour.word} ({verdict.winner_player or 'unnamed'})")))
     if verdict.result_note:
-        head.add_row("Note", Text(verdict.result_note))
+        head.add_row("Note", Text(shown(verdict.result_note)))
     parts: list[object] = [head]
     if verdict.problems:
         parts.append(_problem_table(verdict))
     excerpt = _excerpt(record, verdict)
     if excerpt is not None:
         parts.append(excerpt)
-    title = Text.assemble(_status(verdict), " ", Text(file))
+    title = Text.assemble(_status(verdict), " ", Text(shown(file)))
     console.print(Panel(Group(*parts), title=title, title_align="left"))  # type: ignore[arg-type]
 
 
@@ -102,7 +103,8 @@ def _problem_table(verdict: Verdict) -> Table:
     for p in verdict.problems:
         sev = Text("error", style="red") if p.severity is Severity.ERROR else Text("warning", style="yellow")
         where = f"{p.pos.line}:{p.pos.column}" if p.pos else ""
-        table.add_row(sev, str(p.move or ""), p.point or "", p.rule or "", where, Text(p.message))
+        table.add_row(sev, str(p.move or ""), Text(shown(p.point or "")), Text(shown(p.rule or "")), where,
+                      Text(shown(p.message)))
     return table
 
 
@@ -128,7 +130,7 @@ def _excerpt(record: Record, verdict: Verdict) -> object | None:
 def render_summary(console: Console, outcomes: list[Outcome]) -> None:
     """One line per record, then the first problem of each record that does not pass, then totals."""
     base = _common_folder([o.file if isinstance(o, FileFailure) else o[0] for o in outcomes])
-    table = Table(title=f"Verification of {base or '.'}", title_justify="left", expand=True)
+    table = Table(title=Text(f"Verification of {shown(base or '.')}"), title_justify="left", expand=True)
     table.add_column("record", overflow="fold", ratio=1)
     table.add_column("game", no_wrap=True)
     table.add_column("moves", justify="right", no_wrap=True)
@@ -140,12 +142,12 @@ def render_summary(console: Console, outcomes: list[Outcome]) -> None:
     for outcome in outcomes:
         if isinstance(outcome, FileFailure):
             unreadable += 1
-            name = _relative(outcome.file, base)
+            name = shown(_relative(outcome.file, base))
             table.add_row(Text(name), "", "", Text("UNREADABLE", style="bold red"), "", "syntax")
-            notes.append(Text.assemble((name, "bold"), ": ", outcome.message))
+            notes.append(Text.assemble((name, "bold"), ": ", shown(outcome.message)))
             continue
         file, record, verdict = outcome
-        name = _relative(file, base) + (f" #{record.index + 1}" if record.index else "")
+        name = shown(_relative(file, base)) + (f" #{record.index + 1}" if record.index else "")
         if verdict.passes:
             passed += 1
         elif not verdict.valid:
@@ -157,13 +159,13 @@ def render_summary(console: Console, outcomes: list[Outcome]) -> None:
         if first is not None:
             short = " ".join(x for x in (f"move {first.move}" if first.move else "", first.rule or "") if x)
             notes.append(Text.assemble((name, "bold"), ": ", f"move {first.move}: " if first.move else "",
-                                       first.message, f" [{first.rule}]" if first.rule else ""))
+                                       shown(first.message), f" [{shown(first.rule)}]" if first.rule else ""))
         elif verdict.agrees is False:
             short = "result"
-            notes.append(Text.assemble((name, "bold"), ": ", verdict.result_note or "the result disagrees"))
+            notes.append(Text.assemble((name, "bold"), ": ", shown(verdict.result_note or "the result disagrees")))
         declared = verdict.declared.raw if verdict.declared and verdict.declared.raw else "-"
         table.add_row(Text(name), _SHORT[record.game], str(verdict.moves_total), _status(verdict),
-                      Text(f"{declared} / {verdict.computed}"), short)
+                      Text(shown(f"{declared} / {verdict.computed}")), short)
     console.print(table)
     for note in notes:
         console.print(note)
