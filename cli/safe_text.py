@@ -65,7 +65,7 @@ def csv_cell(value: object) -> object:
     if not isinstance(value, str):
         return value
     text = plain(value)
-    if text.startswith(FORMULA_START):
+    if value.startswith(FORMULA_START) or text.startswith(FORMULA_START):
         return "'" + text
     return text
 
