@@ -30,7 +30,7 @@ from ..verifier.verdict import verify
 from .db import retrying, writer
 from .ingest import game_values, problem_values
 from .models import GameRow, ProblemRow
-from .worker_guard import die_with_parent
+from .worker_guard import die_with_parent, mark_main_process
 
 if TYPE_CHECKING:
     from sqlalchemy.dialects import postgresql, sqlite
@@ -166,9 +166,11 @@ class Importer:
             # A fork server loads the modules once and forks the workers from it; forking this process itself
             # could copy a lock held by the progress bar's thread.
             ctx = multiprocessing.get_context("forkserver")
-            ctx.set_forkserver_preload([__name__, f"{__package__}.forkserver_guard"])
+            # The guard comes first: the fork server watches this process from its first moments.
+            ctx.set_forkserver_preload([f"{__package__}.forkserver_guard", __name__])
         else:
             ctx = multiprocessing.get_context("spawn")
+        mark_main_process()
         executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker)
         in_flight: deque[Future[list[FileResult]]] = deque()
         todo = iter(chunks)
