@@ -130,13 +130,8 @@ def _excerpt(record: Record, verdict: Verdict) -> object | None:
 def render_summary(console: Console, outcomes: list[Outcome]) -> None:
     """One line per record, then the first problem of each record that does not pass, then totals."""
     base = _common_folder([o.file if isinstance(o, FileFailure) else o[0] for o in outcomes])
-    table = Table(title=Text(f"Verification of {shown(base or '.')}"), title_justify="left", expand=True)
-    table.add_column("record", overflow="fold", ratio=1)
-    table.add_column("game", no_wrap=True)
-    table.add_column("moves", justify="right", no_wrap=True)
-    table.add_column("verdict", no_wrap=True)
-    table.add_column("declared/replay", no_wrap=True)
-    table.add_column("problem", no_wrap=True)
+    title = Text(f"Verification of {shown(base or '.')}")
+    table = _Rows()
     notes: list[Text] = []
     passed = invalid = disagree = unreadable = 0
     for outcome in outcomes:
@@ -166,13 +161,46 @@ def render_summary(console: Console, outcomes: list[Outcome]) -> None:
         declared = verdict.declared.raw if verdict.declared and verdict.declared.raw else "-"
         table.add_row(Text(name), _SHORT[record.game], str(verdict.moves_total), _status(verdict),
                       Text(shown(f"{declared} / {verdict.computed}")), short)
-    console.print(table)
+    table.print(console, title)
     for note in notes:
         console.print(note)
     total = passed + invalid + disagree + unreadable
     console.print(Text.assemble(
         (f"{total} records: ", "bold"), (f"{passed} pass", "green"), ", ", (f"{invalid} invalid", "red"), ", ",
         (f"{disagree} with a wrong result", "yellow"), ", ", (f"{unreadable} unreadable", "red")))
+
+
+class _Rows:
+    """The summary's rows, printed as one table or, when there are many, as tables of CHUNK rows with the same
+    column widths (rich lays a table out whole: one table of 100,000 rows would take gigabytes)."""
+
+    CHUNK = 1000
+    HEADERS = ("record", "game", "moves", "verdict", "declared/replay", "problem")
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[Text | str, ...]] = []
+
+    def add_row(self, *cells: Text | str) -> None:
+        self.rows.append(cells)
+
+    def _table(self, title: Text | None, widths: list[int] | None) -> Table:
+        table = Table(title=title, title_justify="left", expand=True, show_header=title is not None)
+        for i, header in enumerate(self.HEADERS):
+            width = widths[i] if widths is not None and i else None
+            table.add_column(header, overflow="fold" if i == 0 else "ellipsis", ratio=1 if i == 0 else None,
+                             no_wrap=i > 0, justify="right" if header == "moves" else "left", width=width)
+        return table
+
+    def print(self, console: Console, title: Text) -> None:
+        widths = None
+        if len(self.rows) > self.CHUNK:
+            widths = [max([len(h)] + [Text(c).cell_len if isinstance(c, str) else c.cell_len for c in column])
+                      for h, column in zip(self.HEADERS, zip(*self.rows, strict=True), strict=True)]
+        for start in range(0, max(1, len(self.rows)), self.CHUNK):
+            table = self._table(title if start == 0 else None, widths)
+            for row in self.rows[start:start + self.CHUNK]:
+                table.add_row(*row)
+            console.print(table)
 
 
 _SHORT = {Game.GO: "Go", Game.CONVERSION_GO: "ConvGo", Game.CATION: "Cation", Game.QUENTIN: "Quentin",

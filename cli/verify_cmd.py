@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, cast
 
 import typer
 
 from ..records.files import record_files, why_unopened
+from ..records.games import Game
 from ..records.limits import read_input
-from ..records.model import FormatError
+from ..records.model import FormatError, Record
 from ..records.reader import read_bytes
 from ..verifier.verdict import verify
 from .console import make_console
@@ -35,7 +38,7 @@ def verify_command(
     Exit status: 0 when every record passes, 1 when any does not, 2 when a path cannot be opened.
     """
     console = make_console(no_color=no_color)
-    outcomes: list[Outcome] = []
+    outcomes = _Outcomes(as_json)
     unopened = False
     for path, exists in record_files(paths):
         if not exists:
@@ -61,20 +64,62 @@ def verify_command(
             outcomes.append(FileFailure(str(path), f"{path}: cannot be read: {type(err).__name__}: {err}", None))
 
     if as_json:
-        for outcome in outcomes:
-            typer.echo(_json_text(_json_line(outcome)))
-    elif len(outcomes) == 1:
-        render_report(console, outcomes[0])
-    elif outcomes:
-        render_summary(console, outcomes)
+        pass  # printed as they came
+    elif len(outcomes.kept) == 1:
+        render_report(console, outcomes.kept[0])
+    elif outcomes.kept:
+        render_summary(console, outcomes.kept)
     else:
         console.print("No record files found.")
 
     if unopened:
         raise typer.Exit(EXIT_USAGE)
-    failed = any(isinstance(o, FileFailure) or not o[2].passes for o in outcomes)
-    if failed or not outcomes:
+    if outcomes.failed or not outcomes.count:
         raise typer.Exit(EXIT_FAILED)
+
+
+@dataclass(frozen=True, slots=True)
+class _Summarised:
+    """What the summary table needs of a record (`index`, `game`): the record itself is not kept for it."""
+
+    index: int
+    game: Game
+
+
+class _Outcomes:
+    """The outcomes of a run. With --json each is printed at once and not kept; otherwise the first keeps its
+    record (a one-record run gets the full report) and, once there are two, every record gives way to what the
+    summary shows of it, so that memory does not grow with the records of a large collection."""
+
+    def __init__(self, as_json: bool) -> None:
+        self.as_json = as_json
+        self.kept: list[Outcome] = []
+        self.count = 0
+        self.failed = False
+
+    def append(self, outcome: Outcome) -> None:
+        self.count += 1
+        if isinstance(outcome, FileFailure) or not outcome[2].passes:
+            self.failed = True
+        if self.as_json:
+            typer.echo(_json_text(_json_line(outcome)))
+            return
+        self.kept.append(outcome)
+        if len(self.kept) >= 2:
+            for i in (0, -1) if len(self.kept) == 2 else (-1,):
+                self.kept[i] = _summarised(self.kept[i])
+
+    def extend(self, items: Iterable[Outcome]) -> None:
+        for outcome in items:
+            self.append(outcome)
+
+
+def _summarised(outcome: Outcome) -> Outcome:
+    if isinstance(outcome, FileFailure):
+        return outcome
+    file, record, verdict = outcome
+    # render_summary reads only `index` and `game` of the record.
+    return file, cast(Record, _Summarised(record.index, record.game)), verdict
 
 
 def _json_text(obj: dict[str, object]) -> str:
