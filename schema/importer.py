@@ -103,7 +103,9 @@ def process_file(path: str) -> FileResult:
     except Exception as exc:  # the reader promises FormatError only; a bug must not stop the whole import
         result.error = f"{path}: cannot read: {type(exc).__name__}: {exc}"
         return result
-    for record in records:
+    records.reverse()
+    while records:
+        record = records.pop()  # each record is let go once its rows are made: memory holds one file's rows
         try:
             verdict = verify(record)
             result.rows.append((game_values(record, verdict, source_file=path), problem_values(verdict)))
