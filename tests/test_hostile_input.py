@@ -208,3 +208,14 @@ def test_an_archive_id_beyond_64_bits_is_not_found(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "no record with id" in result.output
     assert run("show", "9223372036854775807", "--db", db).exit_code == 1
+
+
+def test_a_summary_of_many_records_is_printed_whole_in_chunks(tmp_path: Path) -> None:
+    src = tmp_path / "many.sgf"
+    src.write_bytes(b"(;GM[1]SZ[9];B[cc])\n" * 1100 + b"(;GM[1]SZ[9];B[cc];W[cc])\n")
+    result = run("verify", src)
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert sum(1 for line in lines if "many.sgf" in line and "│" in line) == 1101
+    assert "#1101" in result.output and "1101 records: 1100 pass, 1 invalid" in result.output
+    assert "many.sgf #1101: move 2:" in " ".join(result.output.split())
