@@ -5,6 +5,9 @@ for a collection of many tiny records (measured at the 3 MiB default: 285 MB to 
 import them, 404 MB to import 87K small games). The cap keeps one file's cost bounded; change it with the
 environment variable RECORDS_MAX_FILE_SIZE (bytes, or with a suffix: `64K`, `16M`, `1G`; `0` for no cap).
 
+Memory also grows with the number of records (about 4 KB each while they are imported, however small), so one
+file may hold at most 100,000 game records; RECORDS_MAX_RECORDS changes that (`0` for no limit).
+
 FIFOs, devices, sockets and folders named as files are refused without being opened (a FIFO would block, a device
 such as /dev/zero would never end).
 """
@@ -21,6 +24,9 @@ from pathlib import Path
 ENV_MAX_FILE_SIZE = "RECORDS_MAX_FILE_SIZE"
 DEFAULT_MAX_FILE_SIZE = 3 * 1024 * 1024
 STDIN = "-"
+
+ENV_MAX_RECORDS = "RECORDS_MAX_RECORDS"
+DEFAULT_MAX_RECORDS = 100_000
 
 _SIZE = re.compile(r"\s*(\d+)\s*([kmg]?)i?b?\s*", re.I)
 _UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
@@ -43,6 +49,14 @@ def max_file_size() -> int | None:
         return DEFAULT_MAX_FILE_SIZE
     value = int(m.group(1)) * _UNITS[m.group(2).lower()]
     return value or None
+
+
+def max_records() -> int | None:
+    """The most game records one file may hold (None: no limit), from RECORDS_MAX_RECORDS or the default."""
+    raw = os.environ.get(ENV_MAX_RECORDS, "").strip().replace("_", "")
+    if not raw.isdigit():
+        return DEFAULT_MAX_RECORDS
+    return int(raw) or None
 
 
 def describe_size(n: int) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 from .charset import BOM, DEFAULT, FALLBACK, Decoder, NeedsFallback, codec_for
 from .games import Game, game_from_gm
 from .grammar import Note, ParsedTree, parse_tree, scan_root, show_byte
-from .limits import read_input
+from .limits import ENV_MAX_RECORDS, max_records, read_input
 from .model import Diagnostic, FormatError, Node, Property, Record, Severity, SourcePos, _Locator, source_of
 from .properties import RecordMoves, move_table, read_date, read_handicap, read_komi, read_result, read_size
 from .setup import collect_setup
@@ -83,7 +83,11 @@ class _Reader:
         notes.extend(_outside(data, pos, m.start(), before=True))
         records: list[Record] = []
         start = m.start()
+        most = max_records()
         while True:
+            if most is not None and len(records) >= most:
+                raise self.error(None, "too-many-records")(
+                    f"more than {most:,} game records in one file (set {ENV_MAX_RECORDS} to read more)", start)
             record, end = self.tree(start, len(records), notes)
             records.append(record)
             m = _TREE_START.search(data, end)

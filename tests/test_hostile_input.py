@@ -219,3 +219,18 @@ def test_a_summary_of_many_records_is_printed_whole_in_chunks(tmp_path: Path) ->
     assert sum(1 for line in lines if "many.sgf" in line and "│" in line) == 1101
     assert "#1101" in result.output and "1101 records: 1100 pass, 1 invalid" in result.output
     assert "many.sgf #1101: move 2:" in " ".join(result.output.split())
+
+
+def test_a_file_with_too_many_records_is_refused(tmp_path: Path, monkeypatch) -> None:
+    src = tmp_path / "tiny.sgf"
+    src.write_bytes(b"(;B[cc])" * 50)
+    monkeypatch.setenv(limits.ENV_MAX_RECORDS, "40")
+    result = run("verify", src)
+    assert result.exit_code == 1
+    flat = " ".join(result.output.split())
+    assert "more than 40 game records in one file" in flat and limits.ENV_MAX_RECORDS in flat
+    monkeypatch.setenv(limits.ENV_MAX_RECORDS, "50")
+    allowed = run("verify", src)
+    assert "50 records:" in allowed.output and "more than" not in allowed.output
+    monkeypatch.delenv(limits.ENV_MAX_RECORDS)
+    assert limits.max_records() == limits.DEFAULT_MAX_RECORDS
