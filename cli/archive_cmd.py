@@ -11,7 +11,6 @@ import dataclasses
 import functools
 import inspect
 import io
-import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -30,6 +29,8 @@ from ..records.model import FormatError
 from ..schema.filters import DEFAULT_LIMIT, SORT_NAMES, FilterError, Filters
 from ..verifier.status import ResultStatus, VerdictClass
 from .console import SgfPointsOption, make_console
+from .safe_text import csv_cell, json_text
+from .safe_text import plain as shown
 from .verdict_view import render_report, status_word, totals_line, verdict_word
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 # should not pay for loading it.
 
 EXIT_OK, EXIT_NOTHING, EXIT_USAGE = 0, 1, 2
+DB_INT_MAX = 2**63 - 1  # the largest integer SQLite and PostgreSQL (bigint) compare with: ids, sizes, limits
 
 DbOption = Annotated[
     str | None,
@@ -54,7 +56,7 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of 
 # -- errors -------------------------------------------------------------------------------------------------
 
 def _err() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return make_console(stderr=True)
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
@@ -96,7 +98,7 @@ _FILTER_PARAMS = [
     _opt(str | None, "--white", help="The player holding White at the start or, after a swap, at the finish."),
     _opt(str | None, "--winner", help="The winner: a player's name, or the colour B / W."),
     _opt(str | None, "--game", help="go-ing, conversion-go, cation, quentin, squer (also go, ConversionGo)."),
-    _opt(int | None, "--size", help="Board size."),
+    _opt(int | None, "--size", help="Board size.", min=0, max=DB_INT_MAX),
     _opt(str | None, "--event", help="The event (EV), compared like names."),
     _opt(str | None, "--round", help="The round (RO), exactly."),
     _opt(str | None, "--from", help="Played on or after this date: 2017, 2017-05 or 2017-05-03.",
@@ -108,8 +110,8 @@ _FILTER_PARAMS = [
          "result)."),
     _opt(str | None, "--status", help="Result status (GEN-8): agrees, disagrees, unconfirmed, undeclared, kind-only."),
     _opt(bool | None, "--swapped/--not-swapped", help="Only records where the pie swap was (or was not) taken."),
-    _opt(int | None, "--moves-min", help="At least this many moves on the main line."),
-    _opt(int | None, "--moves-max", help="At most this many moves on the main line."),
+    _opt(int | None, "--moves-min", help="At least this many moves on the main line.", min=0, max=DB_INT_MAX),
+    _opt(int | None, "--moves-max", help="At most this many moves on the main line.", min=0, max=DB_INT_MAX),
     _opt(str | None, "--text", help="Text in the comments or the names (case-insensitive)."),
     _opt(str | None, "--opening", help="The main line starts with these moves: 'B\\[pd] W\\[dp]', pd,dp or Q16,D4. "
          "Points in SGF letters or the game's own notation (Q16; a1-style for the connection games), read on the "
@@ -187,15 +189,15 @@ _SHORT_GAME = {"go-ing": "Go", "conversion-go": "ConvGo", "cation": "Cation", "q
 _COLUMNS: list[tuple[str, Callable[[GameRow], Text | str]]] = [
     ("id", lambda r: str(r.id)),
     ("game", lambda r: f"{_SHORT_GAME.get(r.game, r.game)} {r.size or ''}".strip()),
-    ("date", lambda r: Text(_date(r))),
-    ("black", lambda r: Text(_players(r, "B"))),
-    ("white", lambda r: Text(_players(r, "W"))),
-    ("result", lambda r: Text(_result(r))),
+    ("date", lambda r: Text(shown(_date(r)))),
+    ("black", lambda r: Text(shown(_players(r, "B")))),
+    ("white", lambda r: Text(shown(_players(r, "W")))),
+    ("result", lambda r: Text(shown(_result(r)))),
     ("verdict", lambda r: verdict_word(VerdictClass(r.verdict))),
     ("status", lambda r: status_word(ResultStatus(r.result_status))),
-    ("event", lambda r: Text(r.event or "")),
+    ("event", lambda r: Text(shown(r.event or ""))),
     ("moves", lambda r: str(r.move_count)),
-    ("winner", lambda r: Text(_winner(r))),
+    ("winner", lambda r: Text(shown(_winner(r)))),
 ]
 _NAME_COLUMNS = {"black", "white", "event", "winner"}
 
@@ -240,12 +242,12 @@ def _csv(found: Sequence[GameRow]) -> str:
     fields = list(records[0]) if records else list(JSON_FIELDS)
     w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     w.writeheader()
-    w.writerows(records)
+    w.writerows({k: csv_cell(v) for k, v in r.items()} for r in records)
     return buf.getvalue()
 
 
 def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    sys.stdout.write(json_text(data, indent=1) + "\n")
     sys.stdout.flush()
 
 
@@ -266,8 +268,8 @@ def import_cmd(
     db: DbOption = None,
     workers: Annotated[int | None, typer.Option("--workers", "-j", help="Worker processes that parse and verify "
                                                 "(1: none; default: one per CPU but one, at most 8; used from 100 "
-                                                "files on).", min=1)] = None,
-    batch_size: Annotated[int, typer.Option("--batch", help="Records per transaction.", min=1)] = 500,
+                                                "files on).", min=1, max=256)] = None,
+    batch_size: Annotated[int, typer.Option("--batch", help="Records per transaction.", min=1, max=100_000)] = 500,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every duplicate.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of a table.")] = False,
@@ -344,7 +346,8 @@ def search_cmd(
     db: DbOption = None,
     sort: Annotated[str, typer.Option("--sort", help=f"Sort by {', '.join(SORT_NAMES)}; `-` first for "
                                                      "descending; several with commas.")] = "id",
-    limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", min=0)] = DEFAULT_LIMIT,
+    limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", min=0,
+                                       max=DB_INT_MAX)] = DEFAULT_LIMIT,
     as_json: JsonOption = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")] = False,
     after: Annotated[str | None, typer.Option("--after", "--position", help="Games that reached the position after "
@@ -400,7 +403,8 @@ def search_cmd(
 
 
 def show_cmd(
-    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record's id in the archive.")],
+    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record's id in the archive.", min=1,
+                                             max=DB_INT_MAX)],
     db: DbOption = None,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Draw the board with ASCII only.")] = False,
     as_json: JsonOption = False,
@@ -456,7 +460,7 @@ def _header(row: GameRow) -> Table:
     t.add_column()
     t.add_row("record", Text(f"#{row.id}, imported {row.imported_at:%Y-%m-%d %H:%M}"))
     if row.source_file:
-        t.add_row("source", Text(f"{row.source_file} (game {row.source_index + 1})"))
+        t.add_row("source", Text(shown(f"{row.source_file} (game {row.source_index + 1})")))
     t.add_row("sha256", Text(row.sha256))
     return t
 
@@ -477,19 +481,21 @@ def _in_notation(verdict: Verdict, analysis: Analysis) -> Verdict:
 def export_cmd(
     filters: Filters,
     ids: Annotated[list[int] | None, typer.Argument(metavar="ID", help="Record ids; or use the filters.",
-                                                    show_default=False)] = None,
+                                                    show_default=False, min=1, max=DB_INT_MAX)] = None,
     db: DbOption = None,
     output: Annotated[str | None, typer.Option("--output", "-o", help="A file (one collection) or a folder (one "
                                                "file per record; a trailing / makes one). Default: stdout.")] = None,
     canonical: Annotated[bool, typer.Option("--canonical", help="The writer's canonical form instead of the "
                                             "original bytes.")] = False,
     everything: Annotated[bool, typer.Option("--all", help="Export every record.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace output files that exist.")] = False,
     sort: Annotated[str, typer.Option("--sort", help="Order, as for search.")] = "id",
-    limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", min=0)] = 0,
+    limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", min=0,
+                                       max=DB_INT_MAX)] = 0,
 ) -> None:
     """Records out of the archive: their original bytes (byte for byte) or --canonical."""
     from ..schema.archive import open_archive, rows, rows_by_ids
-    from ..schema.export import export, record_bytes
+    from ..schema.export import record_bytes
 
     ids = ids or []
     if not ids and filters.empty and not everything:
@@ -517,18 +523,40 @@ def export_cmd(
             sys.stdout.buffer.write(record_bytes(found, canonical=canonical))
             sys.stdout.buffer.flush()
         else:
-            written = export(found, Path(output), canonical=canonical,
-                             folder=Path(output).is_dir() or output.endswith(("/", "\\")))
+            written = _export_files(found, output, canonical=canonical, force=force)
             _err().print(Text(f"exported {len(found)} record(s) to "
                               f"{output if len(written) == 1 else str(Path(output)) + '/'}"))
     if missing:
         raise typer.Exit(EXIT_NOTHING)
 
 
+def _export_files(found: Sequence[GameRow], output: str, *, canonical: bool, force: bool) -> list[Path]:
+    """Write the records to the file `output` (one collection) or, for a folder, one file per record: nothing is
+    overwritten without `force`, no symlink is followed, and every file is renamed into place once complete."""
+    from ..schema.export import file_name, record_bytes
+    from .output_files import OutputError, write_files
+
+    out = Path(output)
+    try:
+        if out.is_dir() or output.endswith(("/", "\\")):
+            if out.is_symlink():
+                raise OutputError(f"{out} is a symbolic link: not written through")
+            out.mkdir(parents=True, exist_ok=True)
+            items = [(out / file_name(r, canonical=canonical), record_bytes([r], canonical=canonical)) for r in found]
+        else:
+            if out.parent != Path(""):
+                out.parent.mkdir(parents=True, exist_ok=True)
+            items = [(out, record_bytes(found, canonical=canonical))]
+        return write_files(items, force=force)
+    except OutputError as exc:
+        raise fail(str(exc)) from None
+
+
 def stats_cmd(
     db: DbOption = None,
     game: Annotated[str | None, typer.Option("--game", help="Only this game.")] = None,
-    players: Annotated[int, typer.Option("--players", help="How many players to list (0: all).", min=0)] = 20,
+    players: Annotated[int, typer.Option("--players", help="How many players to list (0: all).", min=0,
+                                         max=DB_INT_MAX)] = 20,
     as_json: JsonOption = False,
 ) -> None:
     """Per game: records, the share that passes, results by method, win rates, the pie swap; per player: games
@@ -581,7 +609,7 @@ def _print_stats(per_game: Sequence[Any], per_player: Sequence[Any]) -> None:
                   f"{g.swaps} ({_pct(g.swap_rate)})" if g.swaps else "0",
                   f"{g.swapper_wins}/{g.swapper_decided}" if g.swapper_decided else "-")
         listed = ", ".join(f"{m} {n}" for m, n in sorted(g.methods.items(), key=lambda kv: (-kv[1], kv[0])))
-        methods.append(Text(f"{short}: {listed}"))
+        methods.append(Text(shown(f"{short}: {listed}")))
     console.print(t)
     console.print(Text("declared results by method", style="bold"))
     for line in methods:
@@ -589,6 +617,6 @@ def _print_stats(per_game: Sequence[Any], per_player: Sequence[Any]) -> None:
     if per_player:
         p = _compact_table("player", "games", "wins", "win rate", title="per player")
         for s in per_player:
-            p.add_row(Text(s.name or ""), str(s.games), str(s.wins), _pct(s.wins / s.games if s.games else None))
+            p.add_row(Text(shown(s.name or "")), str(s.games), str(s.wins), _pct(s.wins / s.games if s.games else None))
         console.print()
         console.print(p)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 from html import escape
 from importlib import resources
 from typing import Any
@@ -28,6 +27,8 @@ from .boards import (
     to_move_line,
     verdict_lines,
 )
+from .safe_text import html_text, json_text
+from .safe_text import terminal as html_shown  # the page shows control characters as the terminal does
 from .svg import CELL, Geometry, frame_shapes, step_shapes, stone_shape, to_xml
 
 _LETTERS = "".join(index_letter(i) for i in range(52))
@@ -39,7 +40,7 @@ def _asset(name: str) -> str:
 
 def script_json(value: Any) -> str:
     """JSON that is safe inside a <script> element: no `</script>`, no HTML comment, no JS line separators."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    text = json_text(value, separators=(",", ":"))
     return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
@@ -56,12 +57,12 @@ def page_data(data: Analysis, geo: Geometry) -> dict[str, Any]:
         under, over = step_shapes(data, i, geo)
         positions.append({
             "board": _board_string(data.rows_at(i)),
-            "label": move_line(data, i),
-            "changes": change_lines(step, data.points),
+            "label": html_shown(move_line(data, i)),
+            "changes": [html_shown(line) for line in change_lines(step, data.points)],
             "illegal": bool(step is not None and step.illegal is not None),
-            "toMove": to_move_line(data, i),
-            "swap": swap_line(data, i) or "",
-            "comment": comment_of(data, i) or "",
+            "toMove": html_shown(to_move_line(data, i)),
+            "swap": html_shown(swap_line(data, i) or ""),
+            "comment": html_shown(comment_of(data, i) or ""),
             "under": under,
             "over": over,
         })
@@ -88,14 +89,14 @@ def _header_html(data: Analysis) -> str:
     rows = []
     for line in lines[1:]:
         label, _, value = line.partition(": ")
-        rows.append(f"<dt>{escape(label)}</dt><dd>{escape(value)}</dd>")
-    return f"<h1>{escape(lines[0])}</h1>\n<dl>{''.join(rows)}</dl>"
+        rows.append(f"<dt>{html_text(label)}</dt><dd>{html_text(value)}</dd>")
+    return f"<h1>{html_text(lines[0])}</h1>\n<dl>{''.join(rows)}</dl>"
 
 
 def _verdict_html(data: Analysis) -> str:
     lines = verdict_lines(data)
-    word = data.verdict.verdict.value if data.verdict is not None else "unavailable"
-    body = "".join(f"<p>{escape(line)}</p>" for line in lines)
+    word = data.verdict.verdict.value
+    body = "".join(f"<p>{html_text(line)}</p>" for line in lines)
     return f'<section id="verdict" class="verdict-{word}">{body}</section>'
 
 
@@ -119,7 +120,7 @@ def html_page(data: Analysis) -> str:
 <meta http-equiv="Content-Security-Policy" content="{escape(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>{escape(_title(data))}</title>
+<title>{html_text(_title(data))}</title>
 <style>
 {_asset("replay.css")}</style>
 </head>

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from ..records.model import FormatError, Record
 from .boards import console_needs_ascii, move_line
-from .console import SgfPointsOption
+from .console import SafeConsole, SgfPointsOption
 
 if TYPE_CHECKING:
     from ..verifier.analysis import Analysis
@@ -39,7 +39,7 @@ def _fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
 
 
 def _stderr() -> Console:
-    return Console(stderr=True, markup=False, highlight=False, color_system=None)
+    return SafeConsole(stderr=True, markup=False, highlight=False, color_system=None)
 
 
 def _note(message: str) -> None:
@@ -50,7 +50,7 @@ def make_console(no_color: bool = False) -> Console:
     """The output console. `--no-color` or a non-empty NO_COLOR turn off every colour and style escape code."""
     plain = no_color or bool(os.environ.get("NO_COLOR"))
     # markup=False: no string printed here is ever read as rich markup (record text is shown literally).
-    return Console(markup=False, highlight=False, emoji=False, no_color=plain,
+    return SafeConsole(markup=False, highlight=False, emoji=False, no_color=plain,
                    color_system=None if plain else "auto")
 
 
@@ -102,7 +102,10 @@ def load_record(source: str, db: str | None, index: int | None) -> Record:
             _fail(f"{source} is a folder, not a record file")
         return _read_path(path, index)
     if source.strip().isdigit():
-        return _read_archive(int(source), db)
+        record_id = int(source)
+        if record_id > 2**63 - 1:  # larger than any id a database holds (and than its integers)
+            _fail(f"no record with id {source.strip()} in the archive", EXIT_NOT_FOUND)
+        return _read_archive(record_id, db)
     _fail(f"no such file: {source} (nor an archive id)")
 
 
@@ -139,7 +142,9 @@ def _check_move(data: Analysis, move: int) -> int:
 SourceArg = Annotated[str, typer.Argument(help="A record file (.rec, .sgf), or an archive id.", show_default=False)]
 DbOpt = Annotated[str | None, typer.Option("--db", help="Archive: a path or SQLAlchemy URL (default: $RECORDS_DB, "
                                                         "else records.db).")]
-IndexOpt = Annotated[int | None, typer.Option("--index", help="Which record of a collection file (0 = the first).")]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Replace the output file if it exists.")]
+IndexOpt = Annotated[int | None, typer.Option("--index", help="Which record of a collection file (0 = the first).",
+                                              min=0, max=2**63 - 1)]
 
 
 def _run(action) -> None:
@@ -218,6 +223,7 @@ def diagram_command(
     = None,
     numbers: Annotated[bool, typer.Option("--numbers", help="Number the stones by the move that placed them.")]
     = False,
+    force: ForceOpt = False,
     db: DbOpt = None,
     index: IndexOpt = None,
     sgf_points: SgfPointsOption = False,
@@ -229,7 +235,7 @@ def diagram_command(
 
         data = load_replay(source, db, index, sgf_points)
         at = data.last if move is None else _check_move(data, move)
-        _write(output, diagram_svg(data, at, numbers=numbers))
+        _write(output, diagram_svg(data, at, numbers=numbers), force)
 
     _run(action)
 
@@ -238,6 +244,7 @@ def html_command(
     source: SourceArg,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="The HTML file to write (default: stdout).")]
     = None,
+    force: ForceOpt = False,
     db: DbOpt = None,
     index: IndexOpt = None,
     sgf_points: SgfPointsOption = False,
@@ -248,20 +255,24 @@ def html_command(
         from .html_page import html_page
 
         data = load_replay(source, db, index, sgf_points)
-        _write(output, html_page(data))
+        _write(output, html_page(data), force)
 
     _run(action)
 
 
-def _write(output: Path | None, text: str) -> None:
+def _write(output: Path | None, text: str, force: bool = False) -> None:
+    from .output_files import OutputError, write_file
+
+    # Record text in the output is already made safe (cli/safe_text.py); "replace" only guards the encoding.
+    data = text.encode("utf-8", "replace")
     if output is None or str(output) == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
         return
     try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        _fail(f"cannot write {output}: {exc.strerror or exc}")
+        write_file(output, data, force=force)
+    except OutputError as exc:
+        _fail(str(exc))
     _note(f"wrote {output}")
 
 

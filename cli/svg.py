@@ -17,6 +17,7 @@ from ..records.notation import PointNames
 from ..records.points import Point, format_point, index_letter
 from ..verifier.analysis import Analysis
 from .boards import MARK_WORDS, Highlights, Mark, Rows, change_lines, move_line, step_highlights
+from .safe_text import xml_text
 
 Attrs = dict[str, str | int | float]
 Shape = tuple[str, Attrs, str | None]  # tag, attributes, text content
@@ -68,11 +69,11 @@ def to_xml(shapes: list[Shape]) -> str:
     """Shapes as SVG elements; every attribute value and text escaped."""
     out: list[str] = []
     for tag, attrs, text in shapes:
-        attr = "".join(f' {k}="{escape(_num(v), quote=True)}"' for k, v in attrs.items())
+        attr = "".join(f' {k}="{xml_text(_num(v), quote=True)}"' for k, v in attrs.items())
         if text is None:
             out.append(f"<{tag}{attr}/>")
         else:
-            out.append(f"<{tag}{attr}>{escape(text, quote=False)}</{tag}>")
+            out.append(f"<{tag}{attr}>{xml_text(text, quote=False)}</{tag}>")
     return "\n".join(out)
 
 
@@ -294,9 +295,9 @@ def diagram_svg(data: Analysis, index: int, *, numbers: bool = False) -> str:
     w, h = _num(geo.width), _num(geo.width + (CELL * 0.4 + len(lines) * CELL * 0.38 * 1.3 if lines else 0))
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
             f'role="img" data-game="{escape(record.game.value)}" data-size="{record.size}" data-move="{index}">')
-    parts = [head, f"<title>{escape(title, quote=False)}</title>"]
+    parts = [head, f"<title>{xml_text(title, quote=False)}</title>"]
     if desc:
-        parts.append(f"<desc>{escape(desc, quote=False)}</desc>")
+        parts.append(f"<desc>{xml_text(desc, quote=False)}</desc>")
     parts.append(f'<rect class="paper" x="0" y="0" width="{w}" height="{h}" fill="#ffffff"/>')
     parts.append(to_xml(shapes))
     parts.append("</svg>\n")

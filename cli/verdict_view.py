@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from dataclasses import dataclass
 
 from rich import box
 from rich.console import Console, Group
@@ -13,25 +12,17 @@ from rich.table import Table
 from rich.text import Text
 
 from ..records.games import SPECS, Game
-from ..records.model import FormatError, Record, Severity
+from ..records.model import Record, Severity
 from ..records.notation import PointNames, names_for
 from ..records.points import parse_point
 from ..verifier.analysis import Analysis
 from ..verifier.status import STATUS_ORDER, VERDICT_ORDER, ResultStatus, VerdictClass
 from ..verifier.verdict import Verdict
 from .layout import wrap_path
+from .safe_text import plain as shown
+from .verify_work import FileFailure, Item
 
-
-@dataclass(frozen=True, slots=True)
-class FileFailure:
-    """A file that could not be opened or read: it still gets a line in the report."""
-
-    file: str
-    message: str
-    error: FormatError | None
-
-
-Outcome = FileFailure | tuple[str, Record, Verdict]
+Outcome = FileFailure | tuple[str, Record, Verdict]  # a file that did not read, or one record and its verdict
 
 
 def verdict_word(verdict: VerdictClass) -> Text:
@@ -52,24 +43,24 @@ def render_report(console: Console, outcome: Outcome, *, sgf_points: bool = Fals
     """The full report on one record; points in the game's customary notation, or SGF letters (GEN-10). With the
     record's analysis, a board excerpt shows the position before the first illegal move."""
     if isinstance(outcome, FileFailure):
-        console.print(verdict_word(VerdictClass.UNREADABLE) + Text(" ") + Text(outcome.message))
+        console.print(verdict_word(VerdictClass.UNREADABLE) + Text(" ") + Text(shown(outcome.message)))
         return
     file, record, verdict = outcome
     spec = SPECS[record.game]
     head = Table.grid(padding=(0, 2))
     head.add_column(style="bold", no_wrap=True)
     head.add_column(overflow="fold")
-    head.add_row("File", Text(file + (f" (record {record.index + 1})" if record.index else "")))
+    head.add_row("File", Text(shown(file) + (f" (record {record.index + 1})" if record.index else "")))
     game = f"{spec.title}, {record.size}x{record.size}" if record.unknown_game is None else \
-        f"GM[{record.unknown_game}]: not one of the five games"
+        f"GM[{shown(record.unknown_game)}]: not one of the five games"
     head.add_row("Game", Text(game))
     head.add_row("Verdict", Text.assemble(verdict_word(verdict.verdict), f": {verdict.verdict.meaning}"))
-    head.add_row("Black", Text(_player(record.black, verdict.black_player, verdict.swapped, "Black")))
-    head.add_row("White", Text(_player(record.white, verdict.white_player, verdict.swapped, "White")))
+    head.add_row("Black", Text(shown(_player(record.black, verdict.black_player, verdict.swapped, "Black"))))
+    head.add_row("White", Text(shown(_player(record.white, verdict.white_player, verdict.swapped, "White"))))
     for label, value in (("Event", record.event), ("Round", record.round),
                          ("Date", record.date.raw if record.date else None), ("Place", record.place)):
         if value:
-            head.add_row(label, Text(value))
+            head.add_row(label, Text(shown(value)))
     head.add_row("Moves", Text(f"{verdict.moves_replayed} of {verdict.moves_total} replayed"))
     if not verdict.replayed:
         end = "not replayed: the header has errors"
@@ -77,15 +68,15 @@ def render_report(console: Console, outcome: Outcome, *, sgf_points: bool = Fals
         end = verdict.end or "replay stopped at an illegal move"
     head.add_row("End", Text(end))
     declared = verdict.declared.raw if verdict.declared and verdict.declared.raw else "(none)"
-    result = Text(f"declared {declared}, replay shows {verdict.computed}: ") + status_word(verdict.status)
+    result = Text(shown(f"declared {declared}, replay shows {verdict.computed}: ")) + status_word(verdict.status)
     head.add_row("Result", result)
     if verdict.score is not None:
         s = verdict.score
         head.add_row("Score", Text(f"Black {s.black:g}, White {s.white:g}, komi {s.komi:g}"))
     if verdict.winner_colour is not None:
-        head.add_row("Winner", Text(f"{verdict.winner_colour.word} ({verdict.winner_player or 'unnamed'})"))
+        head.add_row("Winner", Text(shown(f"{verdict.winner_colour.word} ({verdict.winner_player or 'unnamed'})")))
     if verdict.result_note:
-        head.add_row("Note", Text(verdict.result_note))
+        head.add_row("Note", Text(shown(verdict.result_note)))
     parts: list[object] = [head]
     names = names_for(record.game, record.size, sgf_points)
     if verdict.problems:
@@ -93,7 +84,7 @@ def render_report(console: Console, outcome: Outcome, *, sgf_points: bool = Fals
     excerpt = _excerpt(analysis)
     if excerpt is not None:
         parts.append(excerpt)
-    title = Text.assemble(verdict_word(verdict.verdict), " ", Text(file))
+    title = Text.assemble(verdict_word(verdict.verdict), " ", Text(shown(file)))
     console.print(Panel(Group(*parts), title=title, title_align="left"))  # type: ignore[arg-type]
 
 
@@ -117,7 +108,8 @@ def _problem_table(verdict: Verdict, names: PointNames) -> Table:
     for p in verdict.problems:
         sev = Text("error", style="red") if p.severity is Severity.ERROR else Text("warning", style="yellow")
         where = f"{p.pos.line}:{p.pos.column}" if p.pos else ""
-        table.add_row(sev, str(p.move or ""), _point_text(p.point, names), p.rule or "", where, Text(p.message))
+        table.add_row(sev, str(p.move or ""), _point_text(p.point, names), Text(shown(p.rule or "")), where,
+                      Text(shown(p.message)))
     return table
 
 
@@ -138,9 +130,13 @@ def _excerpt(analysis: Analysis | None) -> object | None:
                  expand=False)
 
 
-def render_summary(console: Console, outcomes: list[Outcome]) -> None:
-    """One line per record, then the first problem of each record that does not pass, then totals."""
-    base = _common_folder([o.file if isinstance(o, FileFailure) else o[0] for o in outcomes])
+CHUNK = 1000
+
+
+def render_summary(console: Console, outcomes: list[Item]) -> None:
+    """One line per record, then the first problem of each record that does not pass, then totals. Records come as
+    their `verify --json` objects (what the workers send back)."""
+    base = _common_folder([o.file if isinstance(o, FileFailure) else o["file"] for o in outcomes])
     rows: list[list[Text]] = []
     notes: list[Text] = []
     classes: Counter[VerdictClass] = Counter()
@@ -148,13 +144,14 @@ def render_summary(console: Console, outcomes: list[Outcome]) -> None:
     for outcome in outcomes:
         if isinstance(outcome, FileFailure):
             classes[VerdictClass.UNREADABLE] += 1
-            name = _relative(outcome.file, base)
+            name = shown(_relative(outcome.file, base))
             rule = (outcome.error.rule if outcome.error else None) or ""
             rows.append([Text(name), Text(""), Text(""), verdict_word(VerdictClass.UNREADABLE), Text(""), Text(rule)])
-            notes.append(Text.assemble((name, "bold"), ": ", outcome.message))
+            notes.append(Text.assemble((name, "bold"), ": ", shown(outcome.message)))
             continue
-        file, record, verdict = outcome
-        name = _relative(file, base) + (f" #{record.index + 1}" if record.index else "")
+        verdict = Verdict.from_json(outcome)
+        index = outcome["index"]
+        name = shown(_relative(outcome["file"], base)) + (f" #{index + 1}" if index else "")
         classes[verdict.verdict] += 1
         statuses[verdict.status] += 1
         first = verdict.first_error
@@ -162,12 +159,12 @@ def render_summary(console: Console, outcomes: list[Outcome]) -> None:
         if first is not None:
             short = " ".join(x for x in (f"move {first.move}" if first.move else "", first.rule or "") if x)
             notes.append(Text.assemble((name, "bold"), ": ", f"move {first.move}: " if first.move else "",
-                                       first.message, f" [{first.rule}]" if first.rule else ""))
+                                       shown(first.message), f" [{shown(first.rule)}]" if first.rule else ""))
         elif verdict.status in (ResultStatus.DISAGREES, ResultStatus.UNCONFIRMED):
             short = "GEN-8"
             if not verdict.passes:
-                notes.append(Text.assemble((name, "bold"), ": ", verdict.result_note or "the result disagrees"))
-        rows.append([Text(name), Text(_SHORT.get(record.game, "?") if verdict.game else "?"),
+                notes.append(Text.assemble((name, "bold"), ": ", shown(verdict.result_note or "the result disagrees")))
+        rows.append([Text(name), Text(_SHORT.get(verdict.game or "", "?")),
                      Text(str(verdict.moves_total)), verdict_word(verdict.verdict), status_word(verdict.status),
                      Text(short)])
     headers = ["record", "game", "moves", "verdict", "result", "problem"]
@@ -180,15 +177,17 @@ def render_summary(console: Console, outcomes: list[Outcome]) -> None:
     rest = console.width - sum(widths[i] + 3 for i in keep[1:]) - 3
     path_width = max(12, min(widths[0], rest))
     widths[0] = path_width
-    table = Table(title=Text(f"Verification of {base or '.'}"), title_justify="left", box=box.SIMPLE_HEAD,
-                  pad_edge=False)
-    for i in keep:
-        table.add_column(headers[i], no_wrap=True, justify="right" if i == 2 else "left",
-                         width=widths[i])
-    for r in rows:
-        r[0] = Text(wrap_path(r[0].plain, path_width))
-        table.add_row(*(r[i] for i in keep))
-    console.print(table)
+    # rich lays a table out whole: many rows are printed as tables of CHUNK rows with the same column widths.
+    for start in range(0, max(1, len(rows)), CHUNK):
+        head = start == 0
+        table = Table(title=Text(f"Verification of {shown(base or '.')}") if head else None, title_justify="left",
+                      box=box.SIMPLE_HEAD if head else None, pad_edge=False, show_header=head, padding=(0, 1))
+        for i in keep:
+            table.add_column(headers[i], no_wrap=True, justify="right" if i == 2 else "left", width=widths[i])
+        for r in rows[start:start + CHUNK]:
+            r[0] = Text(wrap_path(r[0].plain, path_width))
+            table.add_row(*(r[i] for i in keep))
+        console.print(table)
     for note in notes:
         console.print(note)
     console.print(totals_line(classes, statuses))
@@ -209,8 +208,8 @@ def totals_line(classes: Counter[VerdictClass], statuses: Counter[ResultStatus])
     return Text.assemble(*parts)
 
 
-_SHORT = {Game.GO: "Go", Game.CONVERSION_GO: "ConvGo", Game.CATION: "Cation", Game.QUENTIN: "Quentin",
-          Game.SQUER: "Squer"}
+_SHORT = {Game.GO.value: "Go", Game.CONVERSION_GO.value: "ConvGo", Game.CATION.value: "Cation",
+          Game.QUENTIN.value: "Quentin", Game.SQUER.value: "Squer"}
 
 
 def _common_folder(files: list[str]) -> str:

@@ -2,27 +2,30 @@
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..records.files import record_files
-from ..records.model import FormatError, Problem, Record, Severity
+from ..records.files import record_files, why_unopened
+from ..records.model import Problem, Severity
 from ..records.notation import Notation
-from ..records.reader import read_bytes
-from ..verifier.analysis import analyse
 from ..verifier.status import VerdictClass
-from ..verifier.verdict import verify
 from .console import SgfPointsOption, make_console
-from .verdict_view import FileFailure, Outcome, render_report, render_summary
+from .safe_text import json_text
+from .verdict_view import render_report, render_summary
+from .verify_work import FileFailure, Item, Options, verify_paths
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
 def verify_command(
-    paths: Annotated[list[Path], typer.Argument(help="Record files (.rec, .sgf) or folders to search.")],
+    paths: Annotated[list[Path], typer.Argument(help="Record files (.rec, .sgf), folders to search, or - (stdin).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per record (JSON Lines).")] = False,
     variations: Annotated[
         bool, typer.Option("--variations", help="Check every line of play, not only the main line.")
@@ -34,6 +37,10 @@ def verify_command(
         bool, typer.Option("--require-complete", help="An unconfirmed result fails (GEN-8): for tournaments that "
                            "require complete records.")
     ] = False,
+    workers: Annotated[int | None, typer.Option("--workers", "-j", help="Worker processes (1: none; default: one "
+                                                "per CPU, at most 8; used from 100 files on).", min=1,
+                                                max=64)] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="Plain output without colours.")] = False,
     sgf_points: SgfPointsOption = False,
 ) -> None:
@@ -45,80 +52,113 @@ def verify_command(
     Exit status: 0 when every record passes, 1 when any does not, 2 when a path cannot be opened.
     """
     console = make_console(no_color=no_color)
-    read: list[FileFailure | tuple[str, Record]] = []
-    unopened = False
+    options = Options(strict, variations, Notation.SGF if sgf_points else Notation.CUSTOMARY, require_complete)
+    files: list[str] = []
+    missing: list[FileFailure] = []
     for path, exists in record_files(paths):
-        if not exists:
-            unopened = True
-            read.append(FileFailure(str(path), f"{path}: no such file or folder", None))
-            continue
-        try:
-            data = path.read_bytes()
-        except OSError as err:
-            unopened = True
-            read.append(FileFailure(str(path), f"{path}: cannot be opened: {err.strerror or err}", None))
-            continue
-        try:
-            records = read_bytes(data, str(path), strict=strict)
-        except FormatError as err:
-            read.append(FileFailure(str(path), err.describe(), err))
-            continue
-        if not records:
-            read.append(FileFailure(str(path), f"{path}: holds no game record", None))
-            continue
-        read.extend((str(path), record) for record in records)
+        if exists:
+            files.append(str(path))
+        else:
+            missing.append(FileFailure(str(path), why_unopened(path), None, unopened=True))
 
-    notation = Notation.SGF if sgf_points else Notation.CUSTOMARY
-    if len(read) == 1 and not as_json and not isinstance(read[0], FileFailure):
-        # One record: a full report, whose board excerpt comes from the same replay as the verdict.
-        file, record = read[0]
-        analysis = analyse(record, variations=variations, notation=notation, require_complete=require_complete)
-        outcomes: list[Outcome] = [(file, record, analysis.verdict)]
-        render_report(console, outcomes[0], sgf_points=sgf_points, analysis=analysis)
-    else:
-        outcomes = [item if isinstance(item, FileFailure) else
-                    (item[0], item[1], verify(item[1], variations=variations, notation=notation,
-                                              require_complete=require_complete))
-                    for item in read]
+    if len(files) == 1 and not missing and not as_json and _report_one(console, files[0], options, sgf_points):
+        return
 
+    from ..schema.workers import default_workers, in_order  # no database: the shared worker pool only
+
+    items = in_order(verify_paths, [(f, options) for f in files], workers=workers or default_workers(),
+                     preload="boardrecords.cli.verify_work")
+    kept: list[Item] = list(missing)
+    failed = unopened = bool(missing)
+    count = len(missing)
+    with _progress(console, len(files), quiet or as_json) as advance:
+        last_file = None
+        for item in items:
+            count += 1
+            file = item.file if isinstance(item, FileFailure) else item["file"]
+            if file != last_file:
+                advance()
+                last_file = file
+            if isinstance(item, FileFailure):
+                failed = True
+                unopened = unopened or item.unopened
+            elif item["verdict"] != VerdictClass.PASS:
+                failed = True
+            if as_json:
+                typer.echo(json_text(_json_line(item)))
+            else:
+                kept.append(item)
     if as_json:
-        for outcome in outcomes:
-            typer.echo(_json_text(_json_line(outcome)))
-    elif len(outcomes) == 1:
-        if isinstance(outcomes[0], FileFailure):
-            render_report(console, outcomes[0], sgf_points=sgf_points)
-    elif outcomes:
-        render_summary(console, outcomes)
+        for item in missing:
+            typer.echo(json_text(_json_line(item)))
+    elif len(kept) == 1 and isinstance(kept[0], FileFailure):
+        render_report(console, kept[0])
+    elif kept:
+        render_summary(console, kept)
     else:
         console.print("No record files found.")
 
     if unopened:
         raise typer.Exit(EXIT_USAGE)
-    failed = any(isinstance(o, FileFailure) or not o[2].passes for o in outcomes)
-    if failed or not outcomes:
+    if failed or not count:
         raise typer.Exit(EXIT_FAILED)
 
 
-def _json_text(obj: dict[str, object]) -> str:
-    """JSON as UTF-8; text that kept undecodable bytes (surrogate escapes) is written with \\u escapes instead."""
-    text = json.dumps(obj, ensure_ascii=False)
+def _report_one(console: Console, file: str, options: Options, sgf_points: bool) -> bool:
+    """A file of one record: the full report, with a board excerpt from the same replay as the verdict. False when
+    the file does not read as one record (the general path reports it)."""
+    from ..records.limits import read_input
+    from ..records.reader import read_bytes
+    from ..verifier.analysis import analyse
+
     try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return json.dumps(obj)
-    return text
+        records = read_bytes(read_input(Path(file)), file, strict=options.strict)
+    except Exception:  # any failure is reported, once, by the general path
+        return False
+    if len(records) != 1:
+        return False
+    analysis = analyse(records[0], variations=options.variations, notation=options.notation,
+                       require_complete=options.require_complete)
+    render_report(console, (file, records[0], analysis.verdict), sgf_points=sgf_points, analysis=analysis)
+    if not analysis.verdict.passes:
+        raise typer.Exit(EXIT_FAILED)
+    return True
 
 
-def _json_line(outcome: Outcome) -> dict[str, object]:
-    if isinstance(outcome, FileFailure):
-        err = outcome.error
-        problem = (err.problem() if err else Problem("unreadable", outcome.message, Severity.ERROR)).to_json()
-        return {"file": outcome.file, "index": None, "game": None, "verdict": VerdictClass.UNREADABLE.value,
-                "valid": False, "passes": False, "winner": {"colour": None, "player": None},
-                "result": {"declared": None, "computed": None, "status": None, "agrees": None},
-                "problems": [problem]}
-    file, record, verdict = outcome
-    return {"file": file, "index": record.index, **verdict.to_json()}
+class _progress:
+    """A progress bar on a terminal (files done of files), nothing otherwise; `advance()` counts one file."""
+
+    def __init__(self, console: Console, total: int, off: bool) -> None:
+        self.console, self.total, self.off = console, total, off
+        self.bar: Progress | None = None
+
+    def __enter__(self) -> Callable[[], None]:
+        console = self.console
+        if self.off or self.total < 2 or not console.is_terminal:
+            return lambda: None
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
+                            TimeElapsedColumn(), console=console, transient=True)
+        task = self.bar.add_task("verify", total=self.total)
+        self.bar.start()
+        bar = self.bar
+        return lambda: bar.advance(task)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _json_line(item: Item) -> dict[str, object]:
+    if not isinstance(item, FileFailure):
+        return item
+    err = item.error
+    problem = err.problem() if err else Problem("unreadable", item.message, Severity.ERROR)
+    return {"file": item.file, "index": None, "game": None, "verdict": VerdictClass.UNREADABLE.value,
+            "valid": False, "passes": False, "winner": {"colour": None, "player": None},
+            "result": {"declared": None, "computed": None, "status": None, "agrees": None},
+            "problems": [problem.to_json()]}
 
 
 def register(app: typer.Typer) -> None:

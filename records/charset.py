@@ -14,7 +14,9 @@
 from __future__ import annotations
 
 import codecs
+import functools
 import re
+import warnings
 
 DEFAULT = "utf-8"
 FALLBACK = "iso-8859-1"
@@ -52,12 +54,14 @@ _ALIASES = {
 }
 _NOT_SYNTAX_SAFE = ("utf-16", "utf-32", "utf-7", "utf_16", "utf_32", "utf_7")
 _PROBE = b"(;)[]\\:ABZabz09 \t\r\n"
+_ASCII_PROBE = bytes(range(128)) + b"\\u0041\\U00000041\\x41\\N{DIGIT ONE}\\101 xn--a-b +AGE-"
 
 
 def _key(name: str) -> str:
     return re.sub(r"[^0-9a-z.]", "", name.strip().lower())
 
 
+@functools.lru_cache(maxsize=256)
 def codec_for(name: str) -> str | None:
     """The Python codec for a `CA` value, or None when it names no charset this reader can honour."""
     key = _key(name)
@@ -72,12 +76,25 @@ def codec_for(name: str) -> str | None:
     if not getattr(info, "_is_text_encoding", True) or info.name.startswith(_NOT_SYNTAX_SAFE):
         return None
     try:
-        # The syntax is read on bytes: only codecs that keep ASCII as ASCII can be honoured.
-        if _PROBE.decode(info.name) != _PROBE.decode("ascii"):
-            return None
-    except (UnicodeError, LookupError):
+        with warnings.catch_warnings():  # escape codecs warn about the probe's backslashes: they are refused below
+            warnings.simplefilter("ignore")
+            return _probe(info.name)
+    except Exception:  # any failure of a codec (UnicodeError, LookupError, TypeError, ...) rules it out
         return None
-    return info.name
+
+
+def _probe(name: str) -> str | None:
+    """`name` when it is a charset the syntax can be read in, else None; a codec may also raise."""
+    # The syntax is read on bytes: only codecs that keep ASCII as ASCII can be honoured. A charset decodes every
+    # ASCII byte (backslash sequences included) to itself, and any byte at all with surrogateescape: that also
+    # turns away codecs that are transformations rather than charsets (unicode_escape, raw_unicode_escape,
+    # idna, punycode...).
+    if _PROBE.decode(name) != _PROBE.decode("ascii"):
+        return None
+    if _ASCII_PROBE.decode(name, ERRORS) != _ASCII_PROBE.decode("ascii"):
+        return None
+    bytes(range(256)).decode(name, ERRORS)
+    return name
 
 
 class Decoder:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+
+from .limits import STDIN
 
 SUFFIXES = (".rec", ".sgf")
 
@@ -11,16 +14,39 @@ SUFFIXES = (".rec", ".sgf")
 def record_files(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
     """(path, exists) for every file named or found below a named folder, in a stable order.
 
-    A file named directly is taken whatever its suffix; inside folders only `.rec` and `.sgf` files count.
-    A path that does not exist is yielded with exists=False so the caller can report it.
+    A file named directly is taken whatever its suffix (`-` is standard input); inside folders only `.rec` and
+    `.sgf` files count. A path that does not exist, and a folder (or subfolder) that cannot be read, is yielded with
+    exists=False so the caller can report it (`why_unopened` says why).
     """
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
-            found = (p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES and p.is_file())
-            for p in sorted(found):
-                yield p, True
-        elif path.exists():  # a named file, or a device such as /dev/stdin
+        if str(raw) == STDIN:
+            yield path, True
+        elif path.is_dir():
+            found: list[tuple[Path, bool]] = []
+
+            def unreadable(err: OSError) -> None:
+                found.append((Path(err.filename) if err.filename else path, False))  # noqa: B023
+
+            for folder, _dirs, names in os.walk(path, onerror=unreadable):
+                for name in names:
+                    p = Path(folder, name)
+                    if p.suffix.lower() in SUFFIXES and p.is_file():
+                        found.append((p, True))
+            yield from sorted(found)
+        elif path.exists():  # a named file, or a device such as /dev/stdin (refused when it is read)
             yield path, True
         else:
             yield path, False
+
+
+def why_unopened(path: Path) -> str:
+    """The message for a path `record_files` yielded with exists=False."""
+    try:
+        if path.is_dir():
+            os.listdir(path)
+        elif not path.exists():
+            return f"{path}: no such file or folder"
+    except OSError as err:
+        return f"{path}: cannot be opened: {err.strerror or err}"
+    return f"{path}: cannot be opened"

@@ -10,6 +10,7 @@ from pathlib import Path
 from .charset import BOM, DEFAULT, FALLBACK, Decoder, NeedsFallback, codec_for
 from .games import Game, game_from_gm
 from .grammar import Note, ParsedTree, parse_tree, scan_root, show_byte
+from .limits import ENV_MAX_RECORDS, max_records, read_input
 from .model import FormatError, Node, Problem, Property, Record, Setup, Severity, SourcePos, _Locator, source_of
 from .properties import RecordMoves, move_table, read_date, read_handicap, read_komi, read_result, read_size
 from .setup import collect_setup
@@ -44,7 +45,7 @@ def read_bytes(data: bytes, source: str | None = None, *, strict: bool = False) 
 def read_file(path: str | Path, *, strict: bool = False) -> list[Record]:
     """`read_bytes` of a file's contents, with the file's name in every message."""
     p = Path(path)
-    return read_bytes(p.read_bytes(), str(p), strict=strict)
+    return read_bytes(read_input(p), str(p), strict=strict)
 
 
 class _Reader:
@@ -82,7 +83,11 @@ class _Reader:
         notes.extend(_outside(data, pos, m.start(), before=True))
         records: list[Record] = []
         start = m.start()
+        most = max_records()
         while True:
+            if most is not None and len(records) >= most:
+                raise self.error(None, "too-many-records")(
+                    f"more than {most:,} game records in one file (set {ENV_MAX_RECORDS} to read more)", start)
             record, end = self.tree(start, len(records), notes)
             records.append(record)
             m = _TREE_START.search(data, end)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import quote
 
 from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
@@ -47,16 +48,26 @@ def sqlite_path(url: str) -> Path | None:
     return Path(path) if path and path != ":memory:" else None
 
 
-def make_engine(db: str | None = None, *, must_exist: bool = False) -> Engine:
-    """An engine for the archive; `must_exist` refuses a SQLite file that is not there (read-only commands)."""
+def make_engine(db: str | None = None, *, must_exist: bool = False, read_only: bool = False) -> Engine:
+    """An engine for the archive; `must_exist` refuses a SQLite file that is not there (read-only commands).
+
+    `read_only` opens it for reading only: SQLite with `mode=ro` (and without switching to WAL, which needs
+    write access), so that a read-only file or folder can still be searched; PostgreSQL with read-only
+    transactions.
+    """
     url = resolve_url(db)
     path = sqlite_path(url)
     if must_exist and path is not None and not path.exists():
         raise ArchiveError(f"no archive at {path} (run `records import` first, or give --db / {ENV_DB})")
     try:
         if url.startswith("sqlite"):
+            if read_only and path is not None:
+                url = read_only_sqlite_url(path)
             engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
-            _configure_sqlite(engine)
+            _configure_sqlite(engine, read_only=read_only)
+        elif read_only and url.startswith("postgresql"):
+            engine = create_engine(url, pool_pre_ping=True,
+                                   connect_args={"options": "-c default_transaction_read_only=on"})
         else:
             engine = create_engine(url, pool_pre_ping=True)
     except NoSuchModuleError as exc:
@@ -97,14 +108,27 @@ def describe_url(url: str) -> str:
     return url
 
 
-def _configure_sqlite(engine: Engine) -> None:
+def read_only_sqlite_url(path: Path) -> str:
+    """A SQLite URI that opens `path` read-only. When nobody can write beside the file (a read-only folder) and it
+    has no write-ahead log waiting, it is opened as immutable: SQLite then needs no -shm file to read a WAL archive.
+    """
+    query = "mode=ro&uri=true"
+    folder = path.parent
+    wal = path.with_name(path.name + "-wal")
+    if not os.access(folder, os.W_OK) and not wal.exists():
+        query += "&immutable=1"
+    return f"sqlite:///file:{quote(str(path), safe='/')}?{query}"
+
+
+def _configure_sqlite(engine: Engine, *, read_only: bool = False) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # The driver's own transaction handling is switched off so that we can say BEGIN IMMEDIATE ourselves.
         dbapi_connection.isolation_level = None
         cur = dbapi_connection.cursor()
         cur.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        cur.execute("PRAGMA journal_mode = WAL")
+        if not read_only:  # switching to WAL writes the file; readers take the journal mode the file has
+            cur.execute("PRAGMA journal_mode = WAL")
         cur.execute("PRAGMA synchronous = NORMAL")
         cur.execute("PRAGMA foreign_keys = ON")
         cur.close()
@@ -215,11 +239,11 @@ def session_scope(engine: Engine) -> Iterator[Session]:
 
 
 def open_archive(db: str | None, *, create: bool = False) -> Engine:
-    """The engine of an existing archive (or a new one with `create`), checked to be reachable.
+    """The engine of an existing archive (opened read-only), or of a new one with `create`, checked to be reachable.
 
     Raises ArchiveError with a one-line reason when the database cannot be reached or holds no archive.
     """
-    engine = make_engine(db, must_exist=not create)
+    engine = make_engine(db, must_exist=not create, read_only=not create)
     where = engine.url.render_as_string(hide_password=True)
     try:
         if create:

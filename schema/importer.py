@@ -10,20 +10,15 @@ itself (INSERT ... ON CONFLICT DO NOTHING), which also keeps two imports running
 from __future__ import annotations
 
 import datetime as dt
-import multiprocessing
-import os
-import signal
-import sys
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, Table, insert, select, text
 
-from ..records.files import record_files
+from ..records.files import record_files, why_unopened
 from ..records.model import FormatError
 from ..records.reader import read_file
 from ..verifier.status import STATUS_ORDER, VERDICT_ORDER, VerdictClass
@@ -31,15 +26,12 @@ from .db import retrying, writer
 from .ingest import game_values, problem_values
 from .models import GameRow, ProblemRow
 from .positions import POSITIONS, position_values, verify_with_positions, write_positions
+from .workers import default_workers, in_order
 
 if TYPE_CHECKING:
     from sqlalchemy.dialects import postgresql, sqlite
 
 BATCH_SIZE = 500
-# Below this many files the work is done in this process: starting workers (each loading the parser, the engines
-# and SQLAlchemy) would cost more than it saves. Each worker gets at least FILES_PER_WORKER files.
-POOL_THRESHOLD = 100
-FILES_PER_WORKER = 50
 
 Row = tuple[dict[str, Any], list[dict[str, Any]]]  # a game row and its problem rows
 
@@ -90,7 +82,7 @@ def collect_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
     seen: set[Path] = set()
     for path, exists in record_files(paths):
         if not exists:
-            errors.append(f"{path}: no such file or folder")
+            errors.append(why_unopened(path))
             continue
         key = path.resolve()
         if key not in seen:
@@ -113,7 +105,9 @@ def process_file(path: str) -> FileResult:
     except Exception as exc:  # the reader promises FormatError only; a bug must not stop the whole import
         result.error = f"{path}: cannot read: {type(exc).__name__}: {exc}"
         return result
-    for record in records:
+    records.reverse()
+    while records:
+        record = records.pop()  # each record is let go once its rows are made: memory holds one file's rows
         if record.unknown_game is not None:
             result.refused.append(f"{path}#{record.index}: GM[{record.unknown_game}] is not one of the five games; "
                                   "not stored (FMT-6)")
@@ -132,22 +126,6 @@ def process_chunk(paths: Sequence[str]) -> list[FileResult]:
     return [process_file(p) for p in paths]
 
 
-def default_workers() -> int:
-    """One worker per usable CPU (at most 8). Parsing and verifying dominate; the main process only writes, so it
-    shares a CPU with a worker: on an idle two-CPU machine two workers imported the Go corpus 1.7x faster than one
-    process (benchmarks/bench_archive.py). On a single CPU the import runs in this process."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    return max(1, min(8, cpus))
-
-
-def _ignore_sigint() -> None:
-    # Ctrl-C is the main process's business: it rolls back its open batch and stops the workers.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 class Importer:
     """Imports files into the archive behind `engine` (whose schema must exist)."""
 
@@ -162,45 +140,13 @@ class Importer:
 
     # -- driving -------------------------------------------------------------------------------------------
     def run(self, files: Sequence[Path]) -> ImportSummary:
-        names = [str(f) for f in files]
-        if self.workers > 1 and len(names) >= POOL_THRESHOLD:
-            self._run_pool(names)
-        else:
-            for name in names:
-                self._take(process_file(name))
+        # Results are taken in file order, so that which copy of a duplicate is stored does not depend on which
+        # worker finished first.
+        for result in in_order(process_chunk, [str(f) for f in files], workers=self.workers, preload=__name__):
+            self._take(result)
         self._flush()
         self._analyse()
         return self.summary
-
-    def _run_pool(self, names: list[str]) -> None:
-        workers = max(2, min(self.workers, len(names) // FILES_PER_WORKER))
-        chunk = max(1, min(32, len(names) // (workers * 4)))
-        chunks = [names[i:i + chunk] for i in range(0, len(names), chunk)]
-        if sys.platform.startswith("linux"):
-            # A fork server loads the modules once and forks the workers from it; forking this process itself
-            # could copy a lock held by the progress bar's thread.
-            ctx = multiprocessing.get_context("forkserver")
-            ctx.set_forkserver_preload([__name__])
-        else:
-            ctx = multiprocessing.get_context("spawn")
-        executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_ignore_sigint)
-        in_flight: deque[Future[list[FileResult]]] = deque()
-        todo = iter(chunks)
-        try:
-            for c in todo:
-                in_flight.append(executor.submit(process_chunk, c))
-                if len(in_flight) >= workers * 2:
-                    break
-            while in_flight:
-                # Results are taken in file order, so that which copy of a duplicate is stored does not depend on
-                # which worker finished first.
-                for result in in_flight.popleft().result():
-                    self._take(result)
-                nxt = next(todo, None)
-                if nxt is not None:
-                    in_flight.append(executor.submit(process_chunk, nxt))
-        finally:
-            executor.shutdown(wait=not in_flight, cancel_futures=True)
 
     def _take(self, result: FileResult) -> None:
         s = self.summary

@@ -9,6 +9,7 @@ from ..records.games import SPECS
 from ..records.model import Colour, Problem, Record, Result, Severity, SourcePos
 from ..records.notation import Notation
 from ..records.points import format_point
+from ..records.properties import read_result
 from .engine import Score
 from .replay import Replay, Step, Watch
 from .results import Judgement, judge_result
@@ -91,11 +92,29 @@ class Verdict:
                 "margin": self.score.margin,
             },
             "end": self.end,
+            "replayed": self.replayed,
             "swapped": self.swapped,
             "players": {"black": self.black_player, "white": self.white_player},
             "moves": {"replayed": self.moves_replayed, "total": self.moves_total},
             "problems": [p.to_json() for p in self.problems],
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Verdict:
+        """The verdict back from its JSON form (`to_json`): the same object, problems included."""
+        result, score, moves, players = data["result"], data.get("score"), data["moves"], data["players"]
+        winner = data["winner"]
+        return cls(
+            game=data["game"], size=data["size"], valid=data["valid"],
+            problems=[Problem.from_json(p) for p in data["problems"]],
+            moves_replayed=moves["replayed"], moves_total=moves["total"], end=data["end"],
+            winner_colour=Colour(winner["colour"]) if winner["colour"] else None, winner_player=winner["player"],
+            swapped=data["swapped"], black_player=players["black"], white_player=players["white"],
+            declared=read_result(result["declared"])[0], computed=result["computed"],
+            score=Score(score["black"], score["white"], score["komi"]) if score else None,
+            status=ResultStatus(result["status"]), result_checked=result["checked"], result_note=result["note"],
+            replayed=data.get("replayed", True), require_complete=data["verdict"] == VerdictClass.UNCONFIRMED,
+        )
 
     @property
     def first_error(self) -> Problem | None:

@@ -1,0 +1,79 @@
+"""Work on many files in worker processes, results in file order: shared by `records import` and `records verify`.
+
+On Linux a fork server loads the modules once and forks the workers from it (forking the main process itself could
+copy a lock held by the progress bar's thread); the guard (forkserver_guard, worker_guard) comes first, so that the
+fork server and every worker end when the command ends, however it ends. Ctrl-C is the main process's business:
+workers ignore it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import TypeVar
+
+from .worker_guard import die_with_parent, mark_main_process
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+# Below this many files the pool's start-up (a fork server importing the modules) costs more than it saves; each
+# worker gets at least FILES_PER_WORKER files.
+POOL_THRESHOLD = 100
+FILES_PER_WORKER = 50
+
+
+def default_workers() -> int:
+    """One worker per usable CPU (at most 8). On an idle two-CPU machine two workers imported the Go corpus 1.7x
+    faster than one process (benchmarks/bench_archive.py); on a single CPU the work stays in this process."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(8, cpus))
+
+
+def _init_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
+
+
+def in_order(work: Callable[[Sequence[T]], list[R]], items: Sequence[T], *, workers: int,
+             preload: str) -> Iterator[R]:
+    """`work` applied to chunks of `items`, in worker processes when it pays, every result in the items' order.
+
+    `work` must be a module-level function of the module `preload` (the fork server imports it once).
+    """
+    if workers <= 1 or len(items) < POOL_THRESHOLD:
+        for item in items:
+            yield from work([item])
+        return
+    workers = max(2, min(workers, len(items) // FILES_PER_WORKER))
+    chunk = max(1, min(32, len(items) // (workers * 4)))
+    chunks = [items[i:i + chunk] for i in range(0, len(items), chunk)]
+    if sys.platform.startswith("linux"):
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload([f"{__package__}.forkserver_guard", preload])
+    else:
+        ctx = multiprocessing.get_context("spawn")
+    mark_main_process()
+    executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker)
+    in_flight: deque[Future[list[R]]] = deque()
+    todo = iter(chunks)
+    try:
+        for c in todo:
+            in_flight.append(executor.submit(work, c))
+            if len(in_flight) >= workers * 2:
+                break
+        while in_flight:
+            yield from in_flight.popleft().result()
+            nxt = next(todo, None)
+            if nxt is not None:
+                in_flight.append(executor.submit(work, nxt))
+    finally:
+        executor.shutdown(wait=not in_flight, cancel_futures=True)
