@@ -1,16 +1,79 @@
-"""The `records` command: one typer app; each group of commands registers itself from its own module."""
+"""The `records` command: one typer app whose commands are loaded when they are used.
+
+Each group of commands lives in its own module and registers itself there (`register(app)`). Loading them all would
+cost every command the start-up of all (SQLAlchemy for the archive, the rules engines for verify...), so this group
+knows only their names, panels and one-line summaries, and imports a module when one of its commands runs (or
+shows its own --help). tests/test_cli_startup.py checks that this table and the modules agree.
+"""
 
 from __future__ import annotations
 
+import importlib
 from importlib.metadata import PackageNotFoundError, version
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
-from . import archive_cmd, explore_cmd, replay_cmd, tournament_cmd, verify_cmd
+# name -> (module, help panel, summary), in the order `records --help` lists them.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "verify": ("verify_cmd", "Verify", "Replay records through the rules and check every move and the result."),
+    "replay": ("replay_cmd", "Replay", "Replay a record move by move in the terminal."),
+    "diagram": ("replay_cmd", "Replay", "An SVG diagram of one position."),
+    "html": ("replay_cmd", "Replay", "A self-contained HTML page that replays the game."),
+    "import": ("archive_cmd", "Archive", "Verify and store records in the archive."),
+    "search": ("archive_cmd", "Archive", "Find records: players, events, dates, results, verdicts, positions."),
+    "show": ("archive_cmd", "Archive", "A stored record, its verdict and its final position."),
+    "export": ("archive_cmd", "Archive", "Records out of the archive, byte for byte."),
+    "stats": ("archive_cmd", "Archive", "Results, win rates and pie swaps per game and per player."),
+    "explore": ("explore_cmd", "Archive", "What was played next at a position, and how it went."),
+    "reindex": ("explore_cmd", "Archive", "Rebuild the position index."),
+    "delete": ("tournament_cmd", "Archive", "Delete records from the archive."),
+    "fix": ("tournament_cmd", "Archive", "Correct a stored record, keeping its history."),
+    "events": ("tournament_cmd", "Tournaments", "Every event: games, dates, rounds, players."),
+    "crosstable": ("tournament_cmd", "Tournaments", "An event's crosstable with tie-breaks."),
+    "players": ("tournament_cmd", "Tournaments", "Every player: games, wins and losses per game."),
+    "alias": ("tournament_cmd", "Tournaments", "Make several spellings one player."),
+    "ratings": ("tournament_cmd", "Tournaments", "Whole-History Rating of every player, per game."),
+}
+
+
+class LazyCommands(TyperGroup):
+    """A group that imports a command's module only when the command is asked for."""
+
+    listing = False
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None:
+            return None
+        if self.listing:  # the group's --help: a summary, without loading the module
+            summary = typer.core.TyperCommand(cmd_name, help=entry[2])
+            summary.rich_help_panel = entry[1]
+            return summary
+        return load(entry[0])[cmd_name]
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        LazyCommands.listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            LazyCommands.listing = False
+
+
+def load(module: str) -> dict[str, Any]:
+    """The click commands a module registers, by name."""
+    sub = typer.Typer(rich_markup_mode="rich")
+    importlib.import_module(f"{__package__}.{module}").register(sub)
+    return dict(typer.main.get_group(sub).commands)
+
 
 app = typer.Typer(
     name="records",
+    cls=LazyCommands,
     help="Archive, verify and replay game records of Go (Ing rules), Conversion Go, Cation, Quentin and Squer.",
     no_args_is_help=True,
     add_completion=False,
@@ -35,12 +98,6 @@ def main(
                                            is_eager=True)] = False,
 ) -> None:
     """Archive, verify and replay game records of Go (Ing rules), Conversion Go, Cation, Quentin and Squer."""
-
-verify_cmd.register(app)
-archive_cmd.register(app)
-explore_cmd.register(app)
-replay_cmd.register(app)
-tournament_cmd.register(app)
 
 
 if __name__ == "__main__":  # pragma: no cover
