@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -15,11 +15,13 @@ from ..verifier.status import VerdictClass
 from .console import SgfPointsOption, make_console
 from .safe_text import json_text
 from .verdict_view import render_report, render_summary
-from .verify_work import FileFailure, Item, Options, verify_paths
+from .verify_work import FileFailure, Item, Options, read_records, verify_paths, verify_records
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress
+
+    from ..records.model import Record
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -61,13 +63,19 @@ def verify_command(
         else:
             missing.append(FileFailure(str(path), why_unopened(path), None, unopened=True))
 
-    if len(files) == 1 and not missing and not as_json and _report_one(console, files[0], options, sgf_points):
-        return
+    items: Iterable[Item]
+    if len(files) == 1 and not missing:
+        # One file is read here, once (it may be standard input); one record of it gets the full report.
+        records = read_records(files[0], options)
+        if not isinstance(records, FileFailure) and len(records) == 1 and not as_json:
+            _report_one(console, files[0], records[0], options)
+            return
+        items = [records] if isinstance(records, FileFailure) else verify_records(files[0], records, options)
+    else:
+        from ..schema.workers import default_workers, in_order  # no database: the shared worker pool only
 
-    from ..schema.workers import default_workers, in_order  # no database: the shared worker pool only
-
-    items = in_order(verify_paths, [(f, options) for f in files], workers=workers or default_workers(),
-                     preload="boardrecords.cli.verify_work")
+        items = in_order(verify_paths, [(f, options) for f in files], workers=workers or default_workers(),
+                         preload="boardrecords.cli.verify_work")
     kept: list[Item] = list(missing)
     failed = unopened = bool(missing)
     count = len(missing)
@@ -104,25 +112,16 @@ def verify_command(
         raise typer.Exit(EXIT_FAILED)
 
 
-def _report_one(console: Console, file: str, options: Options, sgf_points: bool) -> bool:
-    """A file of one record: the full report, with a board excerpt from the same replay as the verdict. False when
-    the file does not read as one record (the general path reports it)."""
-    from ..records.limits import read_input
-    from ..records.reader import read_bytes
+def _report_one(console: Console, file: str, record: Record, options: Options) -> None:
+    """The full report on one record, with a board excerpt from the same replay as the verdict."""
     from ..verifier.analysis import analyse
 
-    try:
-        records = read_bytes(read_input(Path(file)), file, strict=options.strict)
-    except Exception:  # any failure is reported, once, by the general path
-        return False
-    if len(records) != 1:
-        return False
-    analysis = analyse(records[0], variations=options.variations, notation=options.notation,
+    analysis = analyse(record, variations=options.variations, notation=options.notation,
                        require_complete=options.require_complete)
-    render_report(console, (file, records[0], analysis.verdict), sgf_points=sgf_points, analysis=analysis)
+    render_report(console, (file, record, analysis.verdict), sgf_points=options.notation is Notation.SGF,
+                  analysis=analysis)
     if not analysis.verdict.passes:
         raise typer.Exit(EXIT_FAILED)
-    return True
 
 
 class _progress:

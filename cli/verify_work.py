@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..records.limits import read_input
-from ..records.model import FormatError
+from ..records.model import FormatError, Record
 from ..records.notation import Notation
 from ..records.reader import read_bytes
 from ..verifier.verdict import verify
@@ -49,20 +49,29 @@ def verify_paths(paths: Sequence[tuple[str, Options]]) -> list[Item]:
     return out
 
 
-def verify_file(path: str, options: Options) -> list[Item]:
+def read_records(path: str, options: Options) -> list[Record] | FileFailure:
+    """The records of one file, or why it cannot be read."""
     try:
         data = read_input(Path(path))
     except OSError as err:
-        return [FileFailure(path, f"{path}: cannot be opened: {err.strerror or err}", None, unopened=True)]
+        return FileFailure(path, f"{path}: cannot be opened: {err.strerror or err}", None, unopened=True)
     try:
         records = read_bytes(data, path, strict=options.strict)
     except FormatError as err:
-        return [FileFailure(path, err.describe(), err)]
+        return FileFailure(path, err.describe(), err)
     except (RecursionError, MemoryError, ValueError, LookupError, TypeError, ArithmeticError) as err:
         # The reader promises FormatError only; a failure it did not foresee costs this file, not the run.
-        return [FileFailure(path, f"{path}: cannot be read: {type(err).__name__}: {err}", None)]
-    if not records:
-        return [FileFailure(path, f"{path}: holds no game record", None)]
+        return FileFailure(path, f"{path}: cannot be read: {type(err).__name__}: {err}", None)
+    return records or FileFailure(path, f"{path}: holds no game record", None)
+
+
+def verify_file(path: str, options: Options) -> list[Item]:
+    records = read_records(path, options)
+    return [records] if isinstance(records, FileFailure) else verify_records(path, records, options)
+
+
+def verify_records(path: str, records: list[Record], options: Options) -> list[Item]:
+    """Each record's `verify --json` object; the list of records is emptied as they are judged."""
     out: list[Item] = []
     records.reverse()
     while records:

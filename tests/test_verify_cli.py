@@ -10,6 +10,8 @@ from typer.testing import CliRunner
 
 from boardrecords.cli.main import app
 
+from .shared import CONFORMANCE
+
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 LEGAL_CATION = "(;GM[Cation]SZ[4]PB[Ann]PW[Bo]RE[W+R];B[bb];W[cc];B[resign])"
 
@@ -138,3 +140,14 @@ def test_record_text_is_not_taken_as_markup(tmp_path):
     path.write_text("(;GM[Cation]SZ[4]PB[[bold red\\]x[/\\]]PW[Bo];B[bb])")
     result = run(str(path))
     assert "[bold red]x[/]" in result.output
+
+
+@pytest.mark.skipif(not CONFORMANCE.is_dir(), reason=f"conformance records absent ({CONFORMANCE})")
+def test_workers_give_the_same_verdicts_in_the_same_order():
+    # 240 files: enough for the worker pool (it starts from 100 files on).
+    alone = run("--json", "-j", "1", str(CONFORMANCE))
+    pooled = run("--json", "-j", "2", str(CONFORMANCE))
+    assert alone.exit_code == pooled.exit_code == 1
+    assert alone.stdout == pooled.stdout and alone.stdout.count("\n") == 240
+    summary = run("-j", "2", str(CONFORMANCE))
+    assert "240 records: 120 pass" in summary.output
