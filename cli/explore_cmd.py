@@ -302,7 +302,7 @@ def reindex_cmd(
 
     err = _err()
     with handling_errors():
-        engine = open_archive(db)
+        engine = open_archive(db, write=True)
         try:
             done, count = reindex(engine, on_batch=None if quiet else (
                 lambda n: err.print(f"\r{n} records", end="")))

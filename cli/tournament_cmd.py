@@ -326,7 +326,7 @@ def alias_cmd(
     if names and len(names) < 2:
         raise fail("give a player and at least one other spelling")
     with handling_errors():
-        engine = open_archive(db)
+        engine = open_archive(db, write=True)
         try:
             if remove is not None:
                 n = remove_alias(engine, remove)
@@ -508,7 +508,7 @@ def delete_cmd(
         raise fail("name record ids or give search filters")
     chosen = dataclasses.replace(filters, ids=ids) if ids else filters
     with handling_errors():
-        engine = open_archive(db)
+        engine = open_archive(db, write=True)
         try:
             with session_scope(engine) as session:
                 n = count(session, chosen)
@@ -550,7 +550,7 @@ def fix_cmd(
             pairs = parse_settings(settings or [])
         except FixError as exc:
             raise fail(str(exc)) from None
-        engine = open_archive(db)
+        engine = open_archive(db, write=True)
         try:
             row = undo_fix(engine, record_id) if undo else fix_record(engine, record_id, pairs)
         except LookupError as exc:

@@ -238,12 +238,13 @@ def session_scope(engine: Engine) -> Iterator[Session]:
         yield session
 
 
-def open_archive(db: str | None, *, create: bool = False) -> Engine:
-    """The engine of an existing archive (opened read-only), or of a new one with `create`, checked to be reachable.
+def open_archive(db: str | None, *, create: bool = False, write: bool = False) -> Engine:
+    """The engine of an existing archive, or of a new one with `create`, checked to be reachable. Read-only unless
+    the command changes the archive (`write`, `create`).
 
     Raises ArchiveError with a one-line reason when the database cannot be reached or holds no archive.
     """
-    engine = make_engine(db, must_exist=not create, read_only=not create)
+    engine = make_engine(db, must_exist=not create, read_only=not (create or write))
     where = engine.url.render_as_string(hide_password=True)
     try:
         if create:
