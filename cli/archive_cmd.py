@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich import box
@@ -25,6 +25,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from ..records.games import short_name
 from ..records.model import FormatError
 from ..schema.filters import DEFAULT_LIMIT, SORT_NAMES, FilterError, Filters
 from ..verifier.status import ResultStatus, VerdictClass
@@ -33,7 +34,11 @@ from .safe_text import csv_cell, json_text
 from .safe_text import plain as shown
 from .verdict_view import render_report, status_word, totals_line, verdict_word
 
+T = TypeVar("T")
+
 if TYPE_CHECKING:
+    from sqlmodel import Session
+
     from ..schema.importer import FileResult
     from ..schema.models import GameRow
     from ..verifier.analysis import Analysis
@@ -81,6 +86,26 @@ def handling_errors() -> Iterator[None]:
         raise fail(exc.describe(), EXIT_NOTHING) from None
     except OSError as exc:
         raise fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "), EXIT_NOTHING) from None
+
+
+def reading(db: str | None, query: Callable[[Session], T]) -> T:
+    """`query` run in a read session on the archive `db`, errors as one line and an exit status."""
+    from ..schema.db import open_archive, session_scope
+
+    with handling_errors():
+        engine = open_archive(db)
+        try:
+            with session_scope(engine) as session:
+                return query(session)
+        finally:
+            engine.dispose()
+
+
+def print_count(out: Console, shown: int, total: int) -> None:
+    """`50 of 272 records; --limit 0 for all` below a listing cut by --limit."""
+    plural = "s" if total != 1 else ""
+    more = f" of {total} record{plural}; --limit 0 for all" if total > shown else f" record{plural}"
+    out.print(Text(f"{shown}{more}", style="dim"))
 
 
 # -- the search filters, shared by search and export ----------------------------------------------------
@@ -182,13 +207,12 @@ JSON_FIELDS = ("id", "sha256", "game", "size", "black", "white", "black_final", 
                "agrees", "winner_colour", "winner_player", "swapped", "moves", "verdict", "valid", "passes",
                "problems", "source_file", "source_index")
 
-_SHORT_GAME = {"go-ing": "Go", "conversion-go": "ConvGo", "cation": "Cation", "quentin": "Quentin", "squer": "Squer"}
 
 # The search table's columns, in the order they are dropped when the terminal is too narrow for all of them
 # (from the end of this list); `id` ... `verdict` always stay.
 _COLUMNS: list[tuple[str, Callable[[GameRow], Text | str]]] = [
     ("id", lambda r: str(r.id)),
-    ("game", lambda r: f"{_SHORT_GAME.get(r.game, r.game)} {r.size or ''}".strip()),
+    ("game", lambda r: f"{short_name(r.game)} {r.size or ''}".strip()),
     ("date", lambda r: Text(shown(_date(r)))),
     ("black", lambda r: Text(shown(_players(r, "B")))),
     ("white", lambda r: Text(shown(_players(r, "W")))),
@@ -393,9 +417,7 @@ def search_cmd(
     elif found:
         out = _out()
         out.print(_table(found, out.width))
-        plural = "s" if total != 1 else ""
-        more = f" of {total} record{plural}; --limit 0 for all" if total > len(found) else f" record{plural}"
-        out.print(Text(f"{len(found)}{more}", style="dim"))
+        print_count(out, len(found), total)
     if not found:
         if not as_json and not as_csv:
             _err().print("no records match")
@@ -603,7 +625,7 @@ def _print_stats(per_game: Sequence[Any], per_player: Sequence[Any]) -> None:
                        title="per game (wins as shares of decided games; 1st: the player who moved first)")
     methods: list[Text] = []
     for g in per_game:
-        short = _SHORT_GAME.get(g.game, g.game)
+        short = short_name(g.game)
         t.add_row(short, str(g.records), _pct(g.pass_share), str(g.decided), _pct(g.black_rate),
                   _pct(g.white_rate), _pct(g.first_player_rate),
                   f"{g.swaps} ({_pct(g.swap_rate)})" if g.swaps else "0",

@@ -19,6 +19,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
+from ..records.games import short_name
 from ..schema.filters import Filters
 from .archive_cmd import (
     EXIT_NOTHING,
@@ -29,6 +30,7 @@ from .archive_cmd import (
     _print_json,
     fail,
     handling_errors,
+    reading,
     with_filters,
 )
 
@@ -36,7 +38,6 @@ if TYPE_CHECKING:
     from ..schema.crosstable import Crosstable
     from ..schema.ratings import Rating
 
-_SHORT_GAME = {"go-ing": "Go", "conversion-go": "ConvGo", "cation": "Cation", "quentin": "Quentin", "squer": "Squer"}
 GameOption = Annotated[str | None, typer.Option("--game", help="Only this game (go-ing, conversion-go, cation, "
                                                                 "quentin, squer; also go, ConversionGo).")]
 
@@ -95,24 +96,17 @@ def _compact(*headers: str, right: Sequence[str] = ()) -> Table:
 def events_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption = False) -> None:
     """Every event (EV) in the archive: its games, first and last date, rounds, players, records and how many
     pass."""
-    from ..schema.db import open_archive, session_scope
     from ..schema.events import list_events
 
     kind = _game(game)
-    with handling_errors():
-        engine = open_archive(db)
-        try:
-            with session_scope(engine) as session:
-                found = list_events(session, kind)
-        finally:
-            engine.dispose()
+    found = reading(db, lambda session: list_events(session, kind))
     if as_json:
         _print_json([e.to_json() for e in found])
     elif found:
         t = _compact("event", "game", "dates", "rounds", "players", "records", "pass",
                      right=("rounds", "players", "records", "pass"))
         for e in found:
-            t.add_row(Text(e.name), " ".join(_SHORT_GAME.get(g, g) for g in sorted(e.games)),
+            t.add_row(Text(e.name), " ".join(short_name(g) for g in sorted(e.games)),
                       _dates(e.first, e.last), str(len(e.rounds)) if e.rounds else "-", str(len(e.players)),
                       str(e.records), str(e.passed))
         _out().print(t)
@@ -136,21 +130,13 @@ def crosstable_cmd(
     """An event's players ranked by score, each round's opponent (by rank), colour and result, and the
     tie-breaks (docs/tournaments.md)."""
     from ..schema.crosstable import crosstable, pairing_from_row
-    from ..schema.db import open_archive, session_scope
     from ..schema.events import event_rows
     from ..schema.players import load_identities
 
     if sum((as_json, as_csv, as_html)) > 1:
         raise fail("--json, --csv and --html exclude each other")
     kind = _game(game)
-    with handling_errors():
-        engine = open_archive(db)
-        try:
-            with session_scope(engine) as session:
-                name, rows = event_rows(session, event, kind)
-                ids = load_identities(session)
-        finally:
-            engine.dispose()
+    (name, rows), ids = reading(db, lambda session: (event_rows(session, event, kind), load_identities(session)))
     if not rows or name is None:
         raise fail(f"no records of event {event!r}" + (f" in {kind}" if kind else ""), EXIT_NOTHING)
     kinds = sorted({r.game for r in rows})
@@ -176,7 +162,7 @@ def _num(value: float) -> str:
 def _print_crosstable(table: Crosstable) -> None:
     """One table when it fits the terminal; else the standings, then the rounds in as many tables as they need."""
     out = _out()
-    header = f"{table.event} ({_SHORT_GAME.get(table.game, table.game)}; rounds from {table.rounds_from})"
+    header = f"{table.event} ({short_name(table.game)}; rounds from {table.rounds_from})"
     out.print(Text(header, style="bold"))
     by_round = {s.key: [" ".join(table.cell_text(c) for c in s.cells if c.round == r) for r in table.rounds]
                 for s in table.standings}
@@ -279,24 +265,17 @@ def crosstable_html(table: Crosstable) -> str:
 
 def players_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption = False) -> None:
     """Every player with games, wins, losses and draws per game, and the first and last date."""
-    from ..schema.db import open_archive, session_scope
     from ..schema.players import player_list
 
     kind = _game(game)
-    with handling_errors():
-        engine = open_archive(db)
-        try:
-            with session_scope(engine) as session:
-                found = player_list(session, kind)
-        finally:
-            engine.dispose()
+    found = reading(db, lambda session: player_list(session, kind))
     if as_json:
         _print_json([p.to_json() for p in found])
     elif found:
         t = _compact("player", "game", "games", "wins", "losses", "draws", "first", "last",
                      right=("games", "wins", "losses", "draws"))
         for p in found:
-            t.add_row(Text(p.name), _SHORT_GAME.get(p.game, p.game), str(p.games), str(p.wins), str(p.losses),
+            t.add_row(Text(p.name), short_name(p.game), str(p.games), str(p.wins), str(p.losses),
                       str(p.draws), _date(p.first), _date(p.last))
         _out().print(t)
     if not found:
@@ -378,21 +357,13 @@ def ratings_cmd(
 ) -> None:
     """Whole-History Rating of every player, per game, from the archive's records in date order, with the games
     played and a 95% interval (docs/tournaments.md says which records count)."""
-    from ..schema.db import open_archive, session_scope
     from ..schema.players import load_identities
     from ..schema.ratings import ratings
 
     kind = _game(game)
     if svg is not None and player is None:
         raise fail("--svg needs --player")
-    with handling_errors():
-        engine = open_archive(db)
-        try:
-            with session_scope(engine) as session:
-                run = ratings(session, kind)
-                ids = load_identities(session)
-        finally:
-            engine.dispose()
+    run, ids = reading(db, lambda session: (ratings(session, kind), load_identities(session)))
     found = run.ratings
     if player is not None:
         key = ids.key(player)
@@ -412,7 +383,7 @@ def ratings_cmd(
             t = _compact("date", "rating", "95% interval", right=("rating",))
             for day, value, sd in r.history:
                 t.add_row(day.isoformat(), f"{value:.0f}", f"{value - 1.96 * sd:.0f} .. {value + 1.96 * sd:.0f}")
-            out.print(Text(f"{r.name} ({_SHORT_GAME.get(r.game, r.game)}, {r.games} games)", style="bold"))
+            out.print(Text(f"{r.name} ({short_name(r.game)}, {r.games} games)", style="bold"))
             out.print(t)
         return
     if limit:
@@ -432,7 +403,7 @@ def ratings_cmd(
         place: dict[str, int] = {}
         for r in found:
             place[r.game] = place.get(r.game, 0) + 1
-            t.add_row(str(place[r.game]), Text(r.name), _SHORT_GAME.get(r.game, r.game), f"{r.rating:.0f}",
+            t.add_row(str(place[r.game]), Text(r.name), short_name(r.game), f"{r.rating:.0f}",
                       f"{r.low:.0f} .. {r.high:.0f}", str(r.games), _date(r.last))
         out = _out()
         out.print(t)

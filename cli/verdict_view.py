@@ -11,7 +11,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..records.games import SPECS, Game
+from ..records.games import SPECS, short_name
 from ..records.model import Record, Severity
 from ..records.notation import PointNames, names_for
 from ..records.points import parse_point
@@ -164,7 +164,7 @@ def render_summary(console: Console, outcomes: list[Item]) -> None:
             short = "GEN-8"
             if not verdict.passes:
                 notes.append(Text.assemble((name, "bold"), ": ", shown(verdict.result_note or "the result disagrees")))
-        rows.append([Text(name), Text(_SHORT.get(verdict.game or "", "?")),
+        rows.append([Text(name), Text(short_name(verdict.game)),
                      Text(str(verdict.moves_total)), verdict_word(verdict.verdict), status_word(verdict.status),
                      Text(short)])
     headers = ["record", "game", "moves", "verdict", "result", "problem"]
@@ -208,8 +208,6 @@ def totals_line(classes: Counter[VerdictClass], statuses: Counter[ResultStatus])
     return Text.assemble(*parts)
 
 
-_SHORT = {Game.GO.value: "Go", Game.CONVERSION_GO.value: "ConvGo", Game.CATION.value: "Cation",
-          Game.QUENTIN.value: "Quentin", Game.SQUER.value: "Squer"}
 
 
 def _common_folder(files: list[str]) -> str:

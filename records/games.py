@@ -37,23 +37,32 @@ class GameSpec:
     notation_rule: str  # the clarification that fixes the notation
     kinds: frozenset[MoveKind]
     connection: bool  # won by a chain between the player's edges
+    short: str  # the name in narrow table columns
 
 
 _ALWAYS = {MoveKind.PLACE, MoveKind.RESIGN}
 
 SPECS: dict[Game, GameSpec] = {
     Game.GO: GameSpec(Game.GO, "Go (Simplified Ing Rules)", "1", 19, 2, 52, "ING-1", "ING-10",
-                      frozenset(_ALWAYS | {MoveKind.PASS}), False),
+                      frozenset(_ALWAYS | {MoveKind.PASS}), False, "Go"),
     Game.CONVERSION_GO: GameSpec(Game.CONVERSION_GO, "Conversion Go", "ConversionGo", 16, 2, 52, "CON-1", "CON-8",
-                                 frozenset(_ALWAYS | {MoveKind.PASS, MoveKind.SWAP}), False),
+                                 frozenset(_ALWAYS | {MoveKind.PASS, MoveKind.SWAP}), False, "ConvGo"),
     Game.CATION: GameSpec(Game.CATION, "Cation", "Cation", None, 3, 52, "CAT-1", "CAT-10",
                           frozenset(_ALWAYS | {MoveKind.PASS, MoveKind.SWAP, MoveKind.RELOCATE, MoveKind.REMOVE}),
-                          True),
+                          True, "Cation"),
     Game.QUENTIN: GameSpec(Game.QUENTIN, "Quentin", "Quentin", None, 3, 52, "QUE-1", "QUE-8",
-                           frozenset(_ALWAYS | {MoveKind.PASS, MoveKind.SWAP}), True),
+                           frozenset(_ALWAYS | {MoveKind.PASS, MoveKind.SWAP}), True, "Quentin"),
     Game.SQUER: GameSpec(Game.SQUER, "Squer", "Squer", None, 2, 52, "SQU-1", "SQU-11",
-                         frozenset(_ALWAYS | {MoveKind.SWEEP}), True),
+                         frozenset(_ALWAYS | {MoveKind.SWEEP}), True, "Squer"),
 }
+
+
+def short_name(value: str | None) -> str:
+    """A game's short name for narrow columns, from its stored value (`go-ing` -> `Go`); unknown values as given."""
+    try:
+        return SPECS[Game(value or "")].short
+    except ValueError:
+        return value or "?"
 
 _GM_ALIASES = {
     "1": Game.GO,
