@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 from rich import box
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -32,7 +31,7 @@ from ..verifier.status import ResultStatus, VerdictClass
 from .console import SgfPointsOption, make_console
 from .safe_text import csv_cell, json_text
 from .safe_text import plain as shown
-from .verdict_view import render_report, status_word, totals_line, verdict_word
+from .words import status_word, totals_line, verdict_word
 
 T = TypeVar("T")
 
@@ -299,6 +298,8 @@ def import_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of a table.")] = False,
 ) -> None:
     """Parse, verify and store records; an interrupted import completes when run again."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     from ..schema.db import open_archive
     from ..schema.importer import Importer, collect_files
 
@@ -463,6 +464,8 @@ def show_cmd(
     analysis = analyse(record, notation=Notation.SGF if sgf_points else Notation.CUSTOMARY)
     console = _out()
     console.print(_header(row))
+    from .verdict_view import render_report
+
     render_report(console, (row.source_file or f"archive #{row.id}", record, _in_notation(verdict, analysis)),
                   sgf_points=sgf_points, analysis=analysis)
     if analysis.replayed:

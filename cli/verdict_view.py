@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from rich import box
 from rich.console import Console, Group
@@ -15,27 +16,17 @@ from ..records.games import SPECS, short_name
 from ..records.model import Record, Severity
 from ..records.notation import PointNames, names_for
 from ..records.points import parse_point
-from ..verifier.analysis import Analysis
-from ..verifier.status import STATUS_ORDER, VERDICT_ORDER, ResultStatus, VerdictClass
+from ..verifier.status import ResultStatus, VerdictClass
 from ..verifier.verdict import Verdict
 from .layout import wrap_path
 from .safe_text import plain as shown
 from .verify_work import FileFailure, Item
+from .words import status_word, totals_line, verdict_word
+
+if TYPE_CHECKING:
+    from ..verifier.analysis import Analysis
 
 Outcome = FileFailure | tuple[str, Record, Verdict]  # a file that did not read, or one record and its verdict
-
-
-def verdict_word(verdict: VerdictClass) -> Text:
-    """The verdict as every command shows it: the same word, the same colour."""
-    return Text(verdict.value, style=f"bold {verdict.style}")
-
-
-_STATUS_STYLE = {ResultStatus.AGREES: "green", ResultStatus.DISAGREES: "red", ResultStatus.UNCONFIRMED: "yellow",
-                 ResultStatus.UNDECLARED: "dim", ResultStatus.KIND_ONLY: "green"}
-
-
-def status_word(status: ResultStatus) -> Text:
-    return Text(status.value, style=_STATUS_STYLE[status])
 
 
 def render_report(console: Console, outcome: Outcome, *, sgf_points: bool = False,
@@ -191,23 +182,6 @@ def render_summary(console: Console, outcomes: list[Item]) -> None:
     for note in notes:
         console.print(note)
     console.print(totals_line(classes, statuses))
-
-
-def totals_line(classes: Counter[VerdictClass], statuses: Counter[ResultStatus]) -> Text:
-    """`N records: 3 pass, 1 invalid, ...; results: 2 agree, ...`: the counts every summary ends with."""
-    total = sum(classes.values())
-    parts: list[Text | str] = [Text(f"{total} record{'s' if total != 1 else ''}: ", style="bold")]
-    shown = [c for c in VERDICT_ORDER if classes[c] or c in (VerdictClass.PASS, VerdictClass.INVALID)]
-    for i, c in enumerate(shown):
-        parts += [", " if i else "", Text(f"{classes[c]} {c.value}", style=c.style)]
-    if statuses:
-        parts.append("; results: ")
-        shown_status = [s for s in STATUS_ORDER if statuses[s]]
-        for i, st in enumerate(shown_status):
-            parts += [", " if i else "", Text(f"{statuses[st]} {st.value}", style=_STATUS_STYLE[st])]
-    return Text.assemble(*parts)
-
-
 
 
 def _common_folder(files: list[str]) -> str:

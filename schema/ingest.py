@@ -10,12 +10,14 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..records.games import MoveKind
 from ..records.model import Colour, Move, Record
-from ..verifier.verdict import Verdict
 from .models import OPENING_CHARS, GameRow, ProblemRow
+
+if TYPE_CHECKING:
+    from ..verifier.verdict import Verdict
 
 _SPACES = re.compile(r"\s+")
 # Where a comment may stand: a property identifier whose capitals spell C (`C`, `Comment`), then `[`. A record without

@@ -52,3 +52,13 @@ def test_help_loads_no_command_module():
 def test_one_record_is_verified_without_the_worker_pool_or_a_progress_bar():
     loaded = _modules_after("verify", str(EXAMPLE))
     assert "concurrent.futures.process" not in loaded and "rich.progress" not in loaded
+
+
+def test_search_loads_neither_the_rules_engines_nor_a_progress_bar(tmp_path):
+    db = tmp_path / "a.db"
+    subprocess.run([sys.executable, "-m", "boardrecords.cli.main", "import", "-q", "--db", str(db), str(EXAMPLE)],
+                   check=True, capture_output=True)
+    loaded = _modules_after("search", "--db", str(db))
+    assert "sqlalchemy" in loaded  # an archive command
+    assert not {m for m in loaded if m.startswith("boardrecords.verifier.games")}
+    assert "rich.progress" not in loaded
