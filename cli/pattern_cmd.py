@@ -147,7 +147,7 @@ def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, sou
             for head in ("", "next", "hits", "games", "B won", "W won"):
                 table.add_column(head, justify="left" if head in ("", "next") else "right", no_wrap=True)
             for c, item in zip(result.continuations, conts, strict=True):
-                table.add_row(labels.get(c.local, "") if c.local is not None else "", Text(item["move"]),
+                table.add_row(labels.get(c.local, "") if c.local is not None else "", Text(str(item["move"])),
                               str(c.hits), str(c.games), _pct(c.black_wins, c.hits), _pct(c.white_wins, c.hits))
             out.print(table)
         if shown:
