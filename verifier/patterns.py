@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from array import array
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..records.games import Game, MoveKind
 from ..records.model import Colour, Record
@@ -138,6 +138,8 @@ class Placement:
     need: tuple[tuple[int, int], ...]  # (point index, state), sorted
     black: int
     white: int
+    # Every (symmetry, dx, dy) that gives the same points (a pattern with symmetries of its own has several)
+    alike: tuple[tuple[int, int, int], ...] = ()
 
 
 def offsets(pattern: Pattern, size: int) -> list[tuple[int, int]]:
@@ -179,6 +181,8 @@ def placements(pattern: Pattern, game: Game, size: int, *, either_colour: bool =
                         need.append((sym.index[(dy + r) * size + dx + c], v))
                 key = tuple(sorted(need))
                 if key in seen:
+                    first = seen[key]
+                    seen[key] = replace(first, alike=(*first.alike, (sym.number, dx, dy)))
                     continue
                 black = white = 0
                 for i, v in key:
@@ -186,20 +190,25 @@ def placements(pattern: Pattern, game: Game, size: int, *, either_colour: bool =
                         black |= 1 << i
                     elif v == WHITE:
                         white |= 1 << i
-                seen[key] = Placement(sym.number, dx, dy, swapped, key, black, white)
+                seen[key] = Placement(sym.number, dx, dy, swapped, key, black, white, ((sym.number, dx, dy),))
     return list(seen.values())
 
 
 def local_points(pattern: Pattern, place: Placement, size: int, margin: int = 1) -> dict[int, tuple[int, int]]:
     """Board point index -> (column, row) in the pattern as written, for the placed rectangle and `margin` points
-    around it (column -1 is left of the pattern)."""
-    sym = _sym(size, place.sym)
-    out = {}
-    for r in range(-margin, pattern.height + margin):
-        for c in range(-margin, pattern.width + margin):
-            x, y = place.dx + c, place.dy + r
-            if 0 <= x < size and 0 <= y < size:
-                out[sym.index[y * size + x]] = (c, r)
+    around it (column -1 is left of the pattern). Where the pattern has symmetries of its own, a point has several
+    names; the smallest (row first) is taken, so that the same move counts once whichever way the pattern lay."""
+    out: dict[int, tuple[int, int]] = {}
+    for number, dx, dy in place.alike or ((place.sym, place.dx, place.dy),):
+        sym = _sym(size, number)
+        for r in range(-margin, pattern.height + margin):
+            for c in range(-margin, pattern.width + margin):
+                x, y = dx + c, dy + r
+                if 0 <= x < size and 0 <= y < size:
+                    i = sym.index[y * size + x]
+                    old = out.get(i)
+                    if old is None or (r, c) < (old[1], old[0]):
+                        out[i] = (c, r)
     return out
 
 
