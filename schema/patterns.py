@@ -23,8 +23,8 @@ from ..verifier.patterns import (
     Line,
     Pattern,
     Placement,
+    Prefilter,
     appearances,
-    candidates,
     local_points,
     mask_bytes,
     mask_of,
@@ -208,9 +208,10 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
     was played next in or around it (`margin` points around the rectangle)."""
     found = placements(pattern, game, size, either_colour=either_colour)
     lines = _filtered_lines(engine, game, size, f)
+    prefilter = Prefilter(pattern, found, size)
     todo: dict[int, tuple[list[int], str | None]] = {}
     for gid, b, w, win in lines:
-        which = candidates(found, mask_of(b), mask_of(w))
+        which = prefilter(mask_of(b), mask_of(w))
         if which:
             todo[gid] = (which, win)
     changes = _changes(engine, sorted(todo))

@@ -18,6 +18,7 @@ from boardrecords.verifier.patterns import (
     ChangeWatcher,
     Pattern,
     PatternError,
+    Prefilter,
     brute_force,
     change_line,
     parse_pattern,
@@ -41,7 +42,7 @@ def hits(record, text: str, anchor: str | None = None, game: Game = Game.GO, eit
     found = placements(parse_pattern(text, anchor), game, record.size, either_colour=either)
     line = change_line(record)
     assert line is not None
-    fast = search_line(line, found)
+    fast = search_line(line, found, Prefilter(parse_pattern(text, anchor), found, record.size))
     assert fast == brute_force(record, found)
     return sorted({p for p, _ in fast})
 
@@ -158,10 +159,12 @@ def test_fast_path_agrees_with_brute_force(game: Game, seed: int, either: bool) 
         if s.number > stop:
             break
         rows = run.engine.rows()
-    found = placements(_random_pattern(rng, rows, size), game, size, either_colour=either)
+    pattern = _random_pattern(rng, rows, size)
+    found = placements(pattern, game, size, either_colour=either)
+    prefilter = Prefilter(pattern, found, size)  # search_line checks it gives what `candidates` gives
     for record in records:
         watcher = ChangeWatcher()
         verify(record, watch=watcher)
         line = watcher.finish()
         assert line is not None
-        assert search_line(line, found) == brute_force(record, found)
+        assert search_line(line, found, prefilter) == brute_force(record, found)

@@ -138,8 +138,9 @@ class Placement:
     need: tuple[tuple[int, int], ...]  # (point index, state), sorted
     black: int
     white: int
-    # Every (symmetry, dx, dy) that gives the same points (a pattern with symmetries of its own has several)
-    alike: tuple[tuple[int, int, int], ...] = ()
+    # Every (symmetry, dx, dy, colours exchanged) that gives the same points (a pattern with symmetries of its
+    # own has several)
+    alike: tuple[tuple[int, int, int, bool], ...] = ()
 
 
 def offsets(pattern: Pattern, size: int) -> list[tuple[int, int]]:
@@ -182,7 +183,7 @@ def placements(pattern: Pattern, game: Game, size: int, *, either_colour: bool =
                 key = tuple(sorted(need))
                 if key in seen:
                     first = seen[key]
-                    seen[key] = replace(first, alike=(*first.alike, (sym.number, dx, dy)))
+                    seen[key] = replace(first, alike=(*first.alike, (sym.number, dx, dy, swapped)))
                     continue
                 black = white = 0
                 for i, v in key:
@@ -190,7 +191,7 @@ def placements(pattern: Pattern, game: Game, size: int, *, either_colour: bool =
                         black |= 1 << i
                     elif v == WHITE:
                         white |= 1 << i
-                seen[key] = Placement(sym.number, dx, dy, swapped, key, black, white, ((sym.number, dx, dy),))
+                seen[key] = Placement(sym.number, dx, dy, swapped, key, black, white, ((sym.number, dx, dy, swapped),))
     return list(seen.values())
 
 
@@ -199,7 +200,7 @@ def local_points(pattern: Pattern, place: Placement, size: int, margin: int = 1)
     around it (column -1 is left of the pattern). Where the pattern has symmetries of its own, a point has several
     names; the smallest (row first) is taken, so that the same move counts once whichever way the pattern lay."""
     out: dict[int, tuple[int, int]] = {}
-    for number, dx, dy in place.alike or ((place.sym, place.dx, place.dy),):
+    for number, dx, dy, _ in place.alike or ((place.sym, place.dx, place.dy, place.swapped),):
         sym = _sym(size, number)
         for r in range(-margin, pattern.height + margin):
             for c in range(-margin, pattern.width + margin):
@@ -344,6 +345,56 @@ def candidates(found: Sequence[Placement], ever_black: int, ever_white: int) -> 
             if not (p.black & ~ever_black) and not (p.white & ~ever_white)]
 
 
+class Prefilter:
+    """`candidates` for every placement at once, a few shifts and ANDs per game: for each symmetry (and colour
+    exchange) the pattern is one rectangle in the board's own frame, and the offsets where its stones could all
+    stand are the AND of the masks of points ever held, each shifted by one stone's place in the rectangle.
+
+    Points are bits `row * size + column`; a shift never carries a bit over from the next row at an offset where
+    the rectangle fits, so the result is exact (the same list as `candidates`)."""
+
+    def __init__(self, pattern: Pattern, found: Sequence[Placement], size: int) -> None:
+        fams: dict[tuple[int, bool], tuple[list[tuple[int, int]], list[int], dict[int, int]]] = {}
+        for k, place in enumerate(found):
+            for number, dx, dy, swapped in place.alike or ((place.sym, place.dx, place.dy, place.swapped),):
+                sym = _sym(size, number)
+                cells = []
+                for r in range(pattern.height):
+                    for c in range(pattern.width):
+                        i = sym.index[(dy + r) * size + dx + c]
+                        cells.append((i % size, i // size, pattern.cells[r * pattern.width + c]))
+                bx = min(x for x, _, _ in cells)
+                by = min(y for _, y, _ in cells)
+                fam = fams.get((number, swapped))
+                if fam is None:
+                    stones = []
+                    for x, y, v in cells:
+                        if v in (BLACK, WHITE):
+                            if swapped:
+                                v = BLACK + WHITE - v
+                            stones.append(((y - by) * size + (x - bx), v))
+                    # the rarest points first would be better still; the stones of a corner shape come first
+                    fam = fams[(number, swapped)] = (stones, [0], {})
+                bit = by * size + bx
+                fam[1][0] |= 1 << bit
+                fam[2][bit] = k
+        self.families = [(stones, valid[0], index) for stones, valid, index in fams.values()]
+
+    def __call__(self, ever_black: int, ever_white: int) -> list[int]:
+        out: set[int] = set()
+        for stones, valid, index in self.families:
+            m = valid
+            for shift, v in stones:
+                m &= (ever_black if v == BLACK else ever_white) >> shift
+                if not m:
+                    break
+            while m:
+                low = m & -m
+                out.add(index[low.bit_length() - 1])
+                m ^= low
+        return sorted(out)
+
+
 def appearances(events: Sequence[int], found: Sequence[Placement], which: Sequence[int] | None = None
                 ) -> list[tuple[int, int]]:
     """(move number, placement) at the first position of each appearance of each placement, in move order.
@@ -415,9 +466,12 @@ def moves_of(events: Sequence[int]) -> dict[int, tuple[int, int]]:
     return out
 
 
-def search_line(line: Line, found: Sequence[Placement]) -> list[tuple[int, int]]:
+def search_line(line: Line, found: Sequence[Placement], prefilter: Prefilter | None = None
+                ) -> list[tuple[int, int]]:
     """The appearances in one line, after the cheap test on the points ever held."""
     which = candidates(found, line.ever_black, line.ever_white)
+    if prefilter is not None:
+        assert prefilter(line.ever_black, line.ever_white) == which
     if not which:
         return []
     return appearances(line.events, found, which)
@@ -456,6 +510,6 @@ def brute_force(record: Record, found: Sequence[Placement]) -> list[tuple[int, i
     return out
 
 
-__all__ = ["ANY", "ChangeWatcher", "Line", "Pattern", "PatternError", "Placement", "appearances", "brute_force",
-           "candidates", "change_line", "local_points", "mask_bytes", "mask_of", "moves_of", "parse_anchor",
-           "parse_pattern", "pattern_of_board", "placements", "search_line"]
+__all__ = ["ANY", "ChangeWatcher", "Line", "Pattern", "PatternError", "Placement", "Prefilter", "appearances",
+           "brute_force", "candidates", "change_line", "local_points", "mask_bytes", "mask_of", "moves_of",
+           "parse_anchor", "parse_pattern", "pattern_of_board", "placements", "search_line"]
