@@ -158,8 +158,9 @@ def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, sou
             out.print(table)
         plural = "s" if total != 1 else ""
         more = f" of {total} record{plural}; --limit 0 for all" if total > len(shown) else f" record{plural}"
-        out.print(Text(f"{len(shown)}{more}, {result.appearances} appearance"
-                       f"{'s' if result.appearances != 1 else ''}", style="dim"))
+        if total:
+            out.print(Text(f"{len(shown)}{more}, {result.appearances} appearance"
+                           f"{'s' if result.appearances != 1 else ''}", style="dim"))
     if not total:
         if not as_json and not as_csv:
             _err().print("no records hold this pattern")
@@ -189,7 +190,9 @@ def _drawing(pat: Pattern, game: Game, size: int, ox: int, oy: int, labels: dict
             cell = labels.get((c, r)) or ("XO.*"[[1, 2, 0, -1].index(pat.cell(c, r))] if inside else " ")
             cells.append(cell.rjust(width))
         lines.append(f"{size - (oy + r):>3} " + " ".join(cells))
-    sides = f"its {'-'.join(s for s in SIDE_ORDER if s in pat.sides)} on the edge" if pat.sides else "anywhere"
+    named = [s for s in SIDE_ORDER if s in pat.sides]
+    sides = (f"its {' and '.join(named)} side{'s' if len(named) > 1 else ''} on the board's edge"
+             if named else "anywhere on the board")
     lines.append(f"X Black, O White, . empty, * any; {sides}")
     return Text("\n".join(lines))
 

@@ -137,3 +137,20 @@ def test_stored_fast_path_agrees_with_brute_force(tmp_path: Path, db_url: str) -
                     assert fast == slow, (game, text, anchor)
     finally:
         engine.dispose()
+
+
+def test_readme_pattern_examples_work(tmp_path: Path, monkeypatch) -> None:
+    import shlex
+
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text()
+    block = readme.split("### search by pattern", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(root)
+    db = str(tmp_path / "archive.db")
+    commands = [shlex.split(line.split("#")[0]) for line in block.strip().splitlines()]
+    assert commands[0] == ["records", "import", "examples"]
+    assert run("import", "examples", "--db", db, "-q").exit_code in (0, 1)
+    for args in commands[1:]:
+        r = run(*args[1:], "--db", db)
+        assert r.exit_code == 0, (args, r.output)
+        assert "appearance" in r.stdout
