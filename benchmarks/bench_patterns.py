@@ -173,6 +173,8 @@ def time_searches(db: Path, game: Game, size: int, pats: list[tuple[str, str]]) 
 
 
 def summary(name: str, times: list[float]) -> None:
+    if not times:
+        return
     print(f"  {name}: {len(times)} patterns, p50 {statistics.median(times):.2f} s, worst {max(times):.2f} s",
           flush=True)
 
@@ -186,6 +188,8 @@ def main() -> None:
     ap.add_argument("--base-others", type=int, default=400)
     ap.add_argument("--workdir", type=Path, default=None)
     ap.add_argument("--games", default="go,conversion-go,cation,quentin,squer")
+    ap.add_argument("--corners", type=int, default=20, help="corner patterns per game")
+    ap.add_argument("--shapes", type=int, default=20, help="shapes anywhere per game")
     args = ap.parse_args()
     work = args.workdir or Path(tempfile.mkdtemp(prefix="bench-patterns-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -197,7 +201,7 @@ def main() -> None:
         files = go_files(args.corpus, work / "go-files")
         print(f"Go: {len(files)} record files (the corpus under 8 symmetries)", flush=True)
         part = files[:args.import_files]
-        for label, on in (("without change lists", False), ("with change lists", True)):
+        for label, on in (("without change lists", False), ("with change lists", True))[:2 if part else 0]:
             db = work / f"import-{'on' if on else 'off'}.db"
             db.unlink(missing_ok=True)
             n, took = import_files(part, db, patterns=on)
@@ -209,8 +213,8 @@ def main() -> None:
         total = grow(db, args.records)
         print(f"  archive: {total} records, {db.stat().st_size / 1e6:.0f} MB", flush=True)
         sample = [r for f in rng.sample(files, 300) for r in read_file(f) if r.size == 19]
-        corner = patterns_of(sample, rng, 20, corner=7, shape=0, stones=(6, 10))
-        shapes = patterns_of(sample, rng, 20, corner=None, shape=4, stones=(3, 6))
+        corner = patterns_of(sample, rng, args.corners, corner=7, shape=0, stones=(6, 10))
+        shapes = patterns_of(sample, rng, args.shapes, corner=None, shape=4, stones=(3, 6))
         summary("7x7 corner", time_searches(db, Game.GO, 19, corner))
         summary("4x4 anywhere", time_searches(db, Game.GO, 19, shapes))
 
@@ -240,8 +244,8 @@ def main() -> None:
         print(f"  archive: {total} records", flush=True)
         sample = [read_file(p)[0] for p in made[:200]]
         side = max(3, size // 3)
-        corner = patterns_of(sample, rng, 20, corner=side, shape=0, stones=(2, side * side // 2))
-        shapes = patterns_of(sample, rng, 20, corner=None, shape=3, stones=(2, 6))
+        corner = patterns_of(sample, rng, args.corners, corner=side, shape=0, stones=(2, side * side // 2))
+        shapes = patterns_of(sample, rng, args.shapes, corner=None, shape=3, stones=(2, 6))
         summary(f"{side}x{side} corner", time_searches(db, game, size, corner))
         summary("3x3 anywhere", time_searches(db, game, size, shapes))
 
