@@ -387,8 +387,27 @@ def search_cmd(
     to_move: Annotated[str | None, typer.Option("--to-move", help="With --stones: B or W (default: the colour "
                                                 "with fewer stones, Black on a tie).", rich_help_panel="Position")
                        ] = None,
+    pattern: Annotated[str | None, typer.Option("--pattern", help="Games where this pattern appeared: rows of X, O, "
+                                                ". (empty) and * (any), separated by / or newlines.",
+                                                rich_help_panel="Pattern")] = None,
+    pattern_from: Annotated[Path | None, typer.Option("--pattern-from", help="... the pattern of a region of this "
+                                                      "record (with --region, and --move).",
+                                                      rich_help_panel="Pattern")] = None,
+    region: Annotated[str | None, typer.Option("--region", help="... the region: two corners, Q16:T19.",
+                                               rich_help_panel="Pattern")] = None,
+    anchor: Annotated[str | None, typer.Option("--anchor", help="anywhere, corner (top left of the pattern in a "
+                                               "corner), edge (top row on an edge), or sides: top-right...",
+                                               rich_help_panel="Pattern")] = None,
+    either_colour: Annotated[bool, typer.Option("--either-colour", help="Also with Black and White exchanged.",
+                                                rich_help_panel="Pattern")] = False,
 ) -> None:
-    """Find records in the archive (by a position too: docs/positions.md)."""
+    """Find records in the archive (by a position or a pattern too: docs/positions.md, docs/patterns.md)."""
+    if pattern is not None or pattern_from is not None:
+        from .pattern_cmd import pattern_search
+
+        pattern_search(filters, db=db, pattern=pattern, source=pattern_from, move=move, region=region,
+                       anchor=anchor, either_colour=either_colour, limit=limit, as_json=as_json, as_csv=as_csv)
+        return
     if after is not None or like is not None or stones is not None:
         from .explore_cmd import position_search
 

@@ -296,7 +296,7 @@ def reindex_cmd(
     db: DbOption = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress line.")] = False,
 ) -> None:
-    """Rebuild the position index from the stored records (archives made before it, or after a rules change)."""
+    """Rebuild the position and pattern indexes from the stored records (older archives, or after a rules change)."""
     from ..schema.db import open_archive
     from ..schema.positions import reindex
 
@@ -306,11 +306,15 @@ def reindex_cmd(
         try:
             done, count = reindex(engine, on_batch=None if quiet else (
                 lambda n: err.print(f"\r{n} records", end="")))
+            from ..schema.patterns import reindex_patterns
+
+            _, lines = reindex_patterns(engine, on_batch=None if quiet else (
+                lambda n: err.print(f"\r{n} records (patterns)", end="")))
         finally:
             engine.dispose()
     if not quiet:
         err.print()
-    _out().print(Text(f"{done} records, {count} positions indexed"))
+    _out().print(Text(f"{done} records, {count} positions indexed, {lines} change lists for pattern search"))
 
 
 __all__ = ["fail", "position_search", "register", "resolve"]

@@ -25,7 +25,8 @@ from ..verifier.status import STATUS_ORDER, VERDICT_ORDER, VerdictClass
 from .db import retrying, writer
 from .ingest import game_values, problem_values
 from .models import GameRow, ProblemRow
-from .positions import POSITIONS, position_values, verify_with_positions, write_positions
+from .patterns import PATTERNS, pattern_values, verify_for_archive, write_patterns
+from .positions import POSITIONS, position_values, write_positions
 from .workers import default_workers, in_order
 
 if TYPE_CHECKING:
@@ -113,9 +114,10 @@ def process_file(path: str) -> FileResult:
                                   "not stored (FMT-6)")
             continue
         try:
-            verdict, watcher = verify_with_positions(record)
+            verdict, watcher, changes = verify_for_archive(record)
             values = game_values(record, verdict, source_file=path)
             values[POSITIONS] = position_values(watcher, values)  # the position index (schema/positions.py)
+            values[PATTERNS] = pattern_values(changes)  # the change list for pattern search (schema/patterns.py)
             result.rows.append((values, problem_values(verdict)))
         except Exception as exc:  # one record the verifier cannot judge must not lose the others
             result.failures.append(f"{path}#{record.index}: verification failed: {type(exc).__name__}: {exc}")
@@ -220,7 +222,8 @@ class Importer:
 def write_rows(engine: Engine, rows: Sequence[Row]) -> set[str]:
     """Store `rows` in one transaction; return the hashes that were new (the others were already there)."""
     now = dt.datetime.now(dt.UTC)
-    games = [{**{k: v for k, v in game.items() if k != POSITIONS}, "imported_at": now} for game, _ in rows]
+    games = [{**{k: v for k, v in game.items() if k not in (POSITIONS, PATTERNS)}, "imported_at": now}
+             for game, _ in rows]
     # SQLModel sets `__table__` on table models but does not declare it to type checkers.
     game_table: Table = GameRow.__table__  # type: ignore[attr-defined]
     with writer(engine).begin() as conn:
@@ -248,5 +251,7 @@ def write_rows(engine: Engine, rows: Sequence[Row]) -> set[str]:
             conn.execute(insert(ProblemRow.__table__), problems)  # type: ignore[attr-defined]  # as above
         write_positions(conn, [(ids[game["sha256"]], game.get(POSITIONS) or ()) for game, _ in rows
                                if game["sha256"] in ids])
+        write_patterns(conn, [(ids[game["sha256"]], game["game"], game["size"], game.get(PATTERNS))
+                              for game, _ in rows if game["sha256"] in ids])
 
     return set(ids)

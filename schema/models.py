@@ -174,3 +174,23 @@ class GameVersionRow(SQLModel, table=True):
     result_status: str = ""
     change: str = ""  # what replaced this version: "PB=Lee Sedol; RO=3"
     replaced_at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC))
+
+
+class PatternLineRow(SQLModel, table=True):
+    """The change list of a record's main line for pattern search (schema/patterns.py, docs/patterns.md): every
+    change of a point's state with its move number, packed (`changes`), and the points each colour ever held
+    (`black`, `white`: bit masks, little-endian), which let a search skip the games that cannot hold a pattern.
+    One row per record that was replayed; `game` and `size` repeat the game row's so that a search reads this
+    table alone when no other filter is given."""
+
+    __tablename__ = "pattern_line"
+    __table_args__ = (Index("ix_pattern_line_game_size", "game", "size"),)
+
+    game_id: int = Field(sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), primary_key=True,
+                                          autoincrement=False))
+    game: str = Field(sa_column=Column(String, nullable=False))
+    size: int = Field(sa_column=Column(SmallInteger, nullable=False))
+    plies: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
+    black: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    white: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    changes: bytes = Field(sa_column=Column(LargeBinary, nullable=False))

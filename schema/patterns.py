@@ -1,0 +1,275 @@
+"""The pattern index: one change list per record (made in the import's workers, from the verifier's own replay, and
+written beside its game row), rebuilding it, and the pattern search over it. docs/patterns.md describes it.
+
+A search reads the masks of the points each colour ever held for every game of the right game and size (and the
+filters), keeps the games where some placement of the pattern could stand, then reads those games' change lists
+and finds each appearance in memory (verifier/patterns.py).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy import Connection, Engine, Table, insert, select
+from sqlmodel import col
+
+from ..records.games import Game
+from ..records.model import Record
+from ..verifier.engine import BLACK, WHITE
+from ..verifier.patterns import (
+    ChangeWatcher,
+    Line,
+    Pattern,
+    Placement,
+    Prefilter,
+    appearances,
+    local_points,
+    mask_bytes,
+    mask_of,
+    moves_of,
+    placements,
+)
+from ..verifier.positions import PositionWatcher
+from ..verifier.replay import Replay, Step
+from ..verifier.verdict import Verdict, verify
+from .db import writer
+from .filters import Filters
+from .models import GameRow, PatternLineRow
+
+PATTERNS = "_patterns"  # the key of a game dict under which the worker sends the change list
+PatternValues = tuple[int, bytes, bytes, bytes]  # plies, black mask, white mask, changes
+CHUNK = 500
+
+
+def enabled() -> bool:
+    """The change lists are kept unless the environment says `RECORDS_PATTERNS=off`."""
+    return os.environ.get("RECORDS_PATTERNS", "").strip().lower() not in ("off", "0", "no")
+
+
+def verify_for_archive(record: Record) -> tuple[Verdict, PositionWatcher, ChangeWatcher | None]:
+    """The verdict and, from the same replay, the positions and the change list of the main line."""
+    positions = PositionWatcher()
+    if not enabled():
+        return verify(record, watch=positions), positions, None
+    changes = ChangeWatcher()
+
+    def both(run: Replay) -> Callable[[Step], None]:
+        a, b = positions(run), changes(run)
+
+        def step(s: Step) -> None:
+            a(s)
+            b(s)
+
+        return step
+
+    return verify(record, watch=both), positions, changes
+
+
+def pattern_values(watcher: ChangeWatcher | None) -> PatternValues | None:
+    line = watcher.finish() if watcher is not None else None
+    if line is None:
+        return None
+    return (line.plies, mask_bytes(line.ever_black), mask_bytes(line.ever_white), line.blob())
+
+
+def _table() -> Table:
+    return PatternLineRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
+
+
+def write_patterns(conn: Connection, rows: Sequence[tuple[int, str, int, PatternValues | None]]) -> int:
+    """Insert the change lists of games (game id, game, size, values) inside the caller's transaction."""
+    values = [(gid, game, size, *v) for gid, game, size, v in rows if v is not None]
+    if not values:
+        return 0
+    if conn.dialect.name == "sqlite":
+        conn.exec_driver_sql("INSERT INTO pattern_line (game_id, game, size, plies, black, white, changes) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?)", values)
+    else:
+        names = ("game_id", "game", "size", "plies", "black", "white", "changes")
+        conn.execute(insert(_table()), [dict(zip(names, v, strict=True)) for v in values])
+    return len(values)
+
+
+def reindex_patterns(engine: Engine, *, batch: int = 500,
+                     on_batch: Callable[[int], None] | None = None) -> tuple[int, int]:
+    """Rebuild every change list from the stored records; (records, change lists)."""
+    from sqlmodel import Session
+
+    from .export import parse_row
+    from .ingest import game_values
+
+    done = kept = 0
+    last = 0
+    while True:
+        with engine.connect() as conn:
+            ids = list(conn.scalars(select(col(GameRow.id)).where(col(GameRow.id) > last)
+                                    .order_by(col(GameRow.id)).limit(batch)))
+        if not ids:
+            break
+        work: list[tuple[int, str, int, PatternValues | None]] = []
+        with Session(engine) as session:
+            for row in session.scalars(select(GameRow).where(col(GameRow.id).in_(ids))):
+                assert row.id is not None
+                try:
+                    record = parse_row(row)
+                    verdict, _, changes = verify_for_archive(record)
+                    values = game_values(record, verdict)
+                    work.append((row.id, values["game"], values["size"], pattern_values(changes)))
+                except Exception:  # a record that no longer reads keeps no change list
+                    pass
+        with writer(engine).begin() as conn:
+            conn.execute(_table().delete().where(_table().c.game_id.in_(ids)))
+            kept += write_patterns(conn, work)
+        done += len(ids)
+        last = int(ids[-1] or 0)
+        if on_batch is not None:
+            on_batch(done)
+    return done, kept
+
+
+# -- searching ----------------------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Appearance:
+    ply: int  # the move after which the pattern stands (0: the start)
+    placement: int
+
+
+@dataclass(slots=True)
+class GameHits:
+    game_id: int
+    winner: str | None  # B, W or None
+    found: list[Appearance]
+
+    @property
+    def moves(self) -> list[int]:
+        return sorted({a.ply for a in self.found})
+
+
+@dataclass(slots=True)
+class PatternContinuation:
+    """A move played right after an appearance: at `local` (column, row in the pattern as written; -1 and the
+    width/height are the points around it) or elsewhere (`local` None), by `colour` (as in the pattern: with
+    colours exchanged, a placement's White is the pattern's Black)."""
+
+    colour: str
+    local: tuple[int, int] | None
+    hits: int = 0
+    games: int = 0
+    black_wins: int = 0  # in the pattern's colours
+    white_wins: int = 0
+    _ids: set[int] = field(default_factory=set)
+
+
+@dataclass(slots=True)
+class PatternResult:
+    game: Game
+    size: int
+    placements: list[Placement]
+    hits: list[GameHits]  # game id order, newest first
+    continuations: list[PatternContinuation]
+    scanned: int = 0  # games whose change list was read
+    considered: int = 0  # games of the game, size and filters
+
+    @property
+    def appearances(self) -> int:
+        return sum(len(h.found) for h in self.hits)
+
+
+def _filtered_lines(engine: Engine, game: Game, size: int, f: Filters) -> list[tuple[int, bytes, bytes, str | None]]:
+    from .search import conditions
+
+    p = _table()
+    g: Table = GameRow.__table__  # type: ignore[attr-defined]
+    stmt = (select(p.c.game_id, p.c.black, p.c.white, g.c.winner_colour)
+            .join(g, g.c.id == p.c.game_id)
+            .where(p.c.game == game.value, p.c.size == size, *conditions(f, dialect=engine.dialect.name)))
+    with engine.connect() as conn:
+        return [(gid, bytes(b), bytes(w), win) for gid, b, w, win in conn.execute(stmt)]
+
+
+def _changes(engine: Engine, ids: Sequence[int]) -> dict[int, tuple[int, bytes]]:
+    p = _table()
+    out: dict[int, tuple[int, bytes]] = {}
+    with engine.connect() as conn:
+        for i in range(0, len(ids), CHUNK):
+            chunk = list(ids[i:i + CHUNK])
+            for gid, plies, data in conn.execute(select(p.c.game_id, p.c.plies, p.c.changes)
+                                                 .where(p.c.game_id.in_(chunk))):
+                out[gid] = (plies, bytes(data))
+    return out
+
+
+def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: Filters, *,
+                   either_colour: bool = False, margin: int = 1) -> PatternResult:
+    """Every appearance of `pattern` in the archive's games of `game` and `size` that pass the filters, and what
+    was played next in or around it (`margin` points around the rectangle)."""
+    found = placements(pattern, game, size, either_colour=either_colour)
+    lines = _filtered_lines(engine, game, size, f)
+    prefilter = Prefilter(pattern, found, size)
+    todo: dict[int, tuple[list[int], str | None]] = {}
+    for gid, b, w, win in lines:
+        which = prefilter(mask_of(b), mask_of(w))
+        if which:
+            todo[gid] = (which, win)
+    changes = _changes(engine, sorted(todo))
+    hits: list[GameHits] = []
+    conts: dict[tuple[str, tuple[int, int] | None], PatternContinuation] = {}
+    local_cache: dict[int, dict[int, tuple[int, int]]] = {}
+    for gid in sorted(changes, reverse=True):
+        plies, data = changes[gid]
+        which, win = todo[gid]
+        events = Line.from_blob(size, data).events
+        at = appearances(events, found, which)
+        if not at:
+            continue
+        hits.append(GameHits(gid, win, [Appearance(p, k) for p, k in at]))
+        moves = moves_of(events)
+        for ply, k in at:
+            if ply >= plies:
+                continue  # the line ends there
+            place = found[k]
+            nxt = moves.get(ply + 1)
+            local: tuple[int, int] | None = None
+            colour = None
+            if nxt is not None:
+                points = local_cache.get(k)
+                if points is None:
+                    points = local_cache[k] = local_points(pattern, place, size, margin)
+                local = points.get(nxt[0])
+                colour = nxt[1]
+            if colour is not None and place.swapped:
+                colour = BLACK + WHITE - colour
+            colour_text = "B" if colour == BLACK else "W" if colour == WHITE else ""
+            if local is None:
+                colour_text = ""  # elsewhere: a move away from the pattern, a pass, a swap, a sweep
+            key = (colour_text, local)
+            c = conts.get(key)
+            if c is None:
+                c = conts[key] = PatternContinuation(colour_text, local)
+            c.hits += 1
+            c._ids.add(gid)
+            won = win
+            if won is not None and place.swapped:
+                won = "W" if won == "B" else "B"
+            if won == "B":
+                c.black_wins += 1
+            elif won == "W":
+                c.white_wins += 1
+    for c in conts.values():
+        c.games = len(c._ids)
+    ordered = sorted(conts.values(), key=lambda c: (c.local is None, -c.hits, c.colour, c.local or (0, 0)))
+    return PatternResult(game, size, found, hits, ordered, scanned=len(changes), considered=len(lines))
+
+
+def line_count(engine: Engine) -> int:
+    from sqlalchemy import func
+
+    with engine.connect() as conn:
+        return int(conn.execute(select(func.count()).select_from(_table())).scalar() or 0)
+
+
+__all__ = ["PATTERNS", "Appearance", "GameHits", "PatternContinuation", "PatternResult", "enabled", "line_count",
+           "pattern_values", "reindex_patterns", "search_pattern", "verify_for_archive", "write_patterns"]

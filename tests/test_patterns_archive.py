@@ -1,0 +1,156 @@
+"""Pattern search in the archive (SQLite and PostgreSQL): the change lists written at import, continuation counts
+against counts made by hand, filters, --json/--csv, a region of a record, reindex; and the stored fast path
+against the brute-force reference on random games."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from boardrecords.cli.main import app
+from boardrecords.records.games import Game
+from boardrecords.records.reader import read_file
+from boardrecords.records.writer import new_record, write
+from boardrecords.schema.db import make_engine
+from boardrecords.schema.filters import Filters
+from boardrecords.schema.patterns import search_pattern
+from boardrecords.verifier.patterns import brute_force, parse_pattern, placements
+
+from .test_verify_properties import random_game
+
+GAMES = {
+    # Go 5x5. The pattern "X./.." in a corner: a black stone with the three points next to it empty.
+    "g1.rec": "(;GM[1]SZ[5]PB[Ann]PW[Bo]RE[B+R];B[aa];W[ba];B[ca];W[ee];B[bb])",  # at 1, then W next to it
+    "g2.rec": "(;GM[1]SZ[5]PB[Cy]PW[Di]RE[W+R];B[ea];W[da];B[ca];W[ae];B[db])",  # g1 mirrored
+    "g3.rec": "(;GM[1]SZ[5]PB[Ann]PW[Di]RE[B+R];B[cc];W[aa];B[ee])",  # at 3, the last move: no continuation
+    "g4.rec": "(;GM[1]SZ[5]PB[Eve]PW[Bo]RE[W+R];B[aa];W[bb])",  # at 1, then W diagonally
+    "g5.rec": "(;GM[1]SZ[5]PB[Eve]PW[Fay]RE[B+R];B[aa];W[ee];B[dd])",  # at 1, then W away from it
+    "g6.rec": "(;GM[1]SZ[5]PB[Gus]PW[Fay]RE[B+R];B[bb];W[cc])",  # never: no stone in a corner
+}
+
+
+def run(*args: object):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def _archive(tmp_path: Path, db: str) -> Path:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for name, body in GAMES.items():
+        (folder / name).write_text(body)
+    assert run("import", folder, "--db", db, "-q").exit_code == 0
+    return folder
+
+
+def test_continuations_counted_by_hand(tmp_path: Path, db_url: str) -> None:
+    _archive(tmp_path, db_url)
+    r = run("search", "--pattern", "X./..", "--anchor", "corner", "--size", "5", "--db", db_url, "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["games"] == 5 and data["appearances"] == 5
+    by_black = {}
+    for g in data["records"]:
+        by_black.setdefault(g["black"], []).append(g["at_moves"])
+    assert sorted(by_black["Ann"]) == [[1], [3]] and by_black["Cy"] == [[1]] and by_black["Eve"] == [[1], [1]]
+    conts = {c["move"]: c for c in data["continuations"]}
+    # Drawn in the top left corner: B5 is next to the stone (g1, and g2 mirrored), B4 diagonal (g4).
+    assert conts["W B5"] == {"move": "W B5", "hits": 2, "games": 2, "black_wins": 1, "white_wins": 1}
+    assert conts["W B4"] == {"move": "W B4", "hits": 1, "games": 1, "black_wins": 0, "white_wins": 1}
+    assert conts["elsewhere"] == {"move": "elsewhere", "hits": 1, "games": 1, "black_wins": 1, "white_wins": 0}
+    assert len(conts) == 3
+    # Filters apply.
+    r = run("search", "--pattern", "X./..", "--anchor", "corner", "--size", "5", "--player", "ann", "--db", db_url,
+            "--json")
+    data = json.loads(r.stdout)
+    assert data["games"] == 2 and {c["move"]: c["hits"] for c in data["continuations"]} == {"W B5": 1}
+    # The table fits 80 columns and draws the pattern; CSV has one row per game.
+    r = CliRunner().invoke(app, ["search", "--pattern", "X./..", "--anchor", "corner", "--size", "5", "--db",
+                                 db_url], env={"COLUMNS": "80"})
+    assert r.exit_code == 0, r.output
+    assert max(len(line) for line in r.stdout.splitlines()) <= 80
+    assert "W B5" in r.stdout and "5 records, 5 appearances" in r.stdout
+    r = run("search", "--pattern", "X./..", "--anchor", "corner", "--size", "5", "--db", db_url, "--csv")
+    assert r.stdout.splitlines()[0].startswith("id,") and len(r.stdout.splitlines()) == 6
+    # Nothing found: exit 1.
+    r = run("search", "--pattern", "XXX", "--size", "5", "--db", db_url, "--json")
+    assert r.exit_code == 1 and json.loads(r.stdout)["games"] == 0
+
+
+def test_pattern_from_a_region_and_errors(tmp_path: Path, db_url: str) -> None:
+    folder = _archive(tmp_path, db_url)
+    # g1 after move 1, the region A5:B4 (top left 2x2): X./.. against the top and left edges.
+    r = run("search", "--pattern-from", folder / "g1.rec", "--move", "1", "--region", "A5:B4", "--db", db_url,
+            "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["pattern"] == ["X.", ".."] and data["anchor"] == ["left", "top"] and data["games"] == 5
+    r = run("search", "--pattern-from", folder / "g1.rec", "--move", "1", "--db", db_url)
+    assert r.exit_code == 2 and "--region" in r.output
+    r = run("search", "--pattern", "XQ", "--db", db_url)
+    assert r.exit_code == 2 and "pattern" in r.output
+
+
+def test_reindex_rebuilds_the_change_lists(tmp_path: Path, db_url: str) -> None:
+    _archive(tmp_path, db_url)
+    url = db_url if "://" in db_url else f"sqlite:///{db_url}"
+    engine = make_engine(url)
+    from sqlalchemy import text
+
+    with engine.begin() as conn:
+        conn.execute(text("DELETE FROM pattern_line"))
+    engine.dispose()
+    assert json.loads(run("search", "--pattern", "X", "--size", "5", "--db", db_url, "--json").stdout)["games"] == 0
+    assert run("reindex", "--db", db_url, "-q").exit_code == 0
+    assert json.loads(run("search", "--pattern", "X", "--size", "5", "--db", db_url, "--json").stdout)["games"] == 6
+
+
+def test_stored_fast_path_agrees_with_brute_force(tmp_path: Path, db_url: str) -> None:
+    folder = tmp_path / "random"
+    folder.mkdir()
+    rng = random.Random(7)
+    for game, size in ((Game.GO, 7), (Game.QUENTIN, 6), (Game.SQUER, 5), (Game.CATION, 5),
+                       (Game.CONVERSION_GO, 6)):
+        for k in range(12):
+            moves, _ = random_game(game, size, 1000 * k + size)
+            (folder / f"{game.value}-{k}.rec").write_bytes(write(new_record(game, size, moves, black=f"P{k}",
+                                                                            white="Q")))
+    assert run("import", folder, "--db", db_url, "-q").exit_code == 0
+    url = db_url if "://" in db_url else f"sqlite:///{db_url}"
+    engine = make_engine(url)
+    records = {}
+    for path in sorted(folder.iterdir()):
+        record = read_file(path)[0]
+        records.setdefault((record.game, record.size), []).append(record)
+    try:
+        for (game, size), recs in records.items():
+            for text in ("X", "XO", "X./.O", "*X*/O.O", "..X"):
+                for anchor in (None, "edge", "corner"):
+                    pattern = parse_pattern(text, anchor)
+                    either = rng.random() < 0.5
+                    result = search_pattern(engine, pattern, game, size, Filters(), either_colour=either)
+                    found = placements(pattern, game, size, either_colour=either)
+                    fast = sorted(sorted((a.ply, a.placement) for a in h.found) for h in result.hits)
+                    slow = sorted(b for b in (brute_force(r, found) for r in recs) if b)
+                    assert fast == slow, (game, text, anchor)
+    finally:
+        engine.dispose()
+
+
+def test_readme_pattern_examples_work(tmp_path: Path, monkeypatch) -> None:
+    import shlex
+
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text()
+    block = readme.split("### search by pattern", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(root)
+    db = str(tmp_path / "archive.db")
+    commands = [shlex.split(line.split("#")[0]) for line in block.strip().splitlines()]
+    assert commands[0] == ["records", "import", "examples"]
+    assert run("import", "examples", "--db", db, "-q").exit_code in (0, 1)
+    for args in commands[1:]:
+        r = run(*args[1:], "--db", db)
+        assert r.exit_code == 0, (args, r.output)
+        assert "appearance" in r.stdout
