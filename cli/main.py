@@ -9,7 +9,6 @@ shows its own --help). tests/test_cli_startup.py checks that this table and the 
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated, Any
 
 import typer
@@ -84,6 +83,8 @@ app = typer.Typer(
 
 def _show_version(value: bool) -> None:
     if value:
+        from importlib.metadata import PackageNotFoundError, version
+
         try:
             number = version("boardrecords")
         except PackageNotFoundError:  # run from a source tree that was not installed
