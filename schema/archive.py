@@ -12,7 +12,6 @@ from sqlmodel import Session, col, select
 
 from ..records.model import Record
 from .db import ArchiveError, open_archive, session_scope
-from .export import parse_row
 from .models import GameRow, ProblemRow
 from .search import DEFAULT_LIMIT, Filters, search
 
@@ -50,6 +49,8 @@ def record_by_id(db: str | None, record_id: int) -> tuple[Record, GameRow] | Non
     `db` is a path or URL as `--db` takes it (None: env RECORDS_DB, else records.db). Raises ArchiveError when the
     archive cannot be opened, and FormatError if the stored bytes no longer read (a reader change).
     """
+    from .export import parse_row  # the reader, only when a record is read back
+
     engine = open_archive(db)
     try:
         row = get_row(engine, record_id)
