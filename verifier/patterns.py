@@ -403,48 +403,53 @@ def appearances(events: Sequence[int], found: Sequence[Placement], which: Sequen
     has been broken (a capture, a conversion, a flip, a relocation) and restored. Move number 0 is the start.
     """
     ks = range(len(found)) if which is None else which
-    watch: dict[int, list[tuple[int, int]]] = {}
-    missing: dict[int, int] = {}
+    # point -> the placements that need it empty, Black, White (a change touches only the lists of its two states)
+    watch: dict[int, tuple[list[int], list[int], list[int]]] = {}
+    missing = [0] * len(found)
     for k in ks:
         n = 0
         for i, v in found[k].need:
-            watch.setdefault(i, []).append((k, v))
-            if v != EMPTY:
+            lists = watch.get(i)
+            if lists is None:
+                lists = watch[i] = ([], [], [])
+            lists[v].append(k)
+            if v:
                 n += 1
         missing[k] = n
     board: dict[int, int] = {}
     standing: set[int] = set()
-    dirty: set[int] = set(missing)
+    dirty: set[int] = set(ks)
     out: list[tuple[int, int]] = []
     ply = 0
     get = watch.get
     for e in events:
         p = e >> _PLY_SHIFT
         if p != ply:
-            _settle(ply, dirty, missing, standing, out)
+            if dirty:
+                _settle(ply, dirty, missing, standing, out)
             ply = p
         i = e & _IDX_MASK
-        entries = get(i)
-        if entries is None:
+        lists = get(i)
+        if lists is None:
             continue
         new = (e >> _STATE_SHIFT) & 7
         if new > WHITE:
             continue  # a marker
         old = board.get(i, EMPTY)
         board[i] = new
-        for k, v in entries:
-            if v == old:
-                missing[k] += 1
-                dirty.add(k)
-            elif v == new:
-                missing[k] -= 1
-                dirty.add(k)
-    _settle(ply, dirty, missing, standing, out)
+        for k in lists[old]:
+            missing[k] += 1
+        for k in lists[new]:
+            missing[k] -= 1
+        dirty.update(lists[old])
+        dirty.update(lists[new])
+    if dirty:
+        _settle(ply, dirty, missing, standing, out)
     out.sort()
     return out
 
 
-def _settle(ply: int, dirty: set[int], missing: dict[int, int], standing: set[int],
+def _settle(ply: int, dirty: set[int], missing: list[int], standing: set[int],
             out: list[tuple[int, int]]) -> None:
     for k in dirty:
         if missing[k] == 0:
