@@ -302,7 +302,8 @@ def reindex_cmd(
 
     err = _err()
     with handling_errors():
-        engine = open_archive(db)
+        open_archive(db).dispose()  # an archive that exists (read-only), then for writing (tables added since)
+        engine = open_archive(db, create=True)
         try:
             done, count = reindex(engine, on_batch=None if quiet else (
                 lambda n: err.print(f"\r{n} records", end="")))

@@ -10,6 +10,7 @@ itself (INSERT ... ON CONFLICT DO NOTHING), which also keeps two imports running
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from ..records.files import record_files, why_unopened
 from ..records.model import FormatError
 from ..records.reader import read_file
 from ..verifier.status import STATUS_ORDER, VERDICT_ORDER, VerdictClass
+from ..verifier.verdict import verify
 from .db import retrying, writer
 from .ingest import game_values, problem_values
 from .models import GameRow, ProblemRow
@@ -106,6 +108,7 @@ def process_file(path: str) -> FileResult:
         result.error = f"{path}: cannot read: {type(exc).__name__}: {exc}"
         return result
     records.reverse()
+    index = os.environ.get("RECORDS_POSITION_INDEX", "1") != "0"
     while records:
         record = records.pop()  # each record is let go once its rows are made: memory holds one file's rows
         if record.unknown_game is not None:
@@ -113,9 +116,13 @@ def process_file(path: str) -> FileResult:
                                   "not stored (FMT-6)")
             continue
         try:
-            verdict, watcher = verify_with_positions(record)
-            values = game_values(record, verdict, source_file=path)
-            values[POSITIONS] = position_values(watcher, values)  # the position index (schema/positions.py)
+            if index:
+                verdict, watcher = verify_with_positions(record)
+                values = game_values(record, verdict, source_file=path)
+                values[POSITIONS] = position_values(watcher, values)  # the position index (schema/positions.py)
+            else:  # RECORDS_POSITION_INDEX=0: no index rows (`records reindex` makes them later)
+                verdict = verify(record)
+                values = game_values(record, verdict, source_file=path)
             result.rows.append((values, problem_values(verdict)))
         except Exception as exc:  # one record the verifier cannot judge must not lose the others
             result.failures.append(f"{path}#{record.index}: verification failed: {type(exc).__name__}: {exc}")
