@@ -250,6 +250,35 @@ def explore_cmd(
         raise typer.Exit(EXIT_NOTHING)
 
 
+def _with_position_columns(games: list[Any], data: list[dict[str, Any]], width: int) -> Table:
+    """The archive's table of `games` (fitted to `width` less the two columns added here) with the move number and
+    the next move: a second table built with every column from the start, through rich's public API."""
+    at = [str(item["at_move"]) for item in data]
+    nxt = [item["next"] or "" for item in data]
+    at_width = max([2, *map(len, at)])
+    next_width = max([4, *map(len, nxt)])
+    base = _table(games, width - at_width - next_width - 6)  # the two columns and their padding ("  " each side)
+    # The name columns wrap between words down to their longest word; when even that is too wide (a long name on
+    # a narrow terminal), they share what is left and fold inside words.
+    fixed = sum((c.max_width or c.min_width or 0) for c in base.columns if c.no_wrap)
+    wrapping = [c for c in base.columns if not c.no_wrap]
+    spare = width - 2 - 3 * (len(base.columns) + 1) - at_width - next_width - fixed
+    share = max(4, spare // len(wrapping)) if wrapping else 0
+    squeeze = sum(c.min_width or 0 for c in wrapping) > spare
+    table = Table(header_style=base.header_style, box=base.box, pad_edge=base.pad_edge)
+    for c in base.columns:
+        narrow = squeeze and not c.no_wrap
+        table.add_column(c.header, justify=c.justify, no_wrap=c.no_wrap,
+                         min_width=min(c.min_width or 0, share) if narrow else c.min_width,
+                         max_width=share if narrow else c.max_width, overflow=c.overflow)
+    table.add_column("at", justify="right", no_wrap=True, min_width=at_width)
+    table.add_column("next", no_wrap=True, min_width=next_width)
+    columns = [list(c.cells) for c in base.columns]
+    for i, (a, n) in enumerate(zip(at, nxt, strict=True)):
+        table.add_row(*(cells[i] for cells in columns), a, Text(n))
+    return table
+
+
 def position_search(filters: Filters, *, db: str | None, moves: str | None, like: Path | None, move: int | None,
                     stones: str | None, to_move: str | None, limit: int, as_json: bool, as_csv: bool) -> None:
     """`records search` with a position: the games that reached it, where, and what came next."""
@@ -276,12 +305,7 @@ def position_search(filters: Filters, *, db: str | None, moves: str | None, like
         sys.stdout.write(buf.getvalue())
     elif found:
         out = _out()
-        table = _table([r.game for r in found], out.width - 16)
-        table.add_column("at", justify="right", no_wrap=True)
-        table.add_column("next", no_wrap=True)
-        for item in data:  # the two columns are added after the rows: their cells go in directly
-            table.columns[-2]._cells.append(str(item["at_move"]))
-            table.columns[-1]._cells.append(Text(item["next"] or ""))
+        table = _with_position_columns([r.game for r in found], data, out.width)
         out.print(table)
         plural = "s" if total != 1 else ""
         more = f" of {total} record{plural}; --limit 0 for all" if total > len(found) else f" record{plural}"

@@ -97,3 +97,21 @@ def test_deletes_reimports_and_reindex_keep_the_index_exact(tmp_path: Path, db_u
     assert r.exit_code == 0, r.output
     assert count() == full - 4
     engine.dispose()
+
+
+def test_search_by_position_fits_80_columns(tmp_path: Path, db_url: str) -> None:
+    folder = _archive(tmp_path, db_url)
+    long = ("(;GM[1]SZ[9]PB[Bartholomew Ignatius Featherstonehaugh]PW[Wilhelmina Cholmondeley-Marjoribanks]"
+            "EV[The Thirty-Seventh Annual Invitational Championship of Everywhere]RO[12]DT[2021-06-07]RE[W+R]"
+            ";B[cd];W[ef];B[dg];W[gc];B[ee];W[ff])")
+    (folder / "long.rec").write_text(long)
+    assert run("import", folder, "--db", db_url, "-q").exit_code == 0
+    r = CliRunner().invoke(app, ["search", "--after", "C6,E4", "--size", "9", "--db", db_url], env={"COLUMNS": "80"})
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80, r.stdout
+    header = next(line for line in lines if line.strip()).split()
+    assert header == ["id", "game", "date", "black", "white", "result", "verdict", "at", "next"]
+    assert "Bartholom" in r.stdout and "Gus" in r.stdout  # the long names fold; every column stays
+    rows = [line for line in lines if line.rstrip().endswith(("W E4", "W D5", "W E6", "W F5", "B D3", "B C6"))]
+    assert rows and all(line.split()[-3] == "2" for line in rows), r.stdout
