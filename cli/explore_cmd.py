@@ -201,6 +201,8 @@ def explore_cmd(
 
     with handling_errors():
         target = resolve(filters, moves=moves, like=like, move=move)
+        if target.game is Game.CONVERSION_GO and moves is None and like is None:
+            return opening_table(target, filters, db=db, as_json=as_json, as_csv=as_csv)
         engine = open_archive(db)
         try:
             total, found = explore(engine, target.key, filters)
@@ -277,6 +279,100 @@ def _with_position_columns(games: list[Any], data: list[dict[str, Any]], width: 
     for i, (a, n) in enumerate(zip(at, nxt, strict=True)):
         table.add_row(*(cells[i] for cells in columns), a, Text(n))
     return table
+
+
+# Conversion Go's refined pie (CON-5): the first player makes turns 1-3 (two Black moves and a White one, in any
+# order), the second player may swap on turn 4. The opening is the position after turn 3.
+OPENING_TURNS = 3
+
+
+def _opening_stones(record: Any) -> tuple[list[str], list[str]]:
+    """The moves of a record's opening turns in the frame of the position they make (that of its key): Black's and
+    White's, each as point names (`pass` for a pass), sorted."""
+    from ..records.points import parse_point
+    from ..verifier.positions import PositionWatcher, move_text, parse_stored
+    from ..verifier.replay import Replay
+    from ..verifier.symmetry import symmetries
+
+    run = Replay(record)
+    watcher = PositionWatcher()
+    step = watcher(run)
+    moves = []
+    for s in run:
+        if s.number > OPENING_TURNS or s.illegal is not None:
+            break
+        step(s)
+        moves.append(s.move)
+    frame = watcher.finish()[-1].frames[0]
+    sym = symmetries(record.game, record.size)[frame]
+    black: list[str] = []
+    white: list[str] = []
+    for m in moves:
+        colour, value = parse_stored(move_text(m, sym))
+        point = parse_point(value) if value else None
+        name = point_name(point, record.game, record.size) if point is not None else (value or "pass")
+        (black if colour is Colour.BLACK else white).append(name)
+    return sorted(black), sorted(white)
+
+
+def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: bool, as_csv: bool) -> None:
+    """`records explore` at the start of Conversion Go: every opening of turns 1-3 (CON-5), how often the second
+    player swapped on turn 4, and who won after it."""
+    from ..schema.db import open_archive
+    from ..schema.export import parse_row
+    from ..schema.positions import games_by_id, openings
+
+    with handling_errors():
+        engine = open_archive(db)
+        try:
+            found = openings(engine, target.key, filters, ply=OPENING_TURNS)
+            rows = games_by_id(engine, [o.game_id for o in found])
+        finally:
+            engine.dispose()
+    data: list[dict[str, Any]] = []
+    for o in found:
+        try:
+            black, white = _opening_stones(parse_row(rows[o.game_id]))
+        except Exception:  # a stored record that no longer reads: the opening is still counted
+            black, white = [], []
+        data.append({"black": black, "white": white, "games": o.games, "swapped": o.swapped,
+                     "swap_rate": round(o.swapped / o.games, 4) if o.games else None,
+                     "black_wins": o.black_wins, "white_wins": o.white_wins, "draws": o.draws,
+                     "first_player_wins": o.first_wins, "second_player_wins": o.second_wins,
+                     "swapper_wins": o.swapper_wins, "last_played": o.last_played})
+    total = sum(o.games for o in found)
+    if as_json:
+        _print_json({"game": target.game.value, "size": target.size, "turns": OPENING_TURNS, "games": total,
+                     "openings": data})
+    elif as_csv:
+        buf = io.StringIO()
+        fields = ["black", "white", "games", "swapped", "swap_rate", "black_wins", "white_wins", "draws",
+                  "first_player_wins", "second_player_wins", "swapper_wins", "last_played"]
+        w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+        w.writeheader()
+        w.writerows({**d, "black": " ".join(d["black"]), "white": " ".join(d["white"])} for d in data)
+        sys.stdout.write(buf.getvalue())
+    else:
+        out = _out()
+        table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
+        table.add_column("black", no_wrap=True)
+        table.add_column("white", no_wrap=True)
+        for name in ("games", "swap", "B won", "W won", "draws", "first", "swapper"):
+            table.add_column(name, justify="right", no_wrap=True)
+        table.add_column("last", no_wrap=True)
+        for o, d in zip(found, data, strict=True):
+            table.add_row(" ".join(d["black"]), " ".join(d["white"]), str(o.games), _pct(o.swapped, o.games),
+                          _pct(o.black_wins, o.games), _pct(o.white_wins, o.games), str(o.draws),
+                          _pct(o.first_wins, o.games), _pct(o.swapper_wins, o.swapped), o.last_played or "")
+        if found:
+            out.print(table)
+        plural = "s" if len(found) != 1 else ""
+        out.print(Text(f"{len(found)} opening{plural} of turns 1-{OPENING_TURNS} in {total} game"
+                       f"{'s' if total != 1 else ''}; swap: how often the second player swapped on turn 4; "
+                       "first: the first player's wins; swapper: the swapper's wins of the swapped games",
+                       style="dim"))
+    if not found:
+        raise typer.Exit(EXIT_NOTHING)
 
 
 def position_search(filters: Filters, *, db: str | None, moves: str | None, like: Path | None, move: int | None,

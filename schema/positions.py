@@ -188,6 +188,63 @@ def explore(engine: Engine, key: int, f: Filters, *, ply: int | None = None) -> 
 
 
 @dataclass(slots=True)
+class Opening:
+    """A position reached after the opening turns (Conversion Go's refined pie: turns 1-3), with what came of it.
+
+    `second_wins` counts the games the player of the next turn (the one who may swap) won; `game_id` names a game
+    that played it (its stones are read from there)."""
+
+    key: int
+    game_id: int
+    games: int = 0
+    swapped: int = 0
+    black_wins: int = 0
+    white_wins: int = 0
+    draws: int = 0
+    second_wins: int = 0
+    swapper_wins: int = 0
+    last_day: int | None = None
+
+    @property
+    def first_wins(self) -> int:
+        return self.black_wins + self.white_wins - self.second_wins
+
+    @property
+    def last_played(self) -> str | None:
+        d = self.last_day
+        return f"{d // 10000:04d}-{d // 100 % 100:02d}-{d % 100:02d}" if d else None
+
+
+def openings(engine: Engine, start: int, f: Filters, *, ply: int) -> list[Opening]:
+    """Every position reached after `ply` moves by the games that started at the position `start`, most played
+    first: games, how many of them swapped on the next move, the results. The index alone answers it (the start's
+    rows give the games, their rows at `ply` the opening), the game table joined only when filtered."""
+    p0 = _table().alias("p0")
+    p = _table()
+    o = p.c.outcome
+    res = o.op("&")(3)
+    swap = p.c.next.like("%[swap-sides]")
+    mover_won = o.op("&")(MOVER_WON) != 0
+    stmt = (select(p.c.key, func.min(p.c.game_id), func.count(), _sum(swap), _sum(res == WON_B), _sum(res == WON_W),
+                   _sum(res == DRAW), _sum(mover_won), _sum(and_(swap, mover_won)), func.max(p.c.day))
+            .select_from(p0).join(p, and_(p.c.game_id == p0.c.game_id, p.c.ply == ply))
+            .where(p0.c.key == start, p0.c.ply == 0))
+    stmt = _filtered(stmt, f, engine.dialect.name).group_by(p.c.key)
+    with engine.connect() as conn:
+        out = [Opening(key, gid, n, sw or 0, bw or 0, ww or 0, dr or 0, mw or 0, sww or 0, day)
+               for key, gid, n, sw, bw, ww, dr, mw, sww, day in conn.execute(stmt)]
+    out.sort(key=lambda x: (-x.games, x.key))
+    return out
+
+
+def games_by_id(engine: Engine, ids: Sequence[int]) -> dict[int, GameRow]:
+    from sqlmodel import Session
+
+    with Session(engine, expire_on_commit=False) as session:
+        return {int(r.id or 0): r for r in session.scalars(select(GameRow).where(col(GameRow.id).in_(list(ids))))}
+
+
+@dataclass(slots=True)
 class Reached:
     game: GameRow
     ply: int
@@ -226,5 +283,6 @@ def index_size(engine: Engine) -> int:
         return int(conn.execute(select(func.count()).select_from(_table())).scalar() or 0)
 
 
-__all__ = ["POSITIONS", "Continuation", "Reached", "count_at", "explore", "games_at", "index_size",
+__all__ = ["POSITIONS", "Continuation", "Opening", "Reached", "count_at", "explore", "games_at", "games_by_id",
+           "index_size", "openings",
            "position_values", "reindex", "verify_with_positions", "write_positions"]
