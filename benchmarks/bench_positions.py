@@ -114,41 +114,42 @@ def sizes(db: Path) -> dict[str, int]:
 
 
 def grow(src: Path, dst: Path, target: int) -> float:
-    """Copy the archive and its game and position rows until it holds `target` records; seconds taken."""
+    """Copy the archive and its game and position rows until it holds `target` records; seconds taken. The
+    position rows are copied in key order with the game_id index dropped, and the index and the counts table
+    made again at the end (as a bulk load would)."""
+    from boardrecords.schema.positions import REBUILD_COUNTS
+
     shutil.copy(src, dst)
     start = time.perf_counter()
     conn = sqlite3.connect(dst)
     conn.execute("PRAGMA journal_mode=OFF")
     conn.execute("PRAGMA synchronous=OFF")
     conn.execute("PRAGMA cache_size=-1000000")
-    have, top = conn.execute("SELECT count(*), max(id) FROM game").fetchone()
+    top = conn.execute("SELECT max(id) FROM game").fetchone()[0]
+    index_sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'ix_position_game_id'").fetchone()[0]
+    conn.execute("DROP INDEX ix_position_game_id")
     columns = [r[1] for r in conn.execute("PRAGMA table_info(game)") if r[1] != "id"]
+    names = ", ".join(columns)
     copy = 1
-    while have < target:
-        n = min(have, target - have) if copy == 1 else min(top, target - have)
+    while top * copy < target:
         off = top * copy
-        values = [f"'c{copy}' || sha256" if c == "sha256" else c for c in columns]
-        conn.execute(f"INSERT INTO game (id, {', '.join(columns)}) SELECT id + {off}, {', '.join(values)} "
-                     f"FROM game WHERE id <= {top} ORDER BY id LIMIT {n}")
-        conn.execute(f"INSERT INTO position (key, game_id, ply, next, outcome, day) SELECT key, game_id + {off}, ply, "
-                     f"next, outcome, day FROM position WHERE game_id IN (SELECT id FROM game WHERE id <= {top} "
-                     f"ORDER BY id LIMIT {n})")
+        last = min(top, target - off)
+        values = ", ".join(f"'c{copy}' || sha256" if c == "sha256" else c for c in columns)
+        conn.execute(f"INSERT INTO game (id, {names}) SELECT id + {off}, {values} FROM game "
+                     f"WHERE id <= {last} ORDER BY id")
+        conn.execute(f"INSERT INTO position (key, game_id, ply, next, outcome, day) SELECT key, game_id + {off}, "
+                     f"ply, next, outcome, day FROM position WHERE game_id <= {last}")
         conn.commit()
-        have += n
+        print(f"  copy {copy}: {off + last} records ({time.perf_counter() - start:.0f} s)")
+        sys.stdout.flush()
         copy += 1
-    if conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'position_count'").fetchone()[0]:
-        conn.execute("DELETE FROM position_count")
-        conn.execute(REBUILD_COUNTS)
+    conn.execute(index_sql)
+    conn.execute("DELETE FROM position_count")
+    conn.execute(REBUILD_COUNTS)
     conn.execute("ANALYZE")
     conn.commit()
     conn.close()
     return time.perf_counter() - start
-
-
-REBUILD_COUNTS = """INSERT INTO position_count (key, next, games, black_wins, white_wins, draws, mover_wins, swapped,
-    swapper_wins, last_day) SELECT key, coalesce(next, ''), count(*), sum(outcome & 3 = 1), sum(outcome & 3 = 2),
-    sum(outcome & 3 = 3), sum(outcome & 4 != 0), sum(outcome & 8 != 0), sum(outcome & 16 != 0), max(day)
-    FROM position GROUP BY key, coalesce(next, '')"""
 
 
 # -- questions -------------------------------------------------------------------------------------------------

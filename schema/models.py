@@ -145,6 +145,26 @@ class PositionRow(SQLModel, table=True):
     day: int | None = Field(default=None, sa_column=Column(Integer, nullable=True))
 
 
+class PositionCountRow(SQLModel, table=True):
+    """The position index summed per position and next move (schema/positions.py): what an unfiltered `explore`
+    shows, read in one indexed range however many games reached the position. `next` is '' where games ended.
+    Kept by the import (added in the same transaction as the position rows) and by a trigger on deleted rows."""
+
+    __tablename__ = "position_count"
+    __table_args__ = ({"sqlite_with_rowid": False},)
+
+    key: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    next: str = Field(sa_column=Column(String, primary_key=True))
+    games: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
+    black_wins: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
+    white_wins: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
+    draws: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
+    mover_wins: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
+    swapped: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
+    swapper_wins: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
+    last_day: int | None = Field(default=None, sa_column=Column(Integer, nullable=True))
+
+
 class AliasRow(SQLModel, table=True):
     """One spelling made another player's (`records alias`): its identity key and the key of the player it is."""
 

@@ -39,7 +39,7 @@ def _clean_pg(url: str) -> None:
 
     engine = create_engine(url)
     with engine.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS position, problem, game_version, game, alias CASCADE"))
+        conn.execute(text("DROP TABLE IF EXISTS position_count, position, problem, game_version, game, alias CASCADE"))
     engine.dispose()
 
 

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from boardrecords.cli.main import app
 from boardrecords.schema.db import make_engine
+from boardrecords.schema.positions import REBUILD_COUNTS
 
 GAMES = {
     # Quentin 5x5: two swapped games (the swapper wins one), one not swapped; one mirrored (left-right).
@@ -82,20 +83,44 @@ def test_deletes_reimports_and_reindex_keep_the_index_exact(tmp_path: Path, db_u
         with engine.connect() as conn:
             return int(conn.execute(text("SELECT count(*) FROM position")).scalar() or 0)
 
+    def counts() -> list[tuple[object, ...]]:
+        """The counts table, checked against the position rows summed afresh."""
+        with engine.connect() as conn:
+            stored = sorted(tuple(r) for r in conn.execute(text("SELECT * FROM position_count")))
+            conn.execute(text("CREATE TEMPORARY TABLE fresh AS SELECT * FROM position_count WHERE 0 = 1"))
+            conn.exec_driver_sql(REBUILD_COUNTS.replace("INTO position_count", "INTO fresh"))
+            fresh = sorted(tuple(r) for r in conn.execute(text("SELECT * FROM fresh")))
+            conn.execute(text("DROP TABLE fresh"))
+            conn.commit()
+        assert stored == fresh
+        return stored
+
     full = count()
     assert full == sum(1 + body.count(";") - 1 for body in GAMES.values())
+    assert sum(int(str(c[2])) for c in counts()) == full
     assert run("import", folder, "--db", db_url, "-q").exit_code == 0  # duplicates: nothing added
     assert count() == full
+    before = counts()
     with engine.begin() as conn:
         if engine.dialect.name == "sqlite":
             conn.exec_driver_sql("PRAGMA foreign_keys = ON")
         conn.execute(text("DELETE FROM game WHERE source_file LIKE '%q2.rec'"))
     assert count() == full - 4
+    after = counts()
+    assert after != before and sum(int(str(c[2])) for c in after) == full - 4
+    # The latest game goes: the last date of the start's continuation goes back to the one before.
+    r = run("explore", "--game", "quentin", "--size", "5", "--db", db_url, "--json")
+    assert json.loads(r.stdout)["continuations"][0]["last_played"] == "2024-01-02"
     with engine.begin() as conn:
         conn.execute(text("DELETE FROM position"))
+    assert counts() == []
     r = run("reindex", "--db", db_url, "-q")
     assert r.exit_code == 0, r.output
     assert count() == full - 4
+    assert counts() == after
+    # Imported again: the deleted record comes back, and the counts with it.
+    assert run("import", folder, "--db", db_url, "-q").exit_code == 0
+    assert count() == full and counts() == before
     engine.dispose()
 
 
