@@ -25,7 +25,7 @@ from ..verifier.positions import Position, PositionWatcher
 from ..verifier.verdict import Verdict, verify
 from .db import writer
 from .filters import Filters
-from .models import GameRow, PositionCountRow, PositionRow
+from .models import AliasRow, GameRow, PositionCountRow, PositionRow
 
 POSITIONS = "_positions"  # the key of a game dict under which the worker sends the position rows
 WON_B, WON_W, DRAW = 1, 2, 3
@@ -252,14 +252,38 @@ class Continuation:
         return f"{d // 10000:04d}-{d // 100 % 100:02d}-{d % 100:02d}" if d else None
 
 
-def _filtered(stmt: Any, f: Filters, dialect: str) -> Any:
-    from .search import conditions
+def _filtered(stmt: Any, f: Filters, engine: Engine) -> Any:
+    """`stmt` (on the position table) kept to the games `f` selects, with `records search`'s conditions and plan
+    (names through their aliases, the longest date range stored)."""
+    from sqlmodel import Session
+
+    from .search import _plan, conditions, date_bound
 
     if f.empty:
         return stmt
     p = _table()
-    return stmt.join(GameRow.__table__, p.c.game_id == GameRow.__table__.c.id).where(  # type: ignore[attr-defined]
-        *conditions(f, dialect=dialect))
+    g: Table = GameRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
+    with Session(engine) as session:
+        # The spellings of a player are looked up (a read of every stored name) only when aliases exist: without
+        # them a name matches its normalised form, as `conditions` writes it anyway.
+        aliased = session.connection().execute(select(func.count()).select_from(
+            AliasRow.__table__)).scalar()  # type: ignore[attr-defined]  # SQLModel sets it
+        plan = _plan(session, replace(f, player=None, black=None, white=None, winner=None)) if not aliased else (
+            _plan(session, f))
+    plan = {k: v for k, v in plan.items() if k in ("dialect", "same", "max_span")}  # common/rare serve
+    # `ORDER BY id LIMIT n`; a set of games wants every index it can use
+    dates_only = replace(f, date_from=None, date_to=None).empty
+    if dates_only and not plan.get("max_span"):
+        # Every stored date is one day, and the row holds it (`day`): the rows answer alone, no game is read.
+        if f.date_from:
+            stmt = stmt.where(p.c.day >= _day(date_bound(f.date_from, end=False)))
+        if f.date_to:
+            stmt = stmt.where(p.c.day <= _day(date_bound(f.date_to, end=True)))
+        return stmt
+    # The games as a set (`IN (SELECT id ...)`), not a join: the filter's own indexes find them once, then each of
+    # the position's rows costs a look-up in that set, instead of the game row read and the conditions tested for
+    # every row of the position.
+    return stmt.where(p.c.game_id.in_(select(g.c.id).where(*conditions(f, **plan))))
 
 
 def _sum(cond: ColumnElement[bool]) -> Any:
@@ -282,7 +306,7 @@ def explore(engine: Engine, key: int, f: Filters, *, ply: int | None = None) -> 
                   _sum(o.op("&")(SWAPPER_WON) != 0), func.max(p.c.day)).where(p.c.key == key)
     if ply is not None:
         stmt = stmt.where(p.c.ply == ply)
-    stmt = _filtered(stmt, f, engine.dialect.name).group_by(p.c.next)
+    stmt = _filtered(stmt, f, engine).group_by(p.c.next)
     out = []
     total = 0
     with engine.connect() as conn:
@@ -352,7 +376,7 @@ def openings(engine: Engine, start: int, f: Filters, *, ply: int) -> list[Openin
                    _sum(res == DRAW), _sum(mover_won), _sum(and_(swap, mover_won)), func.max(p.c.day))
             .select_from(p0).join(p, and_(p.c.game_id == p0.c.game_id, p.c.ply == ply))
             .where(p0.c.key == start, p0.c.ply == 0))
-    stmt = _filtered(stmt, f, engine.dialect.name).group_by(p.c.key)
+    stmt = _filtered(stmt, f, engine).group_by(p.c.key)
     with engine.connect() as conn:
         out = [Opening(key, gid, n, sw or 0, bw or 0, ww or 0, dr or 0, mw or 0, sww or 0, day)
                for key, gid, n, sw, bw, ww, dr, mw, sww, day in conn.execute(stmt)]
@@ -385,7 +409,7 @@ def games_at(engine: Engine, key: int, f: Filters, *, limit: int = 50, offset: i
     page = (select(p.c.game_id, func.min(p.c.ply)).where(p.c.key == key).group_by(p.c.game_id)
             .order_by(p.c.game_id.desc()).limit(limit).offset(offset))
     with engine.connect() as conn:
-        first = {int(gid): int(ply) for gid, ply in conn.execute(_filtered(page, f, engine.dialect.name))}
+        first = {int(gid): int(ply) for gid, ply in conn.execute(_filtered(page, f, engine))}
         nexts = {(int(gid), int(ply)): nxt for gid, ply, nxt in conn.execute(
             select(p.c.game_id, p.c.ply, p.c.next).where(p.c.key == key, p.c.game_id.in_(list(first))))}
     rows = games_by_id(engine, list(first))
@@ -396,7 +420,7 @@ def games_at(engine: Engine, key: int, f: Filters, *, limit: int = 50, offset: i
 def count_at(engine: Engine, key: int, f: Filters) -> int:
     p = _table()
     stmt = select(func.count(func.distinct(p.c.game_id))).where(p.c.key == key)
-    stmt = _filtered(stmt, f, engine.dialect.name)
+    stmt = _filtered(stmt, f, engine)
     with engine.connect() as conn:
         return int(conn.execute(stmt).scalar() or 0)
 
