@@ -58,6 +58,14 @@ def test_explore_counts_and_swaps(tmp_path: Path, db_url: str) -> None:
     r = run("explore", "b3", "--game", "quentin", "--size", "5", "--player", "ann", "--db", db_url, "--json")
     moves = {c["move"]: c["games"] for c in json.loads(r.stdout)["continuations"]}
     assert moves == {"W swap-sides": 1, "W c3": 1}
+    # Dates (read from the index rows), alone and with a player.
+    r = run("explore", "--game", "quentin", "--size", "5", "--from", "2024-01-01", "--db", db_url, "--json")
+    assert json.loads(r.stdout)["games"] == 2
+    r = run("explore", "--game", "quentin", "--size", "5", "--to", "2024-01-02", "--db", db_url, "--json")
+    assert json.loads(r.stdout)["continuations"][0]["last_played"] == "2024-01-02"
+    r = run("explore", "--game", "quentin", "--size", "5", "--from", "2024", "--player", "ann", "--db", db_url,
+            "--json")
+    assert json.loads(r.stdout)["games"] == 1
 
 
 def test_search_by_position_finds_rotated_games(tmp_path: Path, db_url: str) -> None:
