@@ -228,6 +228,12 @@ def questions(db: Path, games: list[list[str]], label: str) -> None:
     print(f"{label}: {db}")
     report("in-process", in_process(db, games))
     report("whole process", processes(db, games[:3]))
+    floor = []
+    for _ in range(3):
+        start = time.perf_counter()
+        subprocess.run([RECORDS, "explore", "--help"], stdout=subprocess.DEVNULL, check=False)
+        floor.append(time.perf_counter() - start)
+    print(f"  a `records explore --help` process (start-up, no archive): p50 {p50_ms(floor):.0f} ms")
     sys.stdout.flush()
 
 
@@ -240,6 +246,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--skip-noindex", action="store_true")
     parser.add_argument("--reuse", action="store_true", help="keep the files and archive of an earlier run")
+    parser.add_argument("--scale-only", action="store_true",
+                        help="with --reuse: only grow the archive to --scale and ask there")
     args = parser.parse_args()
 
     work: Path = args.work
@@ -266,6 +274,9 @@ def main() -> int:
             plain_sizes = sizes(plain)
             print(f"  archive without the index: {plain_sizes['_file'] / 1e6:.0f} MB")
         sys.stdout.flush()
+    games = lines(bases, 5)
+    if args.scale_only:
+        return scaled(db, work, args.scale, games, reuse=args.reuse)
     s = sizes(db)
     index_bytes = sum(v for k, v in s.items() if k.startswith(("position", "ix_position", "sqlite_autoindex_position")))
     print(f"archive: {s['_games']} records, {s['_positions']} positions, file {s['_file'] / 1e6:.0f} MB")
@@ -273,17 +284,18 @@ def main() -> int:
         print(f"  {name:32} {s[name] / 1e6:8.1f} MB  {s[name] / max(1, s['_positions']):6.1f} bytes/position")
     print(f"  index in all: {index_bytes / 1e6:.0f} MB, {index_bytes / max(1, s['_positions']):.1f} bytes/position, "
           f"{100 * index_bytes / s['_file']:.0f}% of the archive")
-    games = lines(bases, 5)
     questions(db, games, f"{args.records} records")
+    return scaled(db, work, args.scale, games, reuse=args.reuse) if args.scale else 0
 
-    if args.scale:
-        big = work / f"index{args.scale}.db"
-        if not (args.reuse and big.exists()):
-            seconds = grow(db, big, args.scale)
-            print(f"grown to {args.scale} records in {seconds:.0f} s")
-        s = sizes(big)
-        print(f"archive: {s['_games']} records, {s['_positions']} positions, file {s['_file'] / 1e6:.0f} MB")
-        questions(big, games, f"{args.scale} records")
+
+def scaled(db: Path, work: Path, size: int, games: list[list[str]], *, reuse: bool) -> int:
+    big = work / f"index{size}.db"
+    if not (reuse and big.exists()):
+        seconds = grow(db, big, size)
+        print(f"grown to {size} records in {seconds:.0f} s")
+    s = sizes(big)
+    print(f"archive: {s['_games']} records, {s['_positions']} positions, file {s['_file'] / 1e6:.0f} MB")
+    questions(big, games, f"{size} records")
     return 0
 
 
