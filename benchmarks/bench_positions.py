@@ -126,8 +126,8 @@ def grow(src: Path, dst: Path, target: int) -> float:
     conn.execute("PRAGMA synchronous=OFF")
     conn.execute("PRAGMA cache_size=-1000000")
     top = conn.execute("SELECT max(id) FROM game").fetchone()[0]
-    index_sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'ix_position_game_id'").fetchone()[0]
-    conn.execute("DROP INDEX ix_position_game_id")
+    index_sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'ix_position_game_ply'").fetchone()[0]
+    conn.execute("DROP INDEX ix_position_game_ply")
     columns = [r[1] for r in conn.execute("PRAGMA table_info(game)") if r[1] != "id"]
     names = ", ".join(columns)
     copy = 1

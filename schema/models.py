@@ -130,11 +130,11 @@ class PositionRow(SQLModel, table=True):
     (`outcome` bits) and shows (`day`, the first date as YYYYMMDD), so that it reads no game row unless filtered.
 
     Clustered by key (SQLite: WITHOUT ROWID; the primary key leads with the key), so a position's rows lie
-    together; `game_id` has its own index for deletes.
+    together; (`game_id`, `ply`) has its own index: deletes, and a game's row at a move number (the openings).
     """
 
     __tablename__ = "position"
-    __table_args__ = (Index("ix_position_game_id", "game_id"), {"sqlite_with_rowid": False})
+    __table_args__ = (Index("ix_position_game_ply", "game_id", "ply"), {"sqlite_with_rowid": False})
 
     key: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
     game_id: int = Field(sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), primary_key=True,

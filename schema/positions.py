@@ -177,6 +177,8 @@ def create_position_counts(engine: Engine) -> None:
     if dialect not in ("sqlite", "postgresql"):
         return
     with writer(engine).begin() as conn:
+        # The index on game_id alone became (game_id, ply): a game's row at a move number is then one seek.
+        conn.exec_driver_sql("DROP INDEX IF EXISTS ix_position_game_id")
         if dialect == "sqlite":
             for statement in _SQLITE_COUNTS:
                 conn.exec_driver_sql(statement)
