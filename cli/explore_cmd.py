@@ -201,6 +201,8 @@ def explore_cmd(
 
     with handling_errors():
         target = resolve(filters, moves=moves, like=like, move=move)
+        if target.game is Game.CONVERSION_GO and moves is None and like is None:
+            return opening_table(target, filters, db=db, as_json=as_json, as_csv=as_csv)
         engine = open_archive(db)
         try:
             total, found = explore(engine, target.key, filters)
@@ -250,6 +252,129 @@ def explore_cmd(
         raise typer.Exit(EXIT_NOTHING)
 
 
+def _with_position_columns(games: list[Any], data: list[dict[str, Any]], width: int) -> Table:
+    """The archive's table of `games` (fitted to `width` less the two columns added here) with the move number and
+    the next move: a second table built with every column from the start, through rich's public API."""
+    at = [str(item["at_move"]) for item in data]
+    nxt = [item["next"] or "" for item in data]
+    at_width = max([2, *map(len, at)])
+    next_width = max([4, *map(len, nxt)])
+    base = _table(games, width - at_width - next_width - 6)  # the two columns and their padding ("  " each side)
+    # The name columns wrap between words down to their longest word; when even that is too wide (a long name on
+    # a narrow terminal), they share what is left and fold inside words.
+    fixed = sum((c.max_width or c.min_width or 0) for c in base.columns if c.no_wrap)
+    wrapping = [c for c in base.columns if not c.no_wrap]
+    spare = width - 2 - 3 * (len(base.columns) + 1) - at_width - next_width - fixed
+    share = max(4, spare // len(wrapping)) if wrapping else 0
+    squeeze = sum(c.min_width or 0 for c in wrapping) > spare
+    table = Table(header_style=base.header_style, box=base.box, pad_edge=base.pad_edge)
+    for c in base.columns:
+        narrow = squeeze and not c.no_wrap
+        table.add_column(c.header, justify=c.justify, no_wrap=c.no_wrap,
+                         min_width=min(c.min_width or 0, share) if narrow else c.min_width,
+                         max_width=share if narrow else c.max_width, overflow=c.overflow)
+    table.add_column("at", justify="right", no_wrap=True, min_width=at_width)
+    table.add_column("next", no_wrap=True, min_width=next_width)
+    columns = [list(c.cells) for c in base.columns]
+    for i, (a, n) in enumerate(zip(at, nxt, strict=True)):
+        table.add_row(*(cells[i] for cells in columns), a, Text(n))
+    return table
+
+
+# Conversion Go's refined pie (CON-5): the first player makes turns 1-3 (two Black moves and a White one, in any
+# order), the second player may swap on turn 4. The opening is the position after turn 3.
+OPENING_TURNS = 3
+
+
+def _opening_stones(record: Any) -> tuple[list[str], list[str]]:
+    """The moves of a record's opening turns in the frame of the position they make (that of its key): Black's and
+    White's, each as point names (`pass` for a pass), sorted."""
+    from ..records.points import parse_point
+    from ..verifier.positions import PositionWatcher, move_text, parse_stored
+    from ..verifier.replay import Replay
+    from ..verifier.symmetry import symmetries
+
+    run = Replay(record)
+    watcher = PositionWatcher()
+    step = watcher(run)
+    moves = []
+    for s in run:
+        if s.number > OPENING_TURNS or s.illegal is not None:
+            break
+        step(s)
+        moves.append(s.move)
+    frame = watcher.finish()[-1].frames[0]
+    sym = symmetries(record.game, record.size)[frame]
+    black: list[str] = []
+    white: list[str] = []
+    for m in moves:
+        colour, value = parse_stored(move_text(m, sym))
+        point = parse_point(value) if value else None
+        name = point_name(point, record.game, record.size) if point is not None else (value or "pass")
+        (black if colour is Colour.BLACK else white).append(name)
+    return sorted(black), sorted(white)
+
+
+def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: bool, as_csv: bool) -> None:
+    """`records explore` at the start of Conversion Go: every opening of turns 1-3 (CON-5), how often the second
+    player swapped on turn 4, and who won after it."""
+    from ..schema.db import open_archive
+    from ..schema.export import parse_row
+    from ..schema.positions import games_by_id, openings
+
+    with handling_errors():
+        engine = open_archive(db)
+        try:
+            found = openings(engine, target.key, filters, ply=OPENING_TURNS)
+            rows = games_by_id(engine, [o.game_id for o in found])
+        finally:
+            engine.dispose()
+    data: list[dict[str, Any]] = []
+    for o in found:
+        try:
+            black, white = _opening_stones(parse_row(rows[o.game_id]))
+        except Exception:  # a stored record that no longer reads: the opening is still counted
+            black, white = [], []
+        data.append({"black": black, "white": white, "games": o.games, "swapped": o.swapped,
+                     "swap_rate": round(o.swapped / o.games, 4) if o.games else None,
+                     "black_wins": o.black_wins, "white_wins": o.white_wins, "draws": o.draws,
+                     "first_player_wins": o.first_wins, "second_player_wins": o.second_wins,
+                     "swapper_wins": o.swapper_wins, "last_played": o.last_played})
+    total = sum(o.games for o in found)
+    if as_json:
+        _print_json({"game": target.game.value, "size": target.size, "turns": OPENING_TURNS, "games": total,
+                     "openings": data})
+    elif as_csv:
+        buf = io.StringIO()
+        fields = ["black", "white", "games", "swapped", "swap_rate", "black_wins", "white_wins", "draws",
+                  "first_player_wins", "second_player_wins", "swapper_wins", "last_played"]
+        w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+        w.writeheader()
+        w.writerows({**d, "black": " ".join(d["black"]), "white": " ".join(d["white"])} for d in data)
+        sys.stdout.write(buf.getvalue())
+    else:
+        out = _out()
+        table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
+        table.add_column("black", no_wrap=True)
+        table.add_column("white", no_wrap=True)
+        for name in ("games", "swap", "B won", "W won", "draws", "first", "swapper"):
+            table.add_column(name, justify="right", no_wrap=True)
+        table.add_column("last", no_wrap=True)
+        for o, d in zip(found, data, strict=True):
+            table.add_row(" ".join(d["black"]), " ".join(d["white"]), str(o.games), _pct(o.swapped, o.games),
+                          _pct(o.black_wins, o.games), _pct(o.white_wins, o.games), str(o.draws),
+                          _pct(o.first_wins, o.games), _pct(o.swapper_wins, o.swapped), o.last_played or "")
+        if found:
+            out.print(table)
+        plural = "s" if len(found) != 1 else ""
+        out.print(Text(f"{len(found)} opening{plural} of turns 1-{OPENING_TURNS} in {total} game"
+                       f"{'s' if total != 1 else ''}; swap: how often the second player swapped on turn 4; "
+                       "first: the first player's wins; swapper: the swapper's wins of the swapped games",
+                       style="dim"))
+    if not found:
+        raise typer.Exit(EXIT_NOTHING)
+
+
 def position_search(filters: Filters, *, db: str | None, moves: str | None, like: Path | None, move: int | None,
                     stones: str | None, to_move: str | None, limit: int, as_json: bool, as_csv: bool) -> None:
     """`records search` with a position: the games that reached it, where, and what came next."""
@@ -276,12 +401,7 @@ def position_search(filters: Filters, *, db: str | None, moves: str | None, like
         sys.stdout.write(buf.getvalue())
     elif found:
         out = _out()
-        table = _table([r.game for r in found], out.width - 16)
-        table.add_column("at", justify="right", no_wrap=True)
-        table.add_column("next", no_wrap=True)
-        for item in data:  # the two columns are added after the rows: their cells go in directly
-            table.columns[-2]._cells.append(str(item["at_move"]))
-            table.columns[-1]._cells.append(Text(item["next"] or ""))
+        table = _with_position_columns([r.game for r in found], data, out.width)
         out.print(table)
         plural = "s" if total != 1 else ""
         more = f" of {total} record{plural}; --limit 0 for all" if total > len(found) else f" record{plural}"
@@ -302,7 +422,8 @@ def reindex_cmd(
 
     err = _err()
     with handling_errors():
-        engine = open_archive(db, write=True)
+        open_archive(db).dispose()  # an archive that exists (read-only), then for writing (tables added since)
+        engine = open_archive(db, create=True)
         try:
             done, count = reindex(engine, on_batch=None if quiet else (
                 lambda n: err.print(f"\r{n} records", end="")))

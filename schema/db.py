@@ -152,6 +152,9 @@ def create_schema(engine: Engine) -> None:
         try:
             SQLModel.metadata.create_all(writer(engine))
             create_text_index(engine)
+            from .positions import create_position_counts
+
+            create_position_counts(engine)
             return
         except DBAPIError as exc:
             if attempt == 4 or not _is_race(exc):

@@ -10,6 +10,7 @@ itself (INSERT ... ON CONFLICT DO NOTHING), which also keeps two imports running
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -107,6 +108,7 @@ def process_file(path: str) -> FileResult:
         result.error = f"{path}: cannot read: {type(exc).__name__}: {exc}"
         return result
     records.reverse()
+    index = os.environ.get("RECORDS_POSITION_INDEX", "1") != "0"
     while records:
         record = records.pop()  # each record is let go once its rows are made: memory holds one file's rows
         if record.unknown_game is not None:
@@ -114,9 +116,10 @@ def process_file(path: str) -> FileResult:
                                   "not stored (FMT-6)")
             continue
         try:
-            verdict, watcher, changes = verify_for_archive(record)
+            verdict, watcher, changes = verify_for_archive(record, positions=index)
             values = game_values(record, verdict, source_file=path)
-            values[POSITIONS] = position_values(watcher, values)  # the position index (schema/positions.py)
+            if watcher is not None:  # RECORDS_POSITION_INDEX=0: no index rows (`records reindex` makes them later)
+                values[POSITIONS] = position_values(watcher, values)  # the position index (schema/positions.py)
             values[PATTERNS] = pattern_values(changes)  # the change list for pattern search (schema/patterns.py)
             result.rows.append((values, problem_values(verdict)))
         except Exception as exc:  # one record the verifier cannot judge must not lose the others

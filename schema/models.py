@@ -130,11 +130,11 @@ class PositionRow(SQLModel, table=True):
     (`outcome` bits) and shows (`day`, the first date as YYYYMMDD), so that it reads no game row unless filtered.
 
     Clustered by key (SQLite: WITHOUT ROWID; the primary key leads with the key), so a position's rows lie
-    together; `game_id` has its own index for deletes.
+    together; (`game_id`, `ply`) has its own index: deletes, and a game's row at a move number (the openings).
     """
 
     __tablename__ = "position"
-    __table_args__ = (Index("ix_position_game_id", "game_id"), {"sqlite_with_rowid": False})
+    __table_args__ = (Index("ix_position_game_ply", "game_id", "ply"), {"sqlite_with_rowid": False})
 
     key: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
     game_id: int = Field(sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), primary_key=True,
@@ -143,6 +143,26 @@ class PositionRow(SQLModel, table=True):
     next: str | None = Field(default=None, sa_column=Column(String, nullable=True))
     outcome: int = Field(default=0, sa_column=Column(SmallInteger, nullable=False, default=0))
     day: int | None = Field(default=None, sa_column=Column(Integer, nullable=True))
+
+
+class PositionCountRow(SQLModel, table=True):
+    """The position index summed per position and next move (schema/positions.py): what an unfiltered `explore`
+    shows, read in one indexed range however many games reached the position. `next` is '' where games ended.
+    Kept by the import (added in the same transaction as the position rows) and by a trigger on deleted rows."""
+
+    __tablename__ = "position_count"
+    __table_args__ = ({"sqlite_with_rowid": False},)
+
+    key: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    next: str = Field(sa_column=Column(String, primary_key=True))
+    games: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
+    black_wins: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
+    white_wins: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
+    draws: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
+    mover_wins: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
+    swapped: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
+    swapper_wins: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
+    last_day: int | None = Field(default=None, sa_column=Column(Integer, nullable=True))
 
 
 class AliasRow(SQLModel, table=True):

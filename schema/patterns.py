@@ -48,23 +48,26 @@ def enabled() -> bool:
     return os.environ.get("RECORDS_PATTERNS", "").strip().lower() not in ("off", "0", "no")
 
 
-def verify_for_archive(record: Record) -> tuple[Verdict, PositionWatcher, ChangeWatcher | None]:
-    """The verdict and, from the same replay, the positions and the change list of the main line."""
-    positions = PositionWatcher()
-    if not enabled():
-        return verify(record, watch=positions), positions, None
-    changes = ChangeWatcher()
+def verify_for_archive(record: Record, *, positions: bool = True
+                       ) -> tuple[Verdict, PositionWatcher | None, ChangeWatcher | None]:
+    """The verdict and, from the same replay, the positions (unless `positions` is off) and the change list of the
+    main line (unless RECORDS_PATTERNS=off)."""
+    position_watcher = PositionWatcher() if positions else None
+    change_watcher = ChangeWatcher() if enabled() else None
+    watchers = [w for w in (position_watcher, change_watcher) if w is not None]
+    if not watchers:
+        return verify(record), None, None
 
-    def both(run: Replay) -> Callable[[Step], None]:
-        a, b = positions(run), changes(run)
+    def every(run: Replay) -> Callable[[Step], None]:
+        steps = [w(run) for w in watchers]
 
         def step(s: Step) -> None:
-            a(s)
-            b(s)
+            for follow in steps:
+                follow(s)
 
         return step
 
-    return verify(record, watch=both), positions, changes
+    return verify(record, watch=every), position_watcher, change_watcher
 
 
 def pattern_values(watcher: ChangeWatcher | None) -> PatternValues | None:
@@ -114,7 +117,7 @@ def reindex_patterns(engine: Engine, *, batch: int = 500,
                 assert row.id is not None
                 try:
                     record = parse_row(row)
-                    verdict, _, changes = verify_for_archive(record)
+                    verdict, _, changes = verify_for_archive(record, positions=False)
                     values = game_values(record, verdict)
                     work.append((row.id, values["game"], values["size"], pattern_values(changes)))
                 except Exception:  # a record that no longer reads keeps no change list

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import Connection, Engine, Table, and_, case, func, insert, select
@@ -25,7 +25,7 @@ from ..verifier.positions import Position, PositionWatcher
 from ..verifier.verdict import Verdict, verify
 from .db import writer
 from .filters import Filters
-from .models import GameRow, PositionRow
+from .models import AliasRow, GameRow, PositionCountRow, PositionRow
 
 POSITIONS = "_positions"  # the key of a game dict under which the worker sends the position rows
 WON_B, WON_W, DRAW = 1, 2, 3
@@ -72,18 +72,125 @@ def _table() -> Table:
     return PositionRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
 
 
+COUNT_COLUMNS = ("games", "black_wins", "white_wins", "draws", "mover_wins", "swapped", "swapper_wins")
+
+
+def _counts(values: Sequence[tuple[int, int, int, str | None, int, int | None]]) -> list[tuple[Any, ...]]:
+    """The rows of `values` (key, game id, ply, next, outcome, day) summed per position and next move."""
+    acc: dict[tuple[int, str], list[Any]] = {}
+    for key, _, _, nxt, o, day in values:
+        k = (key, nxt or "")
+        a = acc.get(k)
+        if a is None:
+            a = acc[k] = [0, 0, 0, 0, 0, 0, 0, None]
+        a[0] += 1
+        r = o & 3
+        if r:
+            a[r] += 1
+        if o & MOVER_WON:
+            a[4] += 1
+        if o & SWAPPED:
+            a[5] += 1
+        if o & SWAPPER_WON:
+            a[6] += 1
+        if day is not None and (a[7] is None or day > a[7]):
+            a[7] = day
+    return [(k[0], k[1], *a) for k, a in acc.items()]
+
+
+_COUNT_NAMES = ", ".join(("key", "next", *COUNT_COLUMNS, "last_day"))
+_COUNT_ADD = ", ".join(f"{c} = position_count.{c} + excluded.{c}" for c in COUNT_COLUMNS)
+_UPSERT_SQLITE = (f"INSERT INTO position_count ({_COUNT_NAMES}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                  f"ON CONFLICT (key, next) DO UPDATE SET {_COUNT_ADD}, last_day = "
+                  "max(coalesce(position_count.last_day, excluded.last_day), coalesce(excluded.last_day, "
+                  "position_count.last_day))")
+_UPSERT_PG = (f"INSERT INTO position_count ({_COUNT_NAMES}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+              f"ON CONFLICT (key, next) DO UPDATE SET {_COUNT_ADD}, "
+              "last_day = greatest(position_count.last_day, excluded.last_day)")
+
+
 def write_positions(conn: Connection, rows: Sequence[tuple[int, Sequence[PositionValues]]]) -> int:
-    """Insert the position rows of games (game id, rows) inside the caller's transaction."""
+    """Insert the position rows of games (game id, rows) inside the caller's transaction, and add them to the
+    counts table."""
     values = [(key, gid, ply, nxt, outcome, day) for gid, ps in rows for key, ply, nxt, outcome, day in ps]
     if not values:
         return 0
+    counts = _counts(values)
     if conn.dialect.name == "sqlite":  # the DB-API directly: SQLAlchemy's per-row processing costs as much again
         conn.exec_driver_sql("INSERT INTO position (key, game_id, ply, next, outcome, day) VALUES (?, ?, ?, ?, ?, ?)",
                              values)
+        conn.exec_driver_sql(_UPSERT_SQLITE, counts)
     else:
         names = ("key", "game_id", "ply", "next", "outcome", "day")
         conn.execute(insert(_table()), [dict(zip(names, v, strict=True)) for v in values])
+        if conn.dialect.name == "postgresql":
+            counts.sort(key=lambda c: (c[0], c[1]))  # one lock order for concurrent imports
+            conn.exec_driver_sql(_UPSERT_PG, counts)
     return len(values)
+
+
+# The counts follow deleted position rows (a deleted game takes its rows along): the sums go down, and the last
+# date is looked up again when the row that held it goes.
+_GONE = ", ".join(f"{c} = {c} - {e}" for c, e in zip(COUNT_COLUMNS, (
+    "1", "(OLD.outcome & 3 = 1)", "(OLD.outcome & 3 = 2)", "(OLD.outcome & 3 = 3)", "(OLD.outcome & 4 != 0)",
+    "(OLD.outcome & 8 != 0)", "(OLD.outcome & 16 != 0)"), strict=True))
+_SQLITE_COUNTS = (
+    "CREATE TRIGGER IF NOT EXISTS position_count_delete AFTER DELETE ON position BEGIN "
+    f"UPDATE position_count SET {_GONE}, last_day = CASE WHEN OLD.day >= last_day THEN (SELECT max(day) FROM "
+    "position WHERE key = OLD.key AND coalesce(next, '') = coalesce(OLD.next, '')) ELSE last_day END "
+    "WHERE key = OLD.key AND next = coalesce(OLD.next, ''); "
+    "DELETE FROM position_count WHERE key = OLD.key AND next = coalesce(OLD.next, '') AND games <= 0; END",
+)
+_PG_COUNTS = (
+    """CREATE OR REPLACE FUNCTION position_count_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE position_count c SET games = c.games - d.games, black_wins = c.black_wins - d.bw,
+      white_wins = c.white_wins - d.ww, draws = c.draws - d.dr, mover_wins = c.mover_wins - d.mw,
+      swapped = c.swapped - d.sw, swapper_wins = c.swapper_wins - d.sww,
+      last_day = CASE WHEN d.day >= c.last_day THEN (SELECT max(p.day) FROM position p
+                      WHERE p.key = c.key AND coalesce(p.next, '') = c.next) ELSE c.last_day END
+  FROM (SELECT key, coalesce(next, '') AS next, count(*) AS games,
+               count(*) FILTER (WHERE outcome & 3 = 1) AS bw, count(*) FILTER (WHERE outcome & 3 = 2) AS ww,
+               count(*) FILTER (WHERE outcome & 3 = 3) AS dr, count(*) FILTER (WHERE outcome & 4 != 0) AS mw,
+               count(*) FILTER (WHERE outcome & 8 != 0) AS sw, count(*) FILTER (WHERE outcome & 16 != 0) AS sww,
+               max(day) AS day
+        FROM gone GROUP BY 1, 2) d
+  WHERE c.key = d.key AND c.next = d.next;
+  DELETE FROM position_count c USING gone d WHERE c.key = d.key AND c.next = coalesce(d.next, '') AND c.games <= 0;
+  RETURN NULL;
+END $$""",
+    "DROP TRIGGER IF EXISTS position_count_delete ON position",
+    "CREATE TRIGGER position_count_delete AFTER DELETE ON position REFERENCING OLD TABLE AS gone "
+    "FOR EACH STATEMENT EXECUTE FUNCTION position_count_delete()",
+)
+REBUILD_COUNTS = (
+    f"INSERT INTO position_count ({_COUNT_NAMES}) SELECT key, coalesce(next, ''), count(*), "
+    "sum(CASE WHEN outcome & 3 = 1 THEN 1 ELSE 0 END), sum(CASE WHEN outcome & 3 = 2 THEN 1 ELSE 0 END), "
+    "sum(CASE WHEN outcome & 3 = 3 THEN 1 ELSE 0 END), sum(CASE WHEN outcome & 4 != 0 THEN 1 ELSE 0 END), "
+    "sum(CASE WHEN outcome & 8 != 0 THEN 1 ELSE 0 END), sum(CASE WHEN outcome & 16 != 0 THEN 1 ELSE 0 END), "
+    "max(day) FROM position GROUP BY key, coalesce(next, '')")
+
+
+def create_position_counts(engine: Engine) -> None:
+    """The counts table's trigger, and its rows when the position index is older than the table."""
+    dialect = engine.dialect.name
+    if dialect not in ("sqlite", "postgresql"):
+        return
+    with writer(engine).begin() as conn:
+        # The index on game_id alone became (game_id, ply): a game's row at a move number is then one seek.
+        conn.exec_driver_sql("DROP INDEX IF EXISTS ix_position_game_id")
+        if dialect == "sqlite":
+            for statement in _SQLITE_COUNTS:
+                conn.exec_driver_sql(statement)
+        else:
+            installed = conn.exec_driver_sql(
+                "SELECT 1 FROM pg_trigger WHERE tgname = 'position_count_delete'").first()
+            if installed is None:
+                for statement in _PG_COUNTS:
+                    conn.exec_driver_sql(statement)
+        if (conn.exec_driver_sql("SELECT 1 FROM position_count LIMIT 1").first() is None
+                and conn.exec_driver_sql("SELECT 1 FROM position LIMIT 1").first() is not None):
+            conn.exec_driver_sql(REBUILD_COUNTS)
 
 
 # -- rebuilding ---------------------------------------------------------------------------------------------
@@ -147,14 +254,38 @@ class Continuation:
         return f"{d // 10000:04d}-{d // 100 % 100:02d}-{d % 100:02d}" if d else None
 
 
-def _filtered(stmt: Any, f: Filters, dialect: str) -> Any:
-    from .search import conditions
+def _filtered(stmt: Any, f: Filters, engine: Engine) -> Any:
+    """`stmt` (on the position table) kept to the games `f` selects, with `records search`'s conditions and plan
+    (names through their aliases, the longest date range stored)."""
+    from sqlmodel import Session
+
+    from .search import _plan, conditions, date_bound
 
     if f.empty:
         return stmt
     p = _table()
-    return stmt.join(GameRow.__table__, p.c.game_id == GameRow.__table__.c.id).where(  # type: ignore[attr-defined]
-        *conditions(f, dialect=dialect))
+    g: Table = GameRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
+    with Session(engine) as session:
+        # The spellings of a player are looked up (a read of every stored name) only when aliases exist: without
+        # them a name matches its normalised form, as `conditions` writes it anyway.
+        aliased = session.connection().execute(select(func.count()).select_from(
+            AliasRow.__table__)).scalar()  # type: ignore[attr-defined]  # SQLModel sets it
+        plan = _plan(session, replace(f, player=None, black=None, white=None, winner=None)) if not aliased else (
+            _plan(session, f))
+    plan = {k: v for k, v in plan.items() if k in ("dialect", "same", "max_span")}  # common/rare serve
+    # `ORDER BY id LIMIT n`; a set of games wants every index it can use
+    dates_only = replace(f, date_from=None, date_to=None).empty
+    if dates_only and not plan.get("max_span"):
+        # Every stored date is one day, and the row holds it (`day`): the rows answer alone, no game is read.
+        if f.date_from:
+            stmt = stmt.where(p.c.day >= _day(date_bound(f.date_from, end=False)))
+        if f.date_to:
+            stmt = stmt.where(p.c.day <= _day(date_bound(f.date_to, end=True)))
+        return stmt
+    # The games as a set (`IN (SELECT id ...)`), not a join: the filter's own indexes find them once, then each of
+    # the position's rows costs a look-up in that set, instead of the game row read and the conditions tested for
+    # every row of the position.
+    return stmt.where(p.c.game_id.in_(select(g.c.id).where(*conditions(f, **plan))))
 
 
 def _sum(cond: ColumnElement[bool]) -> Any:
@@ -166,6 +297,9 @@ def explore(engine: Engine, key: int, f: Filters, *, ply: int | None = None) -> 
 
     `ply` keeps only positions reached at that move number (the refined-pie openings of Conversion Go).
     """
+    f = replace(f, game=None, size=None)  # the key holds them
+    if f.empty and ply is None:
+        return _explore_counts(engine, key)
     p = _table()
     o = p.c.outcome
     res = o.op("&")(3)
@@ -174,7 +308,7 @@ def explore(engine: Engine, key: int, f: Filters, *, ply: int | None = None) -> 
                   _sum(o.op("&")(SWAPPER_WON) != 0), func.max(p.c.day)).where(p.c.key == key)
     if ply is not None:
         stmt = stmt.where(p.c.ply == ply)
-    stmt = _filtered(stmt, f, engine.dialect.name).group_by(p.c.next)
+    stmt = _filtered(stmt, f, engine).group_by(p.c.next)
     out = []
     total = 0
     with engine.connect() as conn:
@@ -187,6 +321,78 @@ def explore(engine: Engine, key: int, f: Filters, *, ply: int | None = None) -> 
     return total, out
 
 
+def _explore_counts(engine: Engine, key: int) -> tuple[int, list[Continuation]]:
+    c: Table = PositionCountRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
+    stmt = select(c.c.next, *(c.c[n] for n in COUNT_COLUMNS), c.c.last_day).where(c.c.key == key)
+    out = []
+    total = 0
+    with engine.connect() as conn:
+        for row in conn.execute(stmt):
+            nxt, n, bw, ww, dr, mw, sw, sww, day = tuple(row)
+            total += n
+            if nxt:
+                out.append(Continuation(nxt, n, bw, ww, dr, mw, sw, sww, day))
+    out.sort(key=lambda x: (-x.games, x.move))
+    return total, out
+
+
+@dataclass(slots=True)
+class Opening:
+    """A position reached after the opening turns (Conversion Go's refined pie: turns 1-3), with what came of it.
+
+    `second_wins` counts the games the player of the next turn (the one who may swap) won; `game_id` names a game
+    that played it (its stones are read from there)."""
+
+    key: int
+    game_id: int
+    games: int = 0
+    swapped: int = 0
+    black_wins: int = 0
+    white_wins: int = 0
+    draws: int = 0
+    second_wins: int = 0
+    swapper_wins: int = 0
+    last_day: int | None = None
+
+    @property
+    def first_wins(self) -> int:
+        return self.black_wins + self.white_wins - self.second_wins
+
+    @property
+    def last_played(self) -> str | None:
+        d = self.last_day
+        return f"{d // 10000:04d}-{d // 100 % 100:02d}-{d % 100:02d}" if d else None
+
+
+def openings(engine: Engine, start: int, f: Filters, *, ply: int) -> list[Opening]:
+    """Every position reached after `ply` moves by the games that started at the position `start`, most played
+    first: games, how many of them swapped on the next move, the results. The index alone answers it (the start's
+    rows give the games, their rows at `ply` the opening), the game table joined only when filtered."""
+    p0 = _table().alias("p0")
+    p = _table()
+    o = p.c.outcome
+    res = o.op("&")(3)
+    swap = p.c.next.like("%[swap-sides]")
+    mover_won = o.op("&")(MOVER_WON) != 0
+    stmt = (select(p.c.key, func.min(p.c.game_id), func.count(), _sum(swap), _sum(res == WON_B), _sum(res == WON_W),
+                   _sum(res == DRAW), _sum(mover_won), _sum(and_(swap, mover_won)), func.max(p.c.day))
+            .select_from(p0).join(p, and_(p.c.game_id == p0.c.game_id, p.c.ply == ply))
+            .where(p0.c.key == start, p0.c.ply == 0))
+    stmt = _filtered(stmt, f, engine).group_by(p.c.key)
+    with engine.connect() as conn:
+        out = [Opening(key, gid, n, sw or 0, bw or 0, ww or 0, dr or 0, mw or 0, sww or 0, day)
+               for key, gid, n, sw, bw, ww, dr, mw, sww, day in conn.execute(stmt)]
+    out.sort(key=lambda x: (-x.games, x.key))
+    return out
+
+
+def games_by_id(engine: Engine, ids: Sequence[int]) -> dict[int, GameRow]:
+    from sqlmodel import Session
+
+    with Session(engine, expire_on_commit=False) as session:
+        return {int(r.id or 0): r for r in session.scalars(select(GameRow).where(col(GameRow.id).in_(list(ids))))}
+
+
 @dataclass(slots=True)
 class Reached:
     game: GameRow
@@ -196,27 +402,27 @@ class Reached:
 
 def games_at(engine: Engine, key: int, f: Filters, *, limit: int = 50, offset: int = 0) -> list[Reached]:
     """The games that reached the position (first time each), newest id first: the game, the move number, and
-    the move played next (in the index's frame)."""
-    p = _table()
-    g: Table = GameRow.__table__  # type: ignore[attr-defined]
-    from .search import conditions
+    the move played next (in the index's frame).
 
-    first = (select(p.c.game_id, func.min(p.c.ply).label("ply")).where(p.c.key == key).group_by(p.c.game_id)
-             .subquery())
-    stmt = (select(GameRow, first.c.ply, p.c.next)
-            .join(first, first.c.game_id == g.c.id)
-            .join(p, and_(p.c.key == key, p.c.game_id == first.c.game_id, p.c.ply == first.c.ply))
-            .where(*conditions(f, dialect=engine.dialect.name))
-            .order_by(g.c.id.desc()).limit(limit).offset(offset))
-    from sqlmodel import Session
-    with Session(engine, expire_on_commit=False) as session:
-        return [Reached(row, ply, nxt) for row, ply, nxt in session.exec(stmt).all()]  # type: ignore[call-overload]
+    The position's rows lie in game id order (the primary key), so a page reads its games' rows from the end of the
+    range and stops: the first page costs the same at the start of the game as deep in it."""
+    p = _table()
+    f = replace(f, game=None, size=None)  # the key holds them
+    page = (select(p.c.game_id, func.min(p.c.ply)).where(p.c.key == key).group_by(p.c.game_id)
+            .order_by(p.c.game_id.desc()).limit(limit).offset(offset))
+    with engine.connect() as conn:
+        first = {int(gid): int(ply) for gid, ply in conn.execute(_filtered(page, f, engine))}
+        nexts = {(int(gid), int(ply)): nxt for gid, ply, nxt in conn.execute(
+            select(p.c.game_id, p.c.ply, p.c.next).where(p.c.key == key, p.c.game_id.in_(list(first))))}
+    rows = games_by_id(engine, list(first))
+    return [Reached(rows[gid], ply, nexts.get((gid, ply))) for gid, ply in sorted(first.items(), reverse=True)
+            if gid in rows]
 
 
 def count_at(engine: Engine, key: int, f: Filters) -> int:
     p = _table()
     stmt = select(func.count(func.distinct(p.c.game_id))).where(p.c.key == key)
-    stmt = _filtered(stmt, f, engine.dialect.name)
+    stmt = _filtered(stmt, f, engine)
     with engine.connect() as conn:
         return int(conn.execute(stmt).scalar() or 0)
 
@@ -226,5 +432,6 @@ def index_size(engine: Engine) -> int:
         return int(conn.execute(select(func.count()).select_from(_table())).scalar() or 0)
 
 
-__all__ = ["POSITIONS", "Continuation", "Reached", "count_at", "explore", "games_at", "index_size",
+__all__ = ["POSITIONS", "Continuation", "Opening", "Reached", "count_at", "explore", "games_at", "games_by_id",
+           "index_size", "openings",
            "position_values", "reindex", "verify_with_positions", "write_positions"]

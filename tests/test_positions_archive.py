@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from boardrecords.cli.main import app
 from boardrecords.schema.db import make_engine
+from boardrecords.schema.positions import REBUILD_COUNTS
 
 GAMES = {
     # Quentin 5x5: two swapped games (the swapper wins one), one not swapped; one mirrored (left-right).
@@ -57,6 +58,14 @@ def test_explore_counts_and_swaps(tmp_path: Path, db_url: str) -> None:
     r = run("explore", "b3", "--game", "quentin", "--size", "5", "--player", "ann", "--db", db_url, "--json")
     moves = {c["move"]: c["games"] for c in json.loads(r.stdout)["continuations"]}
     assert moves == {"W swap-sides": 1, "W c3": 1}
+    # Dates (read from the index rows), alone and with a player.
+    r = run("explore", "--game", "quentin", "--size", "5", "--from", "2024-01-01", "--db", db_url, "--json")
+    assert json.loads(r.stdout)["games"] == 2
+    r = run("explore", "--game", "quentin", "--size", "5", "--to", "2024-01-02", "--db", db_url, "--json")
+    assert json.loads(r.stdout)["continuations"][0]["last_played"] == "2024-01-02"
+    r = run("explore", "--game", "quentin", "--size", "5", "--from", "2024", "--player", "ann", "--db", db_url,
+            "--json")
+    assert json.loads(r.stdout)["games"] == 1
 
 
 def test_search_by_position_finds_rotated_games(tmp_path: Path, db_url: str) -> None:
@@ -82,18 +91,106 @@ def test_deletes_reimports_and_reindex_keep_the_index_exact(tmp_path: Path, db_u
         with engine.connect() as conn:
             return int(conn.execute(text("SELECT count(*) FROM position")).scalar() or 0)
 
+    def counts() -> list[tuple[object, ...]]:
+        """The counts table, checked against the position rows summed afresh."""
+        with engine.connect() as conn:
+            stored = sorted(tuple(r) for r in conn.execute(text("SELECT * FROM position_count")))
+            conn.execute(text("CREATE TEMPORARY TABLE fresh AS SELECT * FROM position_count WHERE 0 = 1"))
+            conn.exec_driver_sql(REBUILD_COUNTS.replace("INTO position_count", "INTO fresh"))
+            fresh = sorted(tuple(r) for r in conn.execute(text("SELECT * FROM fresh")))
+            conn.execute(text("DROP TABLE fresh"))
+            conn.commit()
+        assert stored == fresh
+        return stored
+
     full = count()
     assert full == sum(1 + body.count(";") - 1 for body in GAMES.values())
+    assert sum(int(str(c[2])) for c in counts()) == full
     assert run("import", folder, "--db", db_url, "-q").exit_code == 0  # duplicates: nothing added
     assert count() == full
+    before = counts()
     with engine.begin() as conn:
         if engine.dialect.name == "sqlite":
             conn.exec_driver_sql("PRAGMA foreign_keys = ON")
         conn.execute(text("DELETE FROM game WHERE source_file LIKE '%q2.rec'"))
     assert count() == full - 4
+    after = counts()
+    assert after != before and sum(int(str(c[2])) for c in after) == full - 4
+    # The latest game goes: the last date of the start's continuation goes back to the one before.
+    r = run("explore", "--game", "quentin", "--size", "5", "--db", db_url, "--json")
+    assert json.loads(r.stdout)["continuations"][0]["last_played"] == "2024-01-02"
     with engine.begin() as conn:
         conn.execute(text("DELETE FROM position"))
+    assert counts() == []
     r = run("reindex", "--db", db_url, "-q")
     assert r.exit_code == 0, r.output
     assert count() == full - 4
+    assert counts() == after
+    # Imported again: the deleted record comes back, and the counts with it.
+    assert run("import", folder, "--db", db_url, "-q").exit_code == 0
+    assert count() == full and counts() == before
     engine.dispose()
+
+
+def test_search_by_position_fits_80_columns(tmp_path: Path, db_url: str) -> None:
+    folder = _archive(tmp_path, db_url)
+    long = ("(;GM[1]SZ[9]PB[Bartholomew Ignatius Featherstonehaugh]PW[Wilhelmina Cholmondeley-Marjoribanks]"
+            "EV[The Thirty-Seventh Annual Invitational Championship of Everywhere]RO[12]DT[2021-06-07]RE[W+R]"
+            ";B[cd];W[ef];B[dg];W[gc];B[ee];W[ff])")
+    (folder / "long.rec").write_text(long)
+    assert run("import", folder, "--db", db_url, "-q").exit_code == 0
+    r = CliRunner().invoke(app, ["search", "--after", "C6,E4", "--size", "9", "--db", db_url], env={"COLUMNS": "80"})
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80, r.stdout
+    header = next(line for line in lines if line.strip()).split()
+    assert header == ["id", "game", "date", "black", "white", "result", "verdict", "at", "next"]
+    assert "Bartholom" in r.stdout and "Gus" in r.stdout  # the long names fold; every column stays
+    rows = [line for line in lines if line.rstrip().endswith(("W E4", "W D5", "W E6", "W F5", "B D3", "B C6"))]
+    assert rows and all(line.split()[-3] == "2" for line in rows), r.stdout
+
+
+CONVERSION = {
+    # The same opening three times: c2 plays it in another order, c3 is its mirror image (left-right).
+    "c1.rec": "(;GM[ConversionGo]SZ[9]PB[Ann]PW[Bo]DT[2024-01-01]RE[B+R];B[cc];B[gg];W[ee];W[swap-sides];W[cg];B[gc])",
+    "c2.rec": "(;GM[ConversionGo]SZ[9]PB[Cy]PW[Di]DT[2024-02-01]RE[W+R];W[ee];B[gg];B[cc];W[swap-sides];W[dg])",
+    "c3.rec": "(;GM[ConversionGo]SZ[9]PB[Ann]PW[Di]DT[2024-03-01]RE[W+R];B[gc];B[cg];W[ee];W[dd])",
+    # Two openings played once: one kept (the first player wins), one with a pass, swapped, the first player wins.
+    "c4.rec": "(;GM[ConversionGo]SZ[9]PB[Bo]PW[Ann]DT[2023-01-01]RE[B+R];B[cc];B[dd];W[ff];W[gg])",
+    "c5.rec": "(;GM[ConversionGo]SZ[9]PB[Di]PW[Cy]DT[2022-01-01]RE[W+R];B[];B[cc];W[gg];W[swap-sides];W[ee])",
+    # Another game and size: not counted.
+    "g1.rec": "(;GM[1]SZ[9]PB[Eve]PW[Fay]RE[B+R];B[cd];W[ef];B[dg])",
+}
+
+
+def test_conversion_go_opening_table(tmp_path: Path, db_url: str) -> None:
+    folder = tmp_path / "cg"
+    folder.mkdir()
+    for name, body in CONVERSION.items():
+        (folder / name).write_text(body)
+    assert run("import", folder, "--db", db_url, "-q").exit_code == 0
+    r = run("explore", "--game", "conversion-go", "--size", "9", "--db", db_url, "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["games"] == 5 and data["turns"] == 3
+    first, *others = data["openings"]
+    # Counted by hand: c1 swapped and the swapper (Bo, then Black) won; c2 swapped and the first player (Cy, then
+    # White) won; c3 kept, White (the second player) won.
+    assert first["white"] == ["E5"] and sorted(first["black"]) in (["C3", "G7"], ["C7", "G3"])
+    assert {k: first[k] for k in ("games", "swapped", "black_wins", "white_wins", "draws", "first_player_wins",
+                                  "second_player_wins", "swapper_wins", "last_played")} == {
+        "games": 3, "swapped": 2, "black_wins": 1, "white_wins": 2, "draws": 0, "first_player_wins": 1,
+        "second_player_wins": 2, "swapper_wins": 1, "last_played": "2024-03-01"}
+    assert first["swap_rate"] == round(2 / 3, 4)
+    by_pass = {("pass" in o["black"]): o for o in others}
+    kept, passed = by_pass[False], by_pass[True]
+    assert len(kept["black"]) == 2 and len(kept["white"]) == 1
+    assert (kept["games"], kept["swapped"], kept["black_wins"], kept["first_player_wins"]) == (1, 0, 1, 1)
+    assert (passed["games"], passed["swapped"], passed["white_wins"], passed["first_player_wins"],
+            passed["swapper_wins"]) == (1, 1, 1, 1, 0)
+    assert passed["swap_rate"] == 1.0
+    # Filters apply; the table prints.
+    r = run("explore", "--game", "conversion-go", "--size", "9", "--player", "ann", "--db", db_url, "--json")
+    assert [o["games"] for o in json.loads(r.stdout)["openings"]] == [2, 1]
+    r = run("explore", "--game", "conversion-go", "--size", "9", "--db", db_url)
+    assert r.exit_code == 0 and "E5" in r.stdout and "67%" in r.stdout
