@@ -354,7 +354,8 @@ def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: 
         sys.stdout.write(buf.getvalue())
     else:
         out = _out()
-        table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
+        # Ten columns: no rules between them, so that they fit 80 columns whole (a date is never cut).
+        table = Table(header_style="bold", box=None, pad_edge=False, show_edge=False)
         table.add_column("black", no_wrap=True)
         table.add_column("white", no_wrap=True)
         for name in ("games", "swap", "B won", "W won", "draws", "first", "swapper"):

@@ -37,7 +37,7 @@ class Step:
     move: Move
     node: Node
     colour: Colour
-    player: str | None  # the player who made the move (after any swap)
+    player: str | None  # the player who made the move (after any swap); with snapshots only (the views)
     change: Change
     board: list[list[Colour | None]] | None = None
     to_move: Colour | None = None  # colour to move after this step
@@ -129,7 +129,9 @@ class Replay:
             seen_move = True
             number += 1
             kind = move.kind
-            mover = self.holder(move.colour) if kind is MoveKind.RESIGN else names[engine.player_to_move]
+            mover = None  # who made the move: the views' business
+            if snapshots:
+                mover = self.holder(move.colour) if kind is MoveKind.RESIGN else names[engine.player_to_move]
             try:
                 if kind in _PLAYS and self.resigned is None:
                     # The common case goes straight to the engine; _apply handles resignation and bad values.
@@ -147,7 +149,7 @@ class Replay:
                            None if over else engine.to_move,
                            None if over or engine.end else names[engine.player_to_move])
             else:
-                yield Step(number, move, node, move.colour, mover, change)
+                yield Step(number, move, node, move.colour, None, change)
 
     def _mover(self, move: Move) -> str | None:
         if move.kind is MoveKind.RESIGN:
