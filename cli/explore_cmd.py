@@ -419,19 +419,15 @@ def reindex_cmd(
 ) -> None:
     """Rebuild the position and pattern indexes from the stored records (older archives, or after a rules change)."""
     from ..schema.db import open_archive
-    from ..schema.positions import reindex
+    from ..schema.reindex import reindex
 
     err = _err()
     with handling_errors():
         open_archive(db).dispose()  # an archive that exists (read-only), then for writing (tables added since)
         engine = open_archive(db, create=True)
         try:
-            done, count = reindex(engine, on_batch=None if quiet else (
+            done, count, lines = reindex(engine, on_batch=None if quiet else (
                 lambda n: err.print(f"\r{n} records", end="")))
-            from ..schema.patterns import reindex_patterns
-
-            _, lines = reindex_patterns(engine, on_batch=None if quiet else (
-                lambda n: err.print(f"\r{n} records (patterns)", end="")))
         finally:
             engine.dispose()
     if not quiet:

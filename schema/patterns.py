@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, Engine, Table, insert, select
-from sqlmodel import col
 
 from ..records.games import Game
 from ..records.model import Record
@@ -34,7 +33,6 @@ from ..verifier.patterns import (
 from ..verifier.positions import PositionWatcher
 from ..verifier.replay import Replay, Step
 from ..verifier.verdict import Verdict, verify
-from .db import writer
 from .filters import Filters
 from .models import GameRow, PatternLineRow
 
@@ -93,43 +91,6 @@ def write_patterns(conn: Connection, rows: Sequence[tuple[int, str, int, Pattern
         names = ("game_id", "game", "size", "plies", "black", "white", "changes")
         conn.execute(insert(_table()), [dict(zip(names, v, strict=True)) for v in values])
     return len(values)
-
-
-def reindex_patterns(engine: Engine, *, batch: int = 500,
-                     on_batch: Callable[[int], None] | None = None) -> tuple[int, int]:
-    """Rebuild every change list from the stored records; (records, change lists)."""
-    from sqlmodel import Session
-
-    from .export import parse_row
-    from .ingest import game_values
-
-    done = kept = 0
-    last = 0
-    while True:
-        with engine.connect() as conn:
-            ids = list(conn.scalars(select(col(GameRow.id)).where(col(GameRow.id) > last)
-                                    .order_by(col(GameRow.id)).limit(batch)))
-        if not ids:
-            break
-        work: list[tuple[int, str, int, PatternValues | None]] = []
-        with Session(engine) as session:
-            for row in session.scalars(select(GameRow).where(col(GameRow.id).in_(ids))):
-                assert row.id is not None
-                try:
-                    record = parse_row(row)
-                    verdict, _, changes = verify_for_archive(record, positions=False)
-                    values = game_values(record, verdict)
-                    work.append((row.id, values["game"], values["size"], pattern_values(changes)))
-                except Exception:  # a record that no longer reads keeps no change list
-                    pass
-        with writer(engine).begin() as conn:
-            conn.execute(_table().delete().where(_table().c.game_id.in_(ids)))
-            kept += write_patterns(conn, work)
-        done += len(ids)
-        last = int(ids[-1] or 0)
-        if on_batch is not None:
-            on_batch(done)
-    return done, kept
 
 
 # -- searching ----------------------------------------------------------------------------------------------
@@ -275,4 +236,4 @@ def line_count(engine: Engine) -> int:
 
 
 __all__ = ["PATTERNS", "Appearance", "GameHits", "PatternContinuation", "PatternResult", "enabled", "line_count",
-           "pattern_values", "reindex_patterns", "search_pattern", "verify_for_archive", "write_patterns"]
+           "pattern_values", "search_pattern", "verify_for_archive", "write_patterns"]

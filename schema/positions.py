@@ -12,7 +12,7 @@ A position row's `outcome` packs what the explorer counts, so that an unfiltered
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -20,9 +20,7 @@ from sqlalchemy import Connection, Engine, Table, and_, case, func, insert, sele
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import col
 
-from ..records.model import Record
 from ..verifier.positions import Position, PositionWatcher
-from ..verifier.verdict import Verdict, verify
 from .db import writer
 from .filters import Filters
 from .models import AliasRow, GameRow, PositionCountRow, PositionRow
@@ -32,13 +30,6 @@ WON_B, WON_W, DRAW = 1, 2, 3
 MOVER_WON, SWAPPED, SWAPPER_WON = 4, 8, 16
 
 PositionValues = tuple[int, int, str | None, int, int | None]  # key, ply, next, outcome, day
-
-
-def verify_with_positions(record: Record) -> tuple[Verdict, PositionWatcher]:
-    """The verdict and, from the same replay, the positions of the main line."""
-    watcher = PositionWatcher()
-    verdict = verify(record, watch=watcher)
-    return verdict, watcher
 
 
 def _day(value: dt.date | None) -> int | None:
@@ -194,44 +185,6 @@ def create_position_counts(engine: Engine) -> None:
 
 
 # -- rebuilding ---------------------------------------------------------------------------------------------
-
-def reindex(engine: Engine, *, batch: int = 500, on_batch: Callable[[int], None] | None = None) -> tuple[int, int]:
-    """Rebuild the whole index from the stored records; (records, positions). Each batch of games is replaced in
-    one transaction, so the index stays exact for the games already done if it is stopped."""
-    from .export import parse_row
-    from .ingest import game_values
-
-    done = positions = 0
-    last = 0
-    with engine.begin() as conn:
-        conn.execute(_table().delete().where(~col(PositionRow.game_id).in_(select(col(GameRow.id)))))
-    while True:
-        with engine.connect() as conn:
-            ids = list(conn.scalars(select(col(GameRow.id)).where(col(GameRow.id) > last)
-                                    .order_by(col(GameRow.id)).limit(batch)))
-        if not ids:
-            break
-        from sqlmodel import Session
-        with Session(engine) as session:
-            games = list(session.scalars(select(GameRow).where(col(GameRow.id).in_(ids))))
-            work: list[tuple[int, list[PositionValues]]] = []
-            for row in games:
-                assert row.id is not None
-                try:
-                    record = parse_row(row)
-                    verdict, watcher = verify_with_positions(record)
-                    work.append((row.id, position_values(watcher, game_values(record, verdict))))
-                except Exception:  # a record that no longer reads keeps no positions
-                    work.append((row.id, []))
-        with writer(engine).begin() as conn:
-            conn.execute(_table().delete().where(col(PositionRow.game_id).in_(ids)))
-            positions += write_positions(conn, work)
-        done += len(ids)
-        last = int(ids[-1] or 0)
-        if on_batch is not None:
-            on_batch(done)
-    return done, positions
-
 
 # -- questions ----------------------------------------------------------------------------------------------
 
@@ -434,4 +387,4 @@ def index_size(engine: Engine) -> int:
 
 __all__ = ["POSITIONS", "Continuation", "Opening", "Reached", "count_at", "explore", "games_at", "games_by_id",
            "index_size", "openings",
-           "position_values", "reindex", "verify_with_positions", "write_positions"]
+           "position_values", "write_positions"]
