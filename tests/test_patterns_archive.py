@@ -19,6 +19,7 @@ from boardrecords.schema.filters import Filters
 from boardrecords.schema.patterns import search_pattern
 from boardrecords.verifier.patterns import brute_force, parse_pattern, placements
 
+from .shared import import_games, run
 from .test_verify_properties import random_game
 
 GAMES = {
@@ -32,17 +33,8 @@ GAMES = {
 }
 
 
-def run(*args: object):
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
 def _archive(tmp_path: Path, db: str) -> Path:
-    folder = tmp_path / "games"
-    folder.mkdir()
-    for name, body in GAMES.items():
-        (folder / name).write_text(body)
-    assert run("import", folder, "--db", db, "-q").exit_code == 0
-    return folder
+    return import_games(tmp_path, db, GAMES)
 
 
 def test_continuations_counted_by_hand(tmp_path: Path, db_url: str) -> None:

@@ -13,6 +13,8 @@ from boardrecords.cli.main import app
 from boardrecords.schema.db import make_engine
 from boardrecords.schema.positions import REBUILD_COUNTS
 
+from .shared import import_games, run
+
 GAMES = {
     # Quentin 5x5: two swapped games (the swapper wins one), one not swapped; one mirrored (left-right).
     "q1.rec": "(;GM[Quentin]SZ[5]PB[Ann]PW[Bo]DT[2024-01-02]RE[B+];B[bc];W[swap];W[cc];B[dd])",
@@ -24,17 +26,8 @@ GAMES = {
 }
 
 
-def run(*args: object):
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
 def _archive(tmp_path: Path, db: str) -> Path:
-    folder = tmp_path / "games"
-    folder.mkdir()
-    for name, body in GAMES.items():
-        (folder / name).write_text(body)
-    assert run("import", folder, "--db", db, "-q").exit_code == 0
-    return folder
+    return import_games(tmp_path, db, GAMES)
 
 
 def test_explore_counts_and_swaps(tmp_path: Path, db_url: str) -> None:
