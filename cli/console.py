@@ -38,5 +38,6 @@ def make_console(*, no_color: bool = False, stderr: bool = False) -> Console:
     """Standard output (or, with `stderr`, the error stream, whose one-line messages are never folded)."""
     off = no_color or bool(os.environ.get("NO_COLOR"))
     probe = Console(stderr=stderr)
-    return SafeConsole(no_color=off, highlight=False, stderr=stderr, soft_wrap=stderr,
+    # emoji=False: a record's text is shown as written (":smile:" in a name stays those seven characters).
+    return SafeConsole(no_color=off, highlight=False, emoji=False, stderr=stderr, soft_wrap=stderr,
                        width=output_width(probe.is_terminal, probe.width))

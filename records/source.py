@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 
 from .grammar import NODE_MARKS, scan_node_offsets
 from .model import Node
@@ -54,7 +55,7 @@ class RecordSource:
     """The source of one record: the file's text, the record's charset (for columns in characters), and where
     its game tree stands (for finding its nodes' positions)."""
 
-    __slots__ = ("_node_offsets", "encoding", "end", "root", "start", "text")
+    __slots__ = ("_node_offsets", "_walk", "encoding", "end", "root", "start", "text")
 
     def __init__(self, text: SourceText, encoding: str, start: int = 0) -> None:
         self.text = text
@@ -62,30 +63,37 @@ class RecordSource:
         self.start = start  # the tree's `(`
         self.end = len(text.data)  # just after the tree's `)`, once it is known
         self.root: Node | None = None
-        self._node_offsets: dict[int, int] | None = None
+        self._node_offsets: dict[int, int] = {}
+        self._walk: Iterator[None] | None = None
 
     def node_offset(self, node: Node) -> int:
         """Where a node's `;` stands. Nodes keep no offset: the k-th node of the tree in source order (a
-        depth-first walk) is at the k-th `;` outside values, so one scan finds them all, on first use."""
+        depth-first walk) is at the k-th `;` outside values. The walk goes only as far as the node asked for
+        and resumes from there: most questions are about the root (header problems), which costs one step."""
         offsets = self._node_offsets
-        if offsets is None:
-            offsets = self._node_offsets = self._find_offsets()
-        return offsets.get(id(node), self.start)
+        key = id(node)
+        if key not in offsets and self.root is not None:
+            if self._walk is None:
+                self._walk = self._find_offsets()
+            for _ in self._walk:
+                if key in offsets:
+                    break
+        return offsets.get(key, self.start)
 
-    def _find_offsets(self) -> dict[int, int]:
-        if self.root is None:
-            return {}
-        data = self.text.data
-        semis = (m.start() for m in NODE_MARKS.finditer(data, self.start, self.end) if m.lastindex is None)
-        out: dict[int, int] = {}
+    def _find_offsets(self) -> Iterator[None]:
+        """Record the next node's offset at each step."""
+        assert self.root is not None
+        out = self._node_offsets
         stack = [self.root]
-        for offset in semis:
+        for m in NODE_MARKS.finditer(self.text.data, self.start, self.end):
+            if m.lastindex is not None:  # a value: its `;` are text
+                continue
             if not stack:
-                break
+                return
             node = stack.pop()
-            out[id(node)] = offset
+            out[id(node)] = m.start()
             stack.extend(reversed(node.children))
-        return out
+            yield None
 
     def line_col(self, offset: int) -> tuple[int, int]:
         return self.text.line_col(offset, self.encoding)

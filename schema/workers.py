@@ -8,6 +8,7 @@ workers ignore it.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import signal
@@ -38,9 +39,22 @@ def default_workers() -> int:
     return max(1, min(8, cpus))
 
 
+def collect_less() -> None:
+    """Tune the garbage collector for a batch of records.
+
+    A replay allocates hundreds of thousands of short-lived objects (strings of stones, changes, steps) and makes
+    few reference cycles. At the default threshold (700 allocations) the collector runs thousands of times per
+    file, and its older generations walk every live object, the loaded modules included. Freezing what is
+    loaded and collecting the young generation less often leaves the same garbage to collect, later.
+    """
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 20)
+
+
 def _init_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent()
+    collect_less()
 
 
 def in_order(work: Callable[[Sequence[T]], list[R]], items: Sequence[T], *, workers: int,
@@ -49,6 +63,7 @@ def in_order(work: Callable[[Sequence[T]], list[R]], items: Sequence[T], *, work
 
     `work` must be a module-level function of the module `preload` (the fork server imports it once).
     """
+    collect_less()
     if workers <= 1 or len(items) < POOL_THRESHOLD:
         for item in items:
             yield from work([item])

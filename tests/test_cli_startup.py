@@ -62,3 +62,15 @@ def test_search_loads_neither_the_rules_engines_nor_a_progress_bar(tmp_path):
     assert "sqlalchemy" in loaded  # an archive command
     assert not {m for m in loaded if m.startswith("boardrecords.verifier.games")}
     assert "rich.progress" not in loaded
+
+
+def test_a_go_record_loads_only_the_go_engine():
+    loaded = _modules_after("verify", str(EXAMPLE))
+    engines = {m.rsplit(".", 1)[1] for m in loaded if m.startswith("boardrecords.verifier.games.")}
+    assert engines == {"go_ing"}
+
+
+def test_pydantic_is_not_loaded_by_commands_without_the_archive():
+    # typer 0.29 builds a pydantic adapter for every option (about 100 ms at each start); see pyproject.toml.
+    for argv in (("--help",), ("verify", str(EXAMPLE))):
+        assert "pydantic" not in _modules_after(*argv)

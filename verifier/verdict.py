@@ -155,7 +155,7 @@ def verify(record: Record, *, variations: bool = False, notation: Notation = Not
         return verdict
 
     run = Replay(record, notation=notation)
-    verdict.moves_total = len(run.nodes) - [n.move for n in run.nodes].count(None)
+    verdict.moves_total = sum(1 for n in run.nodes if n.move is not None)
     engine = run.engine
     seen_warnings = 0
     warnings = engine.warnings
