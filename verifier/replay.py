@@ -43,7 +43,6 @@ class Step:
     to_move: Colour | None = None  # colour to move after this step
     player_to_move: str | None = None
     illegal: IllegalMove | None = None
-    warnings: list[str] = field(default_factory=list)
 
 
 # Something that follows a replay: called with the Replay before its first step (it may then ask for snapshots,
