@@ -1,8 +1,8 @@
 """Source positions: byte offsets turned into line and column only when somebody asks.
 
-A file is read as bytes; positions are kept as byte offsets. `SourceText` finds the line starts of a file on
-first use (one regex pass, then a bisection per position) and `RecordSource` adds the record's charset, so that a
-column counts characters, not bytes.
+A file is read as bytes; positions are kept as byte offsets. `SourceText` finds the line starts of a file as far
+as the positions asked for need (then a bisection per position) and `RecordSource` adds the record's charset, so
+that a column counts characters, not bytes.
 
 Line breaks are those SGF knows: CR LF, LF CR, a lone CR and a lone LF each end one line (`\\n\\r` is one break,
 as the SGF specification lists it among the line-break styles).
@@ -21,27 +21,34 @@ LINE_BREAK = re.compile(rb"\r\n|\n\r|\r|\n")
 
 
 class SourceText:
-    """The bytes of one file and, once computed, where its lines start."""
+    """The bytes of one file and where its lines start, found as far as the positions asked for need."""
 
-    __slots__ = ("_starts", "data", "name")
+    __slots__ = ("_breaks", "_starts", "data", "name")
 
     def __init__(self, data: bytes, name: str | None = None) -> None:
         self.data = data
         self.name = name
-        self._starts: list[int] | None = None
+        self._starts = [0]
+        self._breaks: Iterator[re.Match[bytes]] | None = None  # the line breaks not yet in `_starts`
 
-    def line_starts(self) -> list[int]:
+    def _lines_to(self, offset: int) -> list[int]:
+        """The line starts, known at least up to the first beyond `offset`. Most positions asked for are in a
+        record's header, near the start of its file, so the rest of a long file is seldom scanned."""
         starts = self._starts
-        if starts is None:
-            starts = [0]
-            starts.extend(m.end() for m in LINE_BREAK.finditer(self.data))
-            self._starts = starts
+        if starts[-1] <= offset:
+            breaks = self._breaks
+            if breaks is None:
+                breaks = self._breaks = LINE_BREAK.finditer(self.data, starts[-1])
+            for m in breaks:
+                starts.append(m.end())
+                if m.end() > offset:
+                    break
         return starts
 
     def line_col(self, offset: int, encoding: str = "utf-8") -> tuple[int, int]:
         """1-based line and column (in characters of `encoding`) of a byte offset."""
         offset = max(0, min(offset, len(self.data)))
-        starts = self.line_starts()
+        starts = self._lines_to(offset)
         index = bisect_right(starts, offset) - 1
         prefix = self.data[starts[index]:offset]
         try:

@@ -4,9 +4,12 @@ lenient readings (each with its warning, and its error in strict mode), deep nes
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from boardrecords.records.model import FormatError, Severity
 from boardrecords.records.reader import read_bytes
+from boardrecords.records.source import LINE_BREAK, SourceText
 from boardrecords.verifier.verdict import verify
 
 
@@ -273,3 +276,19 @@ def test_a_50_megabyte_collection_reads():
     assert last.raw == parts[-1].rstrip(b"\n")
     assert last.main_line()[-1].pos.offset == len(data) - len(b";W[])\n")
     assert last.root.properties["GC"].pos.offset == len(data) - len(parts[-1]) + parts[-1].index(b"GC[")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([b"a", b"\xc3\xa9", b"\n", b"\r", b"\r\n", b"\n\r"]), max_size=60),
+       st.lists(st.integers(0, 200), max_size=8))
+def test_line_and_column_are_the_same_whatever_order_positions_are_asked_in(pieces, asked):
+    """Line starts are found only as far as needed: positions asked in any order, far ones first or near ones,
+    give what counting every line break before them gives."""
+    data = b"".join(pieces)
+    text = SourceText(data)
+    for offset in asked:
+        offset = min(offset, len(data))
+        before = data[:offset]
+        starts = [0] + [m.end() for m in LINE_BREAK.finditer(data) if m.end() <= offset]
+        expected = (len(starts), len(before[starts[-1]:].decode("utf-8", "surrogateescape")) + 1)
+        assert text.line_col(offset) == expected
