@@ -108,6 +108,7 @@ def sizes(db: Path) -> dict[str, int]:
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     out = {name: size for name, size in conn.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name")}
     out["_file"] = db.stat().st_size
+    out["_free"] = conn.execute("PRAGMA freelist_count").fetchone()[0] * conn.execute("PRAGMA page_size").fetchone()[0]
     out["_positions"] = conn.execute("SELECT count(*) FROM position").fetchone()[0]
     out["_games"] = conn.execute("SELECT count(*) FROM game").fetchone()[0]
     conn.close()
@@ -306,7 +307,8 @@ def imports(folder: Path, db: Path, work: Path, args: argparse.Namespace) -> Non
 def sizes_report(db: Path) -> int:
     s = sizes(db)
     index_bytes = sum(v for k, v in s.items() if k.startswith(("position", "ix_position", "sqlite_autoindex_position")))
-    print(f"archive: {s['_games']} records, {s['_positions']} positions, file {s['_file'] / 1e6:.0f} MB")
+    print(f"archive: {s['_games']} records, {s['_positions']} positions, file {s['_file'] / 1e6:.0f} MB, of which "
+          f"{s['_free'] / 1e6:.0f} MB free pages (the emptied stage's: the next import reuses them)")
     for name in sorted(k for k in s if "position" in k and not k.startswith("_")):
         print(f"  {name:32} {s[name] / 1e6:8.1f} MB  {s[name] / max(1, s['_positions']):6.1f} bytes/position")
     print(f"  index in all: {index_bytes / 1e6:.0f} MB, {index_bytes / max(1, s['_positions']):.1f} bytes/position, "

@@ -9,7 +9,8 @@ The random numbers depend on the game and the board size, so one key column hold
 collisions between them (up to the 2^-64 chance of any Zobrist hash).
 
 Keys are kept up to date move by move from each Step's Change (one running key per symmetry): a move costs a few
-XORs per point it changed and a minimum over the 8 (or 4) frames. docs/positions.md describes the design.
+XORs per point it changed; the minimum over the 8 (or 4) frames is taken for the whole line once it is over.
+docs/positions.md describes the design.
 """
 
 from __future__ import annotations
