@@ -2,15 +2,16 @@
 latency on archives of 100,000 and more records (SQLite).
 
     .venv/bin/python benchmarks/bench_positions.py [--records 100000] [--scale 1000000] [--work DIR]
-                                                   [--corpus DIR] [--workers N] [--skip-noindex]
+                                                   [--corpus DIR] [--workers N] [--skip-noindex] [--rounds N]
+                                                   [--import-only] [--reuse [--scale-only]]
 
 1. Records: the real Go corpus (records without setup stones) and random legal games of all five games (Go 9x9,
    Conversion Go 16x16, Cation and Quentin 8x8, Squer 7x7), then copies of them under the board's symmetries (8 for
    Go and Conversion Go, 4 for the connection games) with other players and dates until there are `--records`,
    100 records per file.
 2. Import: `records import` as a whole process into a fresh SQLite archive, with the index and without it
-   (RECORDS_POSITION_INDEX=0); records/s and the ratio. Sizes from SQLite's dbstat: the archive, the position
-   table, its index, the counts table; bytes per position.
+   (RECORDS_POSITION_INDEX=0), `--rounds` times each, alternating; records/s and the ratio of the medians. Sizes
+   from SQLite's dbstat: the archive, the position table, its index, the counts table; bytes per position.
 3. Questions: for 5 Go games of the corpus, the position after 0..10 of their moves: `explore` unfiltered, with a
    player filter and with a date filter, and `search --position` (first page), timed in-process (p50 of 5 runs over
    the 5 positions) and as whole `records` processes (p50 over 3 positions).
@@ -107,6 +108,7 @@ def sizes(db: Path) -> dict[str, int]:
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     out = {name: size for name, size in conn.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name")}
     out["_file"] = db.stat().st_size
+    out["_free"] = conn.execute("PRAGMA freelist_count").fetchone()[0] * conn.execute("PRAGMA page_size").fetchone()[0]
     out["_positions"] = conn.execute("SELECT count(*) FROM position").fetchone()[0]
     out["_games"] = conn.execute("SELECT count(*) FROM game").fetchone()[0]
     conn.close()
@@ -246,6 +248,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--skip-noindex", action="store_true")
     parser.add_argument("--reuse", action="store_true", help="keep the files and archive of an earlier run")
+    parser.add_argument("--rounds", type=int, default=1, help="imports with and without the index, alternating")
+    parser.add_argument("--import-only", action="store_true",
+                        help="the imports and sizes, no questions (with --reuse: the files of an earlier run)")
     parser.add_argument("--scale-only", action="store_true",
                         help="with --reuse: only grow the archive to --scale and ask there")
     args = parser.parse_args()
@@ -254,7 +259,7 @@ def main() -> int:
     folder = work / f"files{args.records}"
     db = work / f"index{args.records}.db"
     start = time.perf_counter()
-    bases = base_records(args.corpus)
+    bases = [] if args.import_only and args.reuse and folder.exists() else base_records(args.corpus)
     print(f"{len(bases)} base records ({time.perf_counter() - start:.0f} s)")
     if not (args.reuse and folder.exists()):
         shutil.rmtree(folder, ignore_errors=True)
@@ -263,29 +268,52 @@ def main() -> int:
         print(f"{args.records} records written to {folder} ({time.perf_counter() - start:.0f} s)")
     sys.stdout.flush()
 
-    if not (args.reuse and db.exists()):
-        with_index = run_import(folder, db, index=True, workers=args.workers)
-        print(f"import with the index:    {with_index:7.1f} s  {args.records / with_index:7.0f} records/s")
-        if not args.skip_noindex:
-            plain = work / f"plain{args.records}.db"
-            without = run_import(folder, plain, index=False, workers=args.workers)
-            print(f"import without the index: {without:7.1f} s  {args.records / without:7.0f} records/s")
-            print(f"ratio (with / without, records/s): {without / with_index:.2f}")
-            plain_sizes = sizes(plain)
-            print(f"  archive without the index: {plain_sizes['_file'] / 1e6:.0f} MB")
-        sys.stdout.flush()
+    if args.import_only or not (args.reuse and db.exists()):
+        imports(folder, db, work, args)
+    if args.import_only:
+        return sizes_report(db)
     games = lines(bases, 5)
     if args.scale_only:
         return scaled(db, work, args.scale, games, reuse=args.reuse)
+    sizes_report(db)
+    questions(db, games, f"{args.records} records")
+    return scaled(db, work, args.scale, games, reuse=args.reuse) if args.scale else 0
+
+
+def imports(folder: Path, db: Path, work: Path, args: argparse.Namespace) -> None:
+    """`--rounds` imports with the index and (unless skipped) without it, alternating, so that both meet the same
+    load on a shared machine; each round's figures, then the medians."""
+    plain = work / f"plain{args.records}.db"
+    times: dict[bool, list[float]] = {True: [], False: []}
+    for round_ in range(args.rounds):
+        for index in (True, False) if round_ % 2 == 0 else (False, True):
+            if not index and args.skip_noindex:
+                continue
+            seconds = run_import(folder, db if index else plain, index=index, workers=args.workers)
+            times[index].append(seconds)
+            label = "with the index:   " if index else "without the index:"
+            print(f"import {label} {seconds:7.1f} s  {args.records / seconds:7.0f} records/s  "
+                  f"(load {os.getloadavg()[0]:.2f})")
+            sys.stdout.flush()
+    with_index = statistics.median(times[True])
+    if times[False]:
+        without = statistics.median(times[False])
+        print(f"median over {args.rounds}: with {args.records / with_index:.0f} records/s, without "
+              f"{args.records / without:.0f} records/s; ratio (with / without, records/s): {without / with_index:.2f}")
+        print(f"  archive without the index: {sizes(plain)['_file'] / 1e6:.0f} MB")
+    sys.stdout.flush()
+
+
+def sizes_report(db: Path) -> int:
     s = sizes(db)
     index_bytes = sum(v for k, v in s.items() if k.startswith(("position", "ix_position", "sqlite_autoindex_position")))
-    print(f"archive: {s['_games']} records, {s['_positions']} positions, file {s['_file'] / 1e6:.0f} MB")
+    print(f"archive: {s['_games']} records, {s['_positions']} positions, file {s['_file'] / 1e6:.0f} MB, of which "
+          f"{s['_free'] / 1e6:.0f} MB free pages (the emptied stage's: the next import reuses them)")
     for name in sorted(k for k in s if "position" in k and not k.startswith("_")):
         print(f"  {name:32} {s[name] / 1e6:8.1f} MB  {s[name] / max(1, s['_positions']):6.1f} bytes/position")
     print(f"  index in all: {index_bytes / 1e6:.0f} MB, {index_bytes / max(1, s['_positions']):.1f} bytes/position, "
           f"{100 * index_bytes / s['_file']:.0f}% of the archive")
-    questions(db, games, f"{args.records} records")
-    return scaled(db, work, args.scale, games, reuse=args.reuse) if args.scale else 0
+    return 0
 
 
 def scaled(db: Path, work: Path, size: int, games: list[list[str]], *, reuse: bool) -> int:

@@ -27,7 +27,8 @@ from .db import retrying, writer
 from .ingest import game_values, problem_values
 from .models import GameRow, ProblemRow
 from .patterns import PATTERNS, pattern_values, verify_for_archive, write_patterns
-from .positions import POSITIONS, position_values, write_positions
+from .position_stage import merge_pending, stage_positions
+from .positions import POSITIONS, position_values
 from .workers import default_workers, in_order
 
 if TYPE_CHECKING:
@@ -150,6 +151,8 @@ class Importer:
         for result in in_order(process_chunk, [str(f) for f in files], workers=self.workers, preload=__name__):
             self._take(result)
         self._flush()
+        # The positions of the games this run stored wait in the stage beside them: into the index, in key order.
+        retrying(lambda: merge_pending(self.engine))
         self._analyse()
         return self.summary
 
@@ -252,7 +255,7 @@ def write_rows(engine: Engine, rows: Sequence[Row]) -> set[str]:
         problems = [{**p, "game_id": ids[game["sha256"]]} for game, ps in rows if game["sha256"] in ids for p in ps]
         if problems:
             conn.execute(insert(ProblemRow.__table__), problems)  # type: ignore[attr-defined]  # as above
-        write_positions(conn, [(ids[game["sha256"]], game.get(POSITIONS) or ()) for game, _ in rows
+        stage_positions(conn, [(ids[game["sha256"]], game.get(POSITIONS)) for game, _ in rows
                                if game["sha256"] in ids])
         write_patterns(conn, [(ids[game["sha256"]], game["game"], game["size"], game.get(PATTERNS))
                               for game, _ in rows if game["sha256"] in ids])

@@ -145,6 +145,23 @@ class PositionRow(SQLModel, table=True):
     day: int | None = Field(default=None, sa_column=Column(Integer, nullable=True))
 
 
+class PositionStageRow(SQLModel, table=True):
+    """Position rows an import has stored beside their game rows but not yet merged into `position` and
+    `position_count` (schema/position_stage.py): appended in game order, which costs little, and merged in key order
+    once the import run ends (or by the next command that writes, after an interrupted import)."""
+
+    __tablename__ = "position_stage"
+    __table_args__ = ({"sqlite_with_rowid": False},)
+
+    game_id: int = Field(sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), primary_key=True,
+                                          autoincrement=False))
+    ply: int = Field(sa_column=Column(SmallInteger, primary_key=True, autoincrement=False))
+    key: int = Field(sa_column=Column(BigInteger, nullable=False))
+    next: str | None = Field(default=None, sa_column=Column(String, nullable=True))
+    outcome: int = Field(default=0, sa_column=Column(SmallInteger, nullable=False, default=0))
+    day: int | None = Field(default=None, sa_column=Column(Integer, nullable=True))
+
+
 class PositionCountRow(SQLModel, table=True):
     """The position index summed per position and next move (schema/positions.py): what an unfiltered `explore`
     shows, read in one indexed range however many games reached the position. `next` is '' where games ended.

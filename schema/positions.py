@@ -1,5 +1,6 @@
-"""The position index: its rows (made in the import's workers), writing them beside their game row, rebuilding it,
-and the two questions it answers: which games reached a position, and what was played there and how it went.
+"""The position index: its rows (made in the import's workers, written through the stage: schema/position_stage.py),
+its counts table, and the two questions it answers: which games reached a position, and what was played there and
+how it went.
 
 A position row's `outcome` packs what the explorer counts, so that an unfiltered question reads the index alone:
 
@@ -12,51 +13,57 @@ A position row's `outcome` packs what the explorer counts, so that an unfiltered
 from __future__ import annotations
 
 import datetime as dt
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, Engine, Table, and_, case, func, insert, select
+from sqlalchemy import Engine, Table, and_, case, func, select, union_all
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import col
 
-from ..verifier.positions import Position, PositionWatcher
+from ..verifier.positions import PositionWatcher
 from .db import writer
 from .filters import Filters
-from .models import AliasRow, GameRow, PositionCountRow, PositionRow
+from .models import AliasRow, GameRow, PositionCountRow, PositionRow, PositionStageRow
 
 POSITIONS = "_positions"  # the key of a game dict under which the worker sends the position rows
 WON_B, WON_W, DRAW = 1, 2, 3
 MOVER_WON, SWAPPED, SWAPPER_WON = 4, 8, 16
 
-PositionValues = tuple[int, int, str | None, int, int | None]  # key, ply, next, outcome, day
+class PositionValues(NamedTuple):
+    """The index rows of one record, as columns (the ply is the index): what a worker sends the main process."""
+
+    keys: array[int]  # the canonical keys (signed 64-bit)
+    nexts: list[str]  # the move played next, in the key's frame (one fewer: the last position has none)
+    outcomes: bytes  # the outcome bits
+    day: int | None  # the record's first date (YYYYMMDD)
 
 
 def _day(value: dt.date | None) -> int | None:
     return value.year * 10000 + value.month * 100 + value.day if value is not None else None
 
 
-def position_values(watcher: PositionWatcher, game: dict[str, Any]) -> list[PositionValues]:
+def position_values(watcher: PositionWatcher, game: dict[str, Any]) -> PositionValues | None:
     """The index rows of one record, from its positions and its game row's values (winner, swap, date)."""
-    found: list[Position] = watcher.finish()
-    if not found:
-        return []
+    found = watcher.columns()
+    if not len(found.keys):
+        return None
     winner = game.get("winner_colour")
     result = WON_B if winner == "B" else WON_W if winner == "W" else DRAW if game.get("result_method") == "draw" else 0
     swapped = bool(game.get("swapped"))
-    winner_player = None if winner is None else (0 if (winner == "B") != swapped else 1)
+    outcomes = [result] * len(found.keys)  # the last position (no next move) keeps the result alone
+    if winner is not None:
+        winner_player = 0 if (winner == "B") != swapped else 1
+        won = result | MOVER_WON
+        outcomes[:-1] = [won if mover == winner_player else result for mover in found.movers]
     swap_ply = watcher.swap_ply
-    swapper_won = swapped and winner is not None and winner == game.get("swapper_colour")
-    day = _day(game.get("date_first"))
-    out = []
-    for p in found:
-        bits = result
-        if p.mover is not None and winner_player is not None and p.mover == winner_player:
-            bits |= MOVER_WON
-        if swap_ply is not None and p.next_text is not None and p.ply < swap_ply:
-            bits |= SWAPPED | (SWAPPER_WON if swapper_won else 0)
-        out.append((p.key, p.ply, p.next_text, bits, day))
-    return out
+    if swap_ply is not None:
+        swap_bits = SWAPPED | (SWAPPER_WON if swapped and winner is not None and winner == game.get(
+            "swapper_colour") else 0)
+        for ply in range(min(swap_ply, len(found.nexts))):
+            outcomes[ply] |= swap_bits
+    return PositionValues(found.keys, found.nexts, bytes(outcomes), _day(game.get("date_first")))
 
 
 def _table() -> Table:
@@ -64,60 +71,25 @@ def _table() -> Table:
 
 
 COUNT_COLUMNS = ("games", "black_wins", "white_wins", "draws", "mover_wins", "swapped", "swapper_wins")
-
-
-def _counts(values: Sequence[tuple[int, int, int, str | None, int, int | None]]) -> list[tuple[Any, ...]]:
-    """The rows of `values` (key, game id, ply, next, outcome, day) summed per position and next move."""
-    acc: dict[tuple[int, str], list[Any]] = {}
-    for key, _, _, nxt, o, day in values:
-        k = (key, nxt or "")
-        a = acc.get(k)
-        if a is None:
-            a = acc[k] = [0, 0, 0, 0, 0, 0, 0, None]
-        a[0] += 1
-        r = o & 3
-        if r:
-            a[r] += 1
-        if o & MOVER_WON:
-            a[4] += 1
-        if o & SWAPPED:
-            a[5] += 1
-        if o & SWAPPER_WON:
-            a[6] += 1
-        if day is not None and (a[7] is None or day > a[7]):
-            a[7] = day
-    return [(k[0], k[1], *a) for k, a in acc.items()]
-
-
 _COUNT_NAMES = ", ".join(("key", "next", *COUNT_COLUMNS, "last_day"))
+# The rows of `{rows}` summed per position and next move, in key order.
+COUNT_SELECT = (
+    "SELECT key, coalesce(next, ''), count(*), "
+    "sum(CASE WHEN outcome & 3 = 1 THEN 1 ELSE 0 END), sum(CASE WHEN outcome & 3 = 2 THEN 1 ELSE 0 END), "
+    "sum(CASE WHEN outcome & 3 = 3 THEN 1 ELSE 0 END), sum(CASE WHEN outcome & 4 != 0 THEN 1 ELSE 0 END), "
+    "sum(CASE WHEN outcome & 8 != 0 THEN 1 ELSE 0 END), sum(CASE WHEN outcome & 16 != 0 THEN 1 ELSE 0 END), "
+    "max(day) FROM {rows} WHERE true GROUP BY key, coalesce(next, '') ORDER BY 1, 2")
+REBUILD_COUNTS = f"INSERT INTO position_count ({_COUNT_NAMES}) " + COUNT_SELECT.format(rows="position")
 _COUNT_ADD = ", ".join(f"{c} = position_count.{c} + excluded.{c}" for c in COUNT_COLUMNS)
-_UPSERT_SQLITE = (f"INSERT INTO position_count ({_COUNT_NAMES}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                  f"ON CONFLICT (key, next) DO UPDATE SET {_COUNT_ADD}, last_day = "
-                  "max(coalesce(position_count.last_day, excluded.last_day), coalesce(excluded.last_day, "
-                  "position_count.last_day))")
-_UPSERT_PG = (f"INSERT INTO position_count ({_COUNT_NAMES}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
-              f"ON CONFLICT (key, next) DO UPDATE SET {_COUNT_ADD}, "
-              "last_day = greatest(position_count.last_day, excluded.last_day)")
-
-
-def write_positions(conn: Connection, rows: Sequence[tuple[int, Sequence[PositionValues]]]) -> int:
-    """Insert the position rows of games (game id, rows) inside the caller's transaction, and add them to the
-    counts table."""
-    values = [(key, gid, ply, nxt, outcome, day) for gid, ps in rows for key, ply, nxt, outcome, day in ps]
-    if not values:
-        return 0
-    counts = _counts(values)
-    if conn.dialect.name == "sqlite":  # the DB-API directly: SQLAlchemy's per-row processing costs as much again
-        conn.exec_driver_sql("INSERT INTO position (key, game_id, ply, next, outcome, day) VALUES (?, ?, ?, ?, ?, ?)",
-                             values)
-        conn.exec_driver_sql(_UPSERT_SQLITE, counts)
-    else:
-        names = ("key", "game_id", "ply", "next", "outcome", "day")
-        conn.execute(insert(_table()), [dict(zip(names, v, strict=True)) for v in values])
-        if conn.dialect.name == "postgresql":
-            counts.sort(key=lambda c: (c[0], c[1]))  # one lock order for concurrent imports
-            conn.exec_driver_sql(_UPSERT_PG, counts)
-    return len(values)
+# The rows of `{rows}` added to the counts (`WHERE true` above: SQLite reads ON CONFLICT after a bare FROM as a
+# join's constraint).
+COUNT_UPSERT_SQLITE = (
+    f"INSERT INTO position_count ({_COUNT_NAMES}) {COUNT_SELECT} "
+    f"ON CONFLICT (key, next) DO UPDATE SET {_COUNT_ADD}, last_day = "
+    "max(coalesce(position_count.last_day, excluded.last_day), coalesce(excluded.last_day, position_count.last_day))")
+COUNT_UPSERT_PG = (f"INSERT INTO position_count ({_COUNT_NAMES}) {COUNT_SELECT} "
+                   f"ON CONFLICT (key, next) DO UPDATE SET {_COUNT_ADD}, "
+                   "last_day = greatest(position_count.last_day, excluded.last_day)")
 
 
 # The counts follow deleted position rows (a deleted game takes its rows along): the sums go down, and the last
@@ -154,16 +126,10 @@ END $$""",
     "CREATE TRIGGER position_count_delete AFTER DELETE ON position REFERENCING OLD TABLE AS gone "
     "FOR EACH STATEMENT EXECUTE FUNCTION position_count_delete()",
 )
-REBUILD_COUNTS = (
-    f"INSERT INTO position_count ({_COUNT_NAMES}) SELECT key, coalesce(next, ''), count(*), "
-    "sum(CASE WHEN outcome & 3 = 1 THEN 1 ELSE 0 END), sum(CASE WHEN outcome & 3 = 2 THEN 1 ELSE 0 END), "
-    "sum(CASE WHEN outcome & 3 = 3 THEN 1 ELSE 0 END), sum(CASE WHEN outcome & 4 != 0 THEN 1 ELSE 0 END), "
-    "sum(CASE WHEN outcome & 8 != 0 THEN 1 ELSE 0 END), sum(CASE WHEN outcome & 16 != 0 THEN 1 ELSE 0 END), "
-    "max(day) FROM position GROUP BY key, coalesce(next, '')")
-
 
 def create_position_counts(engine: Engine) -> None:
-    """The counts table's trigger, and its rows when the position index is older than the table."""
+    """The counts table's trigger, its rows when the position index is older than the table, and the rows an
+    interrupted import left in the stage merged (schema/position_stage.py)."""
     dialect = engine.dialect.name
     if dialect not in ("sqlite", "postgresql"):
         return
@@ -182,9 +148,10 @@ def create_position_counts(engine: Engine) -> None:
         if (conn.exec_driver_sql("SELECT 1 FROM position_count LIMIT 1").first() is None
                 and conn.exec_driver_sql("SELECT 1 FROM position LIMIT 1").first() is not None):
             conn.exec_driver_sql(REBUILD_COUNTS)
+    from .position_stage import merge_pending
 
+    merge_pending(engine)  # the rows an interrupted import left staged
 
-# -- rebuilding ---------------------------------------------------------------------------------------------
 
 # -- questions ----------------------------------------------------------------------------------------------
 
@@ -207,8 +174,22 @@ class Continuation:
         return f"{d // 10000:04d}-{d // 100 % 100:02d}-{d % 100:02d}" if d else None
 
 
-def _filtered(stmt: Any, f: Filters, engine: Engine) -> Any:
-    """`stmt` (on the position table) kept to the games `f` selects, with `records search`'s conditions and plan
+def _rows(engine: Engine, name: str = "position") -> Any:
+    """The position rows a question reads: the index, and beside it the rows an import has staged and not merged
+    yet (it is running, or was interrupted), so that every stored game is counted. The stage has no index on the
+    key: it is read whole, which only the questions asked while rows are pending pay."""
+    from .position_stage import has_pending
+
+    p = _table()
+    if not has_pending(engine):
+        return p.alias(name) if name != "position" else p
+    stage: Table = PositionStageRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
+    names = ("key", "game_id", "ply", "next", "outcome", "day")
+    return union_all(select(*(p.c[n] for n in names)), select(*(stage.c[n] for n in names))).subquery(name)
+
+
+def _filtered(stmt: Any, f: Filters, engine: Engine, p: Any) -> Any:
+    """`stmt` (on the position rows `p`) kept to the games `f` selects, with `records search`'s conditions and plan
     (names through their aliases, the longest date range stored)."""
     from sqlmodel import Session
 
@@ -216,7 +197,6 @@ def _filtered(stmt: Any, f: Filters, engine: Engine) -> Any:
 
     if f.empty:
         return stmt
-    p = _table()
     g: Table = GameRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
     with Session(engine) as session:
         # The spellings of a player are looked up (a read of every stored name) only when aliases exist: without
@@ -251,9 +231,9 @@ def explore(engine: Engine, key: int, f: Filters, *, ply: int | None = None) -> 
     `ply` keeps only positions reached at that move number (the refined-pie openings of Conversion Go).
     """
     f = replace(f, game=None, size=None)  # the key holds them
-    if f.empty and ply is None:
+    p = _rows(engine)
+    if f.empty and ply is None and p is _table():
         return _explore_counts(engine, key)
-    p = _table()
     o = p.c.outcome
     res = o.op("&")(3)
     stmt = select(p.c.next, func.count(), _sum(res == WON_B), _sum(res == WON_W), _sum(res == DRAW),
@@ -261,7 +241,7 @@ def explore(engine: Engine, key: int, f: Filters, *, ply: int | None = None) -> 
                   _sum(o.op("&")(SWAPPER_WON) != 0), func.max(p.c.day)).where(p.c.key == key)
     if ply is not None:
         stmt = stmt.where(p.c.ply == ply)
-    stmt = _filtered(stmt, f, engine).group_by(p.c.next)
+    stmt = _filtered(stmt, f, engine, p).group_by(p.c.next)
     out = []
     total = 0
     with engine.connect() as conn:
@@ -321,8 +301,8 @@ def openings(engine: Engine, start: int, f: Filters, *, ply: int) -> list[Openin
     """Every position reached after `ply` moves by the games that started at the position `start`, most played
     first: games, how many of them swapped on the next move, the results. The index alone answers it (the start's
     rows give the games, their rows at `ply` the opening), the game table joined only when filtered."""
-    p0 = _table().alias("p0")
-    p = _table()
+    p0 = _rows(engine, "p0")
+    p = _rows(engine)
     o = p.c.outcome
     res = o.op("&")(3)
     swap = p.c.next.like("%[swap-sides]")
@@ -331,7 +311,7 @@ def openings(engine: Engine, start: int, f: Filters, *, ply: int) -> list[Openin
                    _sum(res == DRAW), _sum(mover_won), _sum(and_(swap, mover_won)), func.max(p.c.day))
             .select_from(p0).join(p, and_(p.c.game_id == p0.c.game_id, p.c.ply == ply))
             .where(p0.c.key == start, p0.c.ply == 0))
-    stmt = _filtered(stmt, f, engine).group_by(p.c.key)
+    stmt = _filtered(stmt, f, engine, p).group_by(p.c.key)
     with engine.connect() as conn:
         out = [Opening(key, gid, n, sw or 0, bw or 0, ww or 0, dr or 0, mw or 0, sww or 0, day)
                for key, gid, n, sw, bw, ww, dr, mw, sww, day in conn.execute(stmt)]
@@ -359,12 +339,12 @@ def games_at(engine: Engine, key: int, f: Filters, *, limit: int = 50, offset: i
 
     The position's rows lie in game id order (the primary key), so a page reads its games' rows from the end of the
     range and stops: the first page costs the same at the start of the game as deep in it."""
-    p = _table()
+    p = _rows(engine)
     f = replace(f, game=None, size=None)  # the key holds them
     page = (select(p.c.game_id, func.min(p.c.ply)).where(p.c.key == key).group_by(p.c.game_id)
             .order_by(p.c.game_id.desc()).limit(limit).offset(offset))
     with engine.connect() as conn:
-        first = {int(gid): int(ply) for gid, ply in conn.execute(_filtered(page, f, engine))}
+        first = {int(gid): int(ply) for gid, ply in conn.execute(_filtered(page, f, engine, p))}
         nexts = {(int(gid), int(ply)): nxt for gid, ply, nxt in conn.execute(
             select(p.c.game_id, p.c.ply, p.c.next).where(p.c.key == key, p.c.game_id.in_(list(first))))}
     rows = games_by_id(engine, list(first))
@@ -373,18 +353,18 @@ def games_at(engine: Engine, key: int, f: Filters, *, limit: int = 50, offset: i
 
 
 def count_at(engine: Engine, key: int, f: Filters) -> int:
-    p = _table()
+    p = _rows(engine)
     stmt = select(func.count(func.distinct(p.c.game_id))).where(p.c.key == key)
-    stmt = _filtered(stmt, f, engine)
+    stmt = _filtered(stmt, f, engine, p)
     with engine.connect() as conn:
         return int(conn.execute(stmt).scalar() or 0)
 
 
 def index_size(engine: Engine) -> int:
     with engine.connect() as conn:
-        return int(conn.execute(select(func.count()).select_from(_table())).scalar() or 0)
+        return int(conn.execute(select(func.count()).select_from(_rows(engine))).scalar() or 0)
 
 
 __all__ = ["POSITIONS", "Continuation", "Opening", "Reached", "count_at", "explore", "games_at", "games_by_id",
            "index_size", "openings",
-           "position_values", "write_positions"]
+           "position_values"]

@@ -1,8 +1,8 @@
 """`records reindex`: rebuild the position index and the pattern change lists from the stored records.
 
 Each stored record is read back and replayed once (`patterns.verify_for_archive` follows the verifier's replay for
-both); each batch of games is replaced in one transaction, so both stay exact for the games already done if it
-is stopped.
+both); each batch of games is replaced in one transaction (the positions through the stage, merged at the end:
+schema/position_stage.py), so both stay exact for the games already done if it is stopped.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from .export import parse_row
 from .ingest import game_values
 from .models import GameRow, PatternLineRow, PositionRow
 from .patterns import PatternValues, pattern_values, verify_for_archive, write_patterns
-from .positions import PositionValues, position_values, write_positions
+from .position_stage import merge_pending, stage_positions, unstage
+from .positions import PositionValues, position_values
 
 
 def reindex(engine: Engine, *, batch: int = 500,
@@ -35,7 +36,7 @@ def reindex(engine: Engine, *, batch: int = 500,
                                     .order_by(col(GameRow.id)).limit(batch)))
         if not ids:
             break
-        found: list[tuple[int, list[PositionValues]]] = []
+        found: list[tuple[int, PositionValues | None]] = []
         changes: list[tuple[int, str, int, PatternValues | None]] = []
         with Session(engine) as session:
             for row in session.scalars(select(GameRow).where(col(GameRow.id).in_(ids))):
@@ -45,17 +46,19 @@ def reindex(engine: Engine, *, batch: int = 500,
                     verdict, watcher, change_list = verify_for_archive(record)
                     values = game_values(record, verdict)
                 except Exception:  # a record that no longer reads keeps neither positions nor a change list
-                    found.append((row.id, []))
+                    found.append((row.id, None))
                     continue
-                found.append((row.id, position_values(watcher, values) if watcher is not None else []))
+                found.append((row.id, position_values(watcher, values) if watcher is not None else None))
                 changes.append((row.id, values["game"], values["size"], pattern_values(change_list)))
         with writer(engine).begin() as conn:
             conn.execute(positions_table.delete().where(positions_table.c.game_id.in_(ids)))
+            unstage(conn, ids)
             conn.execute(patterns_table.delete().where(patterns_table.c.game_id.in_(ids)))
-            positions += write_positions(conn, found)
+            positions += stage_positions(conn, found)
             lines += write_patterns(conn, changes)
         done += len(ids)
         last = int(ids[-1] or 0)
         if on_batch is not None:
             on_batch(done)
+    merge_pending(engine)
     return done, positions, lines

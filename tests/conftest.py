@@ -39,8 +39,8 @@ def _clean_pg(url: str) -> None:
 
     engine = create_engine(url)
     with engine.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS pattern_line, position_count, position, problem, game_version, game, "
-                          "alias CASCADE"))
+        conn.execute(text("DROP TABLE IF EXISTS pattern_line, position_stage, position_count, position, problem, "
+                          "game_version, game, alias CASCADE"))
     engine.dispose()
 
 

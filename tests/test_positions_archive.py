@@ -11,9 +11,8 @@ from typer.testing import CliRunner
 
 from boardrecords.cli.main import app
 from boardrecords.schema.db import make_engine
-from boardrecords.schema.positions import REBUILD_COUNTS
 
-from .shared import import_games, run
+from .shared import exact_counts, import_games, run
 
 GAMES = {
     # Quentin 5x5: two swapped games (the swapper wins one), one not swapped; one mirrored (left-right).
@@ -85,16 +84,7 @@ def test_deletes_reimports_and_reindex_keep_the_index_exact(tmp_path: Path, db_u
             return int(conn.execute(text("SELECT count(*) FROM position")).scalar() or 0)
 
     def counts() -> list[tuple[object, ...]]:
-        """The counts table, checked against the position rows summed afresh."""
-        with engine.connect() as conn:
-            stored = sorted(tuple(r) for r in conn.execute(text("SELECT * FROM position_count")))
-            conn.execute(text("CREATE TEMPORARY TABLE fresh AS SELECT * FROM position_count WHERE 0 = 1"))
-            conn.exec_driver_sql(REBUILD_COUNTS.replace("INTO position_count", "INTO fresh"))
-            fresh = sorted(tuple(r) for r in conn.execute(text("SELECT * FROM fresh")))
-            conn.execute(text("DROP TABLE fresh"))
-            conn.commit()
-        assert stored == fresh
-        return stored
+        return exact_counts(engine)
 
     full = count()
     assert full == sum(1 + body.count(";") - 1 for body in GAMES.values())

@@ -9,15 +9,20 @@ The random numbers depend on the game and the board size, so one key column hold
 collisions between them (up to the 2^-64 chance of any Zobrist hash).
 
 Keys are kept up to date move by move from each Step's Change (one running key per symmetry): a move costs a few
-XORs per point it changed and a minimum over the 8 (or 4) frames. docs/positions.md describes the design.
+XORs per point it changed; the minimum over the 8 (or 4) frames is taken for the whole line once it is over.
+docs/positions.md describes the design.
 """
 
 from __future__ import annotations
 
 import struct
+import sys
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import compress, repeat
+from typing import Literal
 
 from ..records.games import Game, MoveKind
 from ..records.model import Colour, Move, Record
@@ -28,7 +33,6 @@ from .symmetry import Symmetry, symmetries
 
 _MASK = (1 << 64) - 1
 _SIGN = 1 << 63
-_WRAP = 1 << 64
 # The turn after which a pie game's swap may be made (the phase before it is part of the key).
 SWAP_TURN = {Game.CONVERSION_GO: 3, Game.CATION: 1, Game.QUENTIN: 1}
 _GAME_SEED = {Game.GO: 1, Game.CONVERSION_GO: 2, Game.CATION: 3, Game.QUENTIN: 4, Game.SQUER: 5}
@@ -61,6 +65,8 @@ class Tables:
     texts: tuple[tuple[str, ...], ...]  # frame -> point index -> the point's image, as two letters
     unpack: Callable[[bytes], tuple[int, ...]]  # the packed keys' bytes (little-endian) -> the key of each frame
     nbytes: int
+    # frame -> colour * points + point index (Black 0, White 1) -> the stone placed there as stored, `B[pd]`
+    move_texts: tuple[tuple[str, ...], ...]
 
 
 def _packed(numbers: Sequence[int]) -> int:
@@ -87,8 +93,9 @@ def tables(game: Game, size: int) -> Tables:
                None: everywhere(_splitmix(seed | (5 << 40)))}
     phase = tuple(everywhere(_splitmix(seed | (6 << 40) | t)) if t else 0 for t in range(8))
     texts = tuple(tuple(format_point(s.point((i % size, i // size))) for i in range(size * size)) for s in syms)
+    move_texts = tuple(tuple(f"{colour}[{text}]" for colour in "BW" for text in frame) for frame in texts)
     return Tables(game, size, syms, stone, to_move, phase, tuple(64 * f for f in range(frames)), texts,
-                  struct.Struct(f"<{frames}Q").unpack, 8 * frames)
+                  struct.Struct(f"<{frames}Q").unpack, 8 * frames, move_texts)
 
 
 def extra_term(t: Tables, engine: Engine) -> int:
@@ -141,18 +148,14 @@ class Position:
 class KeyTracker:
     """The running keys of an engine's position in every frame, updated from what each move changed."""
 
-    def __init__(self, engine: Engine, game: Game) -> None:
+    def __init__(self, engine: Engine, game: Game, *, standard_start: bool = False) -> None:
+        """`standard_start`: the engine stands at its game's usual start (no setup stones), which is then read
+        from the board once per game and size instead of once per record (a look at every point)."""
         self.engine = engine
         self.t = tables(game, engine.size)
         self.size = engine.size
-        self.board: dict[Point, Colour] = {}
-        self.packed = 0
-        for r in range(self.size):
-            for c in range(self.size):
-                stone = engine.stone((c, r))
-                if stone is not None:
-                    self.board[(c, r)] = stone
-                    self.packed ^= self.t.stone[stone][r * self.size + c]
+        board, self.packed = _start(engine, self.t) if standard_start else _read_board(engine, self.t)
+        self.board = dict(board)
 
     def touch(self, points: Iterator[Point] | Sequence[Point]) -> None:
         """Bring the keys up to date on `points` (those a move may have changed)."""
@@ -180,26 +183,60 @@ class KeyTracker:
         return _canonical(self.t, self.packed ^ extra_term(self.t, self.engine))
 
 
+def _read_board(engine: Engine, t: Tables) -> tuple[dict[Point, Colour], int]:
+    board: dict[Point, Colour] = {}
+    packed = 0
+    size = t.size
+    for r in range(size):
+        for c in range(size):
+            stone = engine.stone((c, r))
+            if stone is not None:
+                board[(c, r)] = stone
+                packed ^= t.stone[stone][r * size + c]
+    return board, packed
+
+
+_STARTS: dict[tuple[Game, int], tuple[dict[Point, Colour], int]] = {}
+
+
+def _start(engine: Engine, t: Tables) -> tuple[dict[Point, Colour], int]:
+    start = _STARTS.get((t.game, t.size))
+    if start is None:
+        start = _STARTS[(t.game, t.size)] = _read_board(engine, t)
+    return start
+
+
 class PositionWatcher:
     """Collects the positions of a replay while it runs: `watch(run)` gives the function to call with each Step.
 
     The verifier calls it from its own replay (`verify(record, watch=...)`), so the positions cost no second
     replay; `positions(record)` runs one of its own.
+
+    A step only brings the packed keys of every frame up to date and keeps them; the canonical keys, the frames and
+    the texts of the moves are worked out once the line is over (`columns`), for all positions together, where
+    one C call handles every position instead of a few Python operations each (about half of the keys' cost).
     """
 
     def __init__(self) -> None:
-        self.positions: list[Position] = []
         self.swap_ply: int | None = None  # the move number of the pie swap
         self.stopped = False
+        self._t: Tables | None = None
+        self._packed: list[int] = []  # position -> the packed keys of every frame (to move and phase included)
+        self._moves: list[Move] = []  # position -> the move played next (one fewer than positions)
+        self._codes: list[int] = []  # ... as colour * points + point index for a stone placed, -1 for other moves
+        self._others: list[int] = []  # the positions whose next move is not a stone placed
+        self._movers: list[int] = []  # position -> the player to move there (0: who started with Black)
+        self._columns: Columns | None = None
 
     def __call__(self, run: Replay) -> Callable[[Step], None]:
         engine = run.engine
-        tracker = KeyTracker(engine, run.record.game)
-        t = tracker.t
-        syms = t.syms
-        texts = t.texts
+        record = run.record
+        # Only Go has setup (new_engine gives it no other); a setup not collected yet (None) is read from the board.
+        standard = record.game is not Game.GO or (record.setup is not None and record.setup.empty)
+        tracker = KeyTracker(engine, record.game, standard_start=standard)
+        t = self._t = tracker.t
         size = tracker.size
-        out = self.positions
+        points = size * size
         place = MoveKind.PLACE
         resign = MoveKind.RESIGN
         swap = MoveKind.SWAP
@@ -207,9 +244,15 @@ class PositionWatcher:
         board = tracker.board
         numbers = t.stone
         to_move = t.to_move
+        phase = t.phase
         swap_turn = SWAP_TURN.get(t.game)
-        key, frames = tracker.canonical()
-        state: list = [0, key, frames, engine.player_to_move]
+        packed_keys = self._packed
+        moves = self._moves
+        codes = self._codes
+        others = self._others
+        movers = self._movers
+        packed_keys.append(tracker.packed ^ extra_term(t, engine))
+        movers.append(engine.player_to_move)
 
         def step(s: Step) -> None:
             if self.stopped:
@@ -219,46 +262,94 @@ class PositionWatcher:
             if s.illegal is not None or kind is resign:
                 self.stopped = True
                 return
-            ply, key, frames, mover = state
-            if kind is place and move.point is not None:
-                i = move.point[1] * size + move.point[0]
-                prefix = "B[" if move.colour is black else "W["
-                text = prefix + (texts[frames[0]][i] if len(frames) == 1 else min(texts[f][i] for f in frames)) + "]"
-            elif len(frames) == 1:
-                text = move_text(move, syms[frames[0]])
-            else:
-                text = min(move_text(move, syms[f]) for f in frames)
-            if kind is swap:
-                self.swap_ply = ply
-            out.append(Position(ply, key - _WRAP if key & _SIGN else key, frames, text, mover))
             change = s.change
-            if (kind is place and not change.captured and not change.converted and not change.flipped
-                    and not change.filled):
-                point = move.point
-                assert point is not None
-                new = engine.stone(point)
-                if new is not board.get(point):  # a stone on an empty point: the usual move
-                    tracker.packed ^= numbers[new][point[1] * size + point[0]]  # type: ignore[index]
-                    board[point] = new  # type: ignore[assignment]
+            point = move.point
+            if kind is place and point is not None:
+                i = point[1] * size + point[0]
+                codes.append(i if move.colour is black else points + i)
+                if not (change.captured or change.converted or change.flipped or change.filled):
+                    new = engine.stone(point)
+                    if new is not board.get(point):  # a stone on an empty point: the usual move
+                        tracker.packed ^= numbers[new][i]  # type: ignore[index]
+                        board[point] = new  # type: ignore[assignment]
+                else:
+                    tracker.touch(_touched(move, change))
             else:
+                others.append(len(moves))
+                codes.append(-1)
+                if kind is swap:
+                    self.swap_ply = len(moves)
                 tracker.touch(_touched(move, change))
+            moves.append(move)
             extra = to_move[engine.to_move]
             if swap_turn is not None and not engine.swapped and engine.turn <= swap_turn:
-                extra ^= t.phase[engine.turn]
-            key, frames = _canonical(t, tracker.packed ^ extra)
-            state[:] = (s.number, key, frames, engine.player_to_move)
+                extra ^= phase[engine.turn]
+            packed_keys.append(tracker.packed ^ extra)
+            movers.append(engine.player_to_move)
 
-        self._state = state
         return step
+
+    def columns(self) -> Columns:
+        """The positions as columns (the index's rows are made from these): the start, then one after each legal
+        move, the last one where the line ended or stopped."""
+        if self._columns is None:
+            self._columns = _columns(self._t, self._packed, self._moves, self._codes, self._others, self._movers)
+        return self._columns
 
     def finish(self) -> list[Position]:
         """The positions, the last one (where the line ended or stopped) included."""
-        state = getattr(self, "_state", None)
-        if state is None:  # the record was never replayed (header errors)
-            return self.positions
-        ply, key, frames, _ = state
-        self.positions.append(Position(ply, signed(key), frames))
-        return self.positions
+        c = self.columns()
+        last = len(c.keys) - 1
+        return [Position(ply, c.keys[ply], c.tied.get(ply) or (c.first[ply],),
+                         c.nexts[ply] if ply < last else None, c.movers[ply] if ply < last else None)
+                for ply in range(last + 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class Columns:
+    """The positions of a line, position by position (the index is the ply): the canonical keys (signed 64-bit, as
+    a native array), the frame that gives each key (`tied`: all of them, where more than one does), the move played
+    next in the key's frame and the player who made it (one fewer: the last position has no next move)."""
+
+    keys: array[int]
+    first: list[int]
+    tied: dict[int, tuple[int, ...]]
+    nexts: list[str]
+    movers: list[int]
+
+
+_NATIVE_LITTLE = sys.byteorder == "little"
+
+
+def _columns(t: Tables | None, packed: list[int], moves: list[Move], codes: list[int], others: list[int],
+             movers: list[int]) -> Columns:
+    if t is None:  # the record was never replayed (header errors)
+        return Columns(array("q"), [], {}, [], [])
+    values = array("Q")
+    little: Literal["little"] = "little"
+    values.frombytes(b"".join(map(int.to_bytes, packed, repeat(t.nbytes), repeat(little))))
+    if not _NATIVE_LITTLE:
+        values.byteswap()
+    # Every position's keys as a tuple (zip over one iterator), then the smallest of each, where it stands and how
+    # often: C loops over the positions.
+    groups = list(zip(*[iter(values)] * len(t.syms), strict=False))
+    best = list(map(min, groups))
+    first = list(map(tuple.index, groups, best))
+    ties = list(map(tuple.count, groups, best))
+    keys = array("q")
+    keys.frombytes(array("Q", best).tobytes())  # the same 64 bits read as signed: the BIGINT column's value
+    tied = {ply: tuple(f for f, v in enumerate(groups[ply]) if v == best[ply])
+            for ply in compress(range(len(ties)), map((1).__ne__, ties))}  # symmetric positions: a few at most
+    texts = t.move_texts
+    # A stone placed, in the one frame of the key: one look-up. The rest (other moves, symmetric positions) after.
+    nexts = [texts[f][code] for f, code in zip(first, codes, strict=False)]
+    n = len(moves)
+    for ply in sorted({*others, *(ply for ply in tied if ply < n)}):
+        move, code = moves[ply], codes[ply]
+        frames = tied.get(ply) or (first[ply],)
+        # a symmetric position: the smallest text over the frames that give the key
+        nexts[ply] = min(texts[f][code] if code >= 0 else move_text(move, t.syms[f]) for f in frames)
+    return Columns(keys, first, tied, nexts, movers[:len(moves)])
 
 
 def _touched(move: Move, change: Change) -> list[Point]:
