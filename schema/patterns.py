@@ -9,29 +9,19 @@ and finds each appearance in memory (verifier/patterns.py).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, Table, insert, select
+from sqlalchemy import ColumnElement, Connection, Engine, Table, insert, select
 
 from ..records.games import Game
 from ..records.model import Record
 from ..verifier.engine import BLACK, WHITE
-from ..verifier.patterns import (
-    ChangeWatcher,
-    Line,
-    Pattern,
-    Placement,
-    Prefilter,
-    appearances,
-    local_points,
-    mask_bytes,
-    mask_of,
-    moves_of,
-    placements,
-)
+from ..verifier.patterns import ChangeWatcher, Pattern, Placement, local_points, mask_bytes, placements
 from ..verifier.positions import PositionWatcher
 from ..verifier.replay import Replay, Step
+from ..verifier.scan import Scan
 from ..verifier.verdict import Verdict, verify
 from .filters import Filters
 from .models import GameRow, PatternLineRow
@@ -39,6 +29,7 @@ from .models import GameRow, PatternLineRow
 PATTERNS = "_patterns"  # the key of a game dict under which the worker sends the change list
 PatternValues = tuple[int, bytes, bytes, bytes]  # plies, black mask, white mask, changes
 CHUNK = 500
+T = TypeVar("T")
 
 
 def enabled() -> bool:
@@ -142,28 +133,44 @@ class PatternResult:
         return sum(len(h.found) for h in self.hits)
 
 
-def _filtered_lines(engine: Engine, game: Game, size: int, f: Filters) -> list[tuple[int, bytes, bytes, str | None]]:
-    from .search import conditions
-
+def _possible(engine: Engine, scan: Scan, game: Game, size: int, f: Filters) -> tuple[list[int], int]:
+    """The ids of the games of `game` and `size` that pass the filters and whose masks let some placement stand,
+    and how many games were considered. Without other filters only `pattern_line` is read."""
     p = _table()
-    g: Table = GameRow.__table__  # type: ignore[attr-defined]
-    stmt = (select(p.c.game_id, p.c.black, p.c.white, g.c.winner_colour)
-            .join(g, g.c.id == p.c.game_id)
-            .where(p.c.game == game.value, p.c.size == size, *conditions(f, dialect=engine.dialect.name)))
+    stmt = select(p.c.game_id, p.c.black, p.c.white).where(p.c.game == game.value, p.c.size == size)
+    rest = replace(f, game=None, size=None)
+    if not rest.empty:
+        from .search import conditions
+
+        g: Table = GameRow.__table__  # type: ignore[attr-defined]
+        stmt = stmt.join(g, g.c.id == p.c.game_id).where(*conditions(f, dialect=engine.dialect.name))
+    counted = _Counted()
     with engine.connect() as conn:
-        return [(gid, bytes(b), bytes(w), win) for gid, b, w, win in conn.execute(stmt)]
+        ids = scan.possible(counted.rows(conn.execute(stmt)))
+    return ids, counted.n
 
 
-def _changes(engine: Engine, ids: Sequence[int]) -> dict[int, tuple[int, bytes]]:
-    p = _table()
-    out: dict[int, tuple[int, bytes]] = {}
+class _Counted:
+    """Counts the rows that pass through it."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def rows(self, rows: Iterable[T]) -> Iterator[T]:
+        for row in rows:
+            self.n += 1
+            yield row
+
+
+def _by_ids(engine: Engine, ids: Sequence[int], columns: Sequence[ColumnElement[Any]], key: ColumnElement[Any],
+            join: tuple[Table, ColumnElement[bool]] | None = None) -> Iterator[Sequence[Any]]:
+    """`columns` of the rows whose `key` is one of `ids`, a chunk of ids per query."""
     with engine.connect() as conn:
         for i in range(0, len(ids), CHUNK):
-            chunk = list(ids[i:i + CHUNK])
-            for gid, plies, data in conn.execute(select(p.c.game_id, p.c.plies, p.c.changes)
-                                                 .where(p.c.game_id.in_(chunk))):
-                out[gid] = (plies, bytes(data))
-    return out
+            stmt = select(*columns)
+            if join is not None:
+                stmt = stmt.join(*join)
+            yield from conn.execute(stmt.where(key.in_(list(ids[i:i + CHUNK]))))
 
 
 def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: Filters, *,
@@ -171,44 +178,36 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
     """Every appearance of `pattern` in the archive's games of `game` and `size` that pass the filters, and what
     was played next in or around it (`margin` points around the rectangle)."""
     found = placements(pattern, game, size, either_colour=either_colour)
-    lines = _filtered_lines(engine, game, size, f)
-    prefilter = Prefilter(pattern, found, size)
-    todo: dict[int, tuple[list[int], str | None]] = {}
-    for gid, b, w, win in lines:
-        which = prefilter(mask_of(b), mask_of(w))
-        if which:
-            todo[gid] = (which, win)
-    changes = _changes(engine, sorted(todo))
+    scan = Scan(pattern, found, size)
+    ids, considered = _possible(engine, scan, game, size, f)
+    p = _table()
+    g: Table = GameRow.__table__  # type: ignore[attr-defined]
+    lines = scan.lines(_by_ids(engine, ids, (p.c.game_id, p.c.black, p.c.white, p.c.changes), p.c.game_id))
+    lines.sort(key=lambda line: line[0], reverse=True)  # newest first
+    ends: dict[int, tuple[int, str | None]] = {
+        gid: (plies, win) for gid, plies, win in _by_ids(engine, [gid for gid, _ in lines],
+                                                          (p.c.game_id, p.c.plies, g.c.winner_colour),
+                                                          p.c.game_id, join=(g, g.c.id == p.c.game_id))}
     hits: list[GameHits] = []
     conts: dict[tuple[str, tuple[int, int] | None], PatternContinuation] = {}
     local_cache: dict[int, dict[int, tuple[int, int]]] = {}
-    for gid in sorted(changes, reverse=True):
-        plies, data = changes[gid]
-        which, win = todo[gid]
-        events = Line.from_blob(size, data).events
-        at = appearances(events, found, which)
-        if not at:
-            continue
-        hits.append(GameHits(gid, win, [Appearance(p, k) for p, k in at]))
-        moves = moves_of(events)
-        for ply, k in at:
+    for gid, at in lines:
+        plies, win = ends[gid]
+        hits.append(GameHits(gid, win, [Appearance(ply, k) for ply, k, _, _ in at]))
+        for ply, k, nxt, colour in at:
             if ply >= plies:
                 continue  # the line ends there
             place = found[k]
-            nxt = moves.get(ply + 1)
             local: tuple[int, int] | None = None
-            colour = None
-            if nxt is not None:
+            if nxt >= 0:
                 points = local_cache.get(k)
                 if points is None:
                     points = local_cache[k] = local_points(pattern, place, size, margin)
-                local = points.get(nxt[0])
-                colour = nxt[1]
-            if colour is not None and place.swapped:
+                local = points.get(nxt)
+            if colour and place.swapped:
                 colour = BLACK + WHITE - colour
-            colour_text = "B" if colour == BLACK else "W" if colour == WHITE else ""
-            if local is None:
-                colour_text = ""  # elsewhere: a move away from the pattern, a pass, a swap, a sweep
+            # elsewhere (no colour): a move away from the pattern, a pass, a swap, a sweep
+            colour_text = "" if local is None else "B" if colour == BLACK else "W" if colour == WHITE else ""
             key = (colour_text, local)
             c = conts.get(key)
             if c is None:
@@ -225,7 +224,7 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
     for c in conts.values():
         c.games = len(c._ids)
     ordered = sorted(conts.values(), key=lambda c: (c.local is None, -c.hits, c.colour, c.local or (0, 0)))
-    return PatternResult(game, size, found, hits, ordered, scanned=len(changes), considered=len(lines))
+    return PatternResult(game, size, found, hits, ordered, scanned=len(ids), considered=considered)
 
 
 def line_count(engine: Engine) -> int:

@@ -131,7 +131,7 @@ def test_the_watcher_on_the_verifiers_replay_stops_at_a_refused_move() -> None:
     assert [p for p, _ in search_line(line, placements(parse_pattern("X"), Game.GO, 5))] == [1]
 
 
-def _random_pattern(rng: random.Random, rows, size: int) -> Pattern:
+def random_pattern(rng: random.Random, rows, size: int) -> Pattern:
     w, h = rng.randint(1, min(4, size)), rng.randint(1, min(4, size))
     x, y = rng.randrange(size - w + 1), rng.randrange(size - h + 1)
     p = pattern_of_board(rows, x, y, x + w - 1, y + h - 1, anchor=rng.choice([None, "anywhere"]))
@@ -159,7 +159,7 @@ def test_fast_path_agrees_with_brute_force(game: Game, seed: int, either: bool) 
         if s.number > stop:
             break
         rows = run.engine.rows()
-    pattern = _random_pattern(rng, rows, size)
+    pattern = random_pattern(rng, rows, size)
     found = placements(pattern, game, size, either_colour=either)
     prefilter = Prefilter(pattern, found, size)  # search_line checks it gives what `candidates` gives
     for record in records:
