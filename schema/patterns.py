@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Engine, Table, insert, select
+from sqlalchemy import ColumnElement, Connection, Engine, Select, Table, bindparam, insert, select
 
 from ..records.games import Game
 from ..records.model import Record
@@ -21,7 +21,7 @@ from ..verifier.engine import BLACK, WHITE
 from ..verifier.patterns import ChangeWatcher, Pattern, Placement, local_points, mask_bytes, placements
 from ..verifier.positions import PositionWatcher
 from ..verifier.replay import Replay, Step
-from ..verifier.scan import Scan
+from ..verifier.scan import Hit, Scan
 from ..verifier.verdict import Verdict, verify
 from .filters import Filters
 from .models import GameRow, PatternLineRow
@@ -29,7 +29,9 @@ from .models import GameRow, PatternLineRow
 PATTERNS = "_patterns"  # the key of a game dict under which the worker sends the change list
 PatternValues = tuple[int, bytes, bytes, bytes]  # plies, black mask, white mask, changes
 CHUNK = 500
-T = TypeVar("T")
+# A search reads every change list in one pass when the masks of the first SAMPLE games let more than MOST of them
+# through: then reading the masks of all games first would cost more than it saves.
+SAMPLE, MOST = 1000, 0.25
 
 
 def enabled() -> bool:
@@ -133,44 +135,65 @@ class PatternResult:
         return sum(len(h.found) for h in self.hits)
 
 
-def _possible(engine: Engine, scan: Scan, game: Game, size: int, f: Filters) -> tuple[list[int], int]:
-    """The ids of the games of `game` and `size` that pass the filters and whose masks let some placement stand,
-    and how many games were considered. Without other filters only `pattern_line` is read."""
+def _lines(engine: Engine, game: Game, size: int, f: Filters, *columns: ColumnElement[Any]) -> Select[Any]:
+    """`columns` of `pattern_line` for the games of `game` and `size` that pass the filters. Without other filters
+    only `pattern_line` is read."""
     p = _table()
-    stmt = select(p.c.game_id, p.c.black, p.c.white).where(p.c.game == game.value, p.c.size == size)
-    rest = replace(f, game=None, size=None)
-    if not rest.empty:
+    stmt = select(*columns).where(p.c.game == game.value, p.c.size == size)
+    if not replace(f, game=None, size=None).empty:
         from .search import conditions
 
         g: Table = GameRow.__table__  # type: ignore[attr-defined]
         stmt = stmt.join(g, g.c.id == p.c.game_id).where(*conditions(f, dialect=engine.dialect.name))
-    counted = _Counted()
+    return stmt
+
+
+def _found_lines(engine: Engine, scan: Scan, game: Game, size: int, f: Filters
+                 ) -> tuple[list[tuple[int, list[Hit]]], dict[int, int], int, int]:
+    """The games where the pattern appears with their appearances, the last move number of each line read, how
+    many games were considered (of the game, the size and the filters) and how many change lists were read.
+
+    When the masks of the first games let most of them through (a small shape anywhere on the board), every change
+    list is read in one pass; otherwise the masks of all games first, then the change lists of those they let
+    through, by id."""
+    p = _table()
+    seen = _Seen()
+    masks = (p.c.game_id, p.c.black, p.c.white)
     with engine.connect() as conn:
-        ids = scan.possible(counted.rows(conn.execute(stmt)))
-    return ids, counted.n
+        sample = list(conn.execute(_lines(engine, game, size, f, *masks).limit(SAMPLE)))
+        if len(scan.possible(sample)) > len(sample) * MOST:
+            rows = conn.execute(_lines(engine, game, size, f, *masks, p.c.changes, p.c.plies))
+            return scan.lines(seen.rows(rows)), seen.plies, seen.n, seen.n
+        ids = scan.possible(seen.rows(conn.execute(_lines(engine, game, size, f, *masks))))
+    considered = seen.n
+    lines = scan.lines(seen.rows(_by_ids(engine, ids, (*masks, p.c.changes, p.c.plies), p.c.game_id)))
+    return lines, seen.plies, considered, len(ids)
 
 
-class _Counted:
-    """Counts the rows that pass through it."""
+class _Seen:
+    """Counts the rows (id, black, white[, changes, plies]) that pass through it, and keeps the last move number of
+    each line."""
 
     def __init__(self) -> None:
         self.n = 0
+        self.plies: dict[int, int] = {}
 
-    def rows(self, rows: Iterable[T]) -> Iterator[T]:
+    def rows(self, rows: Iterable[Sequence[Any]]) -> Iterator[Sequence[Any]]:
+        plies = self.plies
         for row in rows:
             self.n += 1
+            if len(row) > 4:
+                plies[row[0]] = row[4]
             yield row
 
 
-def _by_ids(engine: Engine, ids: Sequence[int], columns: Sequence[ColumnElement[Any]], key: ColumnElement[Any],
-            join: tuple[Table, ColumnElement[bool]] | None = None) -> Iterator[Sequence[Any]]:
-    """`columns` of the rows whose `key` is one of `ids`, a chunk of ids per query."""
+def _by_ids(engine: Engine, ids: Sequence[int], columns: Sequence[ColumnElement[Any]], key: ColumnElement[Any]
+            ) -> Iterator[Sequence[Any]]:
+    """`columns` of the rows whose `key` is one of `ids`, a chunk of ids per query (one statement, compiled once)."""
+    stmt = select(*columns).where(key.in_(bindparam("ids", expanding=True)))
     with engine.connect() as conn:
         for i in range(0, len(ids), CHUNK):
-            stmt = select(*columns)
-            if join is not None:
-                stmt = stmt.join(*join)
-            yield from conn.execute(stmt.where(key.in_(list(ids[i:i + CHUNK]))))
+            yield from conn.execute(stmt, {"ids": list(ids[i:i + CHUNK])})
 
 
 def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: Filters, *,
@@ -178,21 +201,16 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
     """Every appearance of `pattern` in the archive's games of `game` and `size` that pass the filters, and what
     was played next in or around it (`margin` points around the rectangle)."""
     found = placements(pattern, game, size, either_colour=either_colour)
-    scan = Scan(pattern, found, size)
-    ids, considered = _possible(engine, scan, game, size, f)
-    p = _table()
+    lines, plies_of, considered, scanned = _found_lines(engine, Scan(pattern, found, size), game, size, f)
     g: Table = GameRow.__table__  # type: ignore[attr-defined]
-    lines = scan.lines(_by_ids(engine, ids, (p.c.game_id, p.c.black, p.c.white, p.c.changes), p.c.game_id))
     lines.sort(key=lambda line: line[0], reverse=True)  # newest first
-    ends: dict[int, tuple[int, str | None]] = {
-        gid: (plies, win) for gid, plies, win in _by_ids(engine, [gid for gid, _ in lines],
-                                                          (p.c.game_id, p.c.plies, g.c.winner_colour),
-                                                          p.c.game_id, join=(g, g.c.id == p.c.game_id))}
+    winners: dict[int, str | None] = {gid: win for gid, win in _by_ids(engine, [gid for gid, _ in lines],
+                                                                        (g.c.id, g.c.winner_colour), g.c.id)}
     hits: list[GameHits] = []
     conts: dict[tuple[str, tuple[int, int] | None], PatternContinuation] = {}
     local_cache: dict[int, dict[int, tuple[int, int]]] = {}
     for gid, at in lines:
-        plies, win = ends[gid]
+        plies, win = plies_of[gid], winners[gid]
         hits.append(GameHits(gid, win, [Appearance(ply, k) for ply, k, _, _ in at]))
         for ply, k, nxt, colour in at:
             if ply >= plies:
@@ -224,7 +242,7 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
     for c in conts.values():
         c.games = len(c._ids)
     ordered = sorted(conts.values(), key=lambda c: (c.local is None, -c.hits, c.colour, c.local or (0, 0)))
-    return PatternResult(game, size, found, hits, ordered, scanned=len(ids), considered=considered)
+    return PatternResult(game, size, found, hits, ordered, scanned=scanned, considered=considered)
 
 
 def line_count(engine: Engine) -> int:

@@ -28,14 +28,22 @@ typedef struct {
     PyObject_HEAD
     int size, points, words, nplace, nfam;
     Family *fam;
-    int *need_start;  /* placement k needs need_point/need_state[need_start[k] .. need_start[k + 1]) */
+    /* placement k needs need_point/need_state[need_start[k] .. need_start[k + 1]): its stones first, then from
+     * empty_start[k] its empty points */
+    int *need_start, *empty_start;
     int *need_point, *need_state;
     /* scratch for one line, sized once */
     uint64_t *black, *white, *tmp;
     int *cand, *stamp, ncand, game;
     int *missing, *standing, *dirty_stamp, *dirty;
-    int *head, *next, *entry;  /* point * 3 + state -> linked list of the candidates that need it */
+    /* point * 3 + colour -> the candidates that need a stone of that colour there (a linked list) */
+    int *head, *next, *entry;
     int *touched, ntouched;
+    /* A placement is *active* while all its stones stand. Only then does it count the points it needs empty that
+     * are not (`blocked`): those counts would cost a visit to most placements at every stone placed, since most
+     * points of a shape are empty ones. Each needed empty point of an active placement is a node (its index in
+     * need_point) in the doubly linked list of its point. */
+    int *blocked, *act_head, *act_prev, *act_next, *need_k;
     unsigned char *board;
 } Scanner;
 
@@ -50,11 +58,12 @@ static void scanner_free_arrays(Scanner *s) {
         PyMem_Free(s->fam);
         s->fam = NULL;
     }
-    void **arrays[] = {(void **)&s->need_start, (void **)&s->need_point, (void **)&s->need_state,
+    void **arrays[] = {(void **)&s->need_start, (void **)&s->empty_start, (void **)&s->need_point, (void **)&s->need_state,
                        (void **)&s->black, (void **)&s->white, (void **)&s->tmp, (void **)&s->cand,
                        (void **)&s->stamp, (void **)&s->missing, (void **)&s->standing, (void **)&s->dirty_stamp,
                        (void **)&s->dirty, (void **)&s->head, (void **)&s->next, (void **)&s->entry,
-                       (void **)&s->touched, (void **)&s->board};
+                       (void **)&s->touched, (void **)&s->board, (void **)&s->blocked, (void **)&s->act_head,
+                       (void **)&s->act_prev, (void **)&s->act_next, (void **)&s->need_k};
     for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) {
         PyMem_Free(*arrays[a]);
         *arrays[a] = NULL;
@@ -150,6 +159,29 @@ static int scanner_init(Scanner *s, PyObject *args, PyObject *kwds) {
         }
         Py_DECREF(need);
     }
+    s->empty_start = zalloc(nplace, sizeof(int));
+    int *point = zalloc(s->points, sizeof(int)), *state = zalloc(s->points, sizeof(int));
+    if (!s->empty_start || !point || !state) {
+        PyMem_Free(point);
+        PyMem_Free(state);
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < nplace; k++) {
+        int n = 0, a = s->need_start[k], b = s->need_start[k + 1];
+        for (int pass = 0; pass < 2; pass++) {
+            if (pass) s->empty_start[k] = a + n;
+            for (int j = a; j < b && n < s->points; j++) {
+                if ((s->need_state[j] == 0) == pass) {
+                    point[n] = s->need_point[j];
+                    state[n++] = s->need_state[j];
+                }
+            }
+        }
+        memcpy(s->need_point + a, point, sizeof(int) * (size_t)(b - a));
+        memcpy(s->need_state + a, state, sizeof(int) * (size_t)(b - a));
+    }
+    PyMem_Free(point);
+    PyMem_Free(state);
 
     s->fam = zalloc(nfam, sizeof(Family));
     if (!s->fam) return -1;
@@ -207,9 +239,18 @@ static int scanner_init(Scanner *s, PyObject *args, PyObject *kwds) {
     s->entry = zalloc(total, sizeof(int));
     s->touched = zalloc(total, sizeof(int));
     s->board = zalloc(s->points, 1);
+    s->blocked = zalloc(nplace, sizeof(int));
+    s->act_head = zalloc(s->points, sizeof(int));
+    s->act_prev = zalloc(total, sizeof(int));
+    s->act_next = zalloc(total, sizeof(int));
+    s->need_k = zalloc(total, sizeof(int));
     if (!s->black || !s->white || !s->tmp || !s->cand || !s->stamp || !s->missing || !s->standing
-        || !s->dirty_stamp || !s->dirty || !s->head || !s->next || !s->entry || !s->touched || !s->board)
+        || !s->dirty_stamp || !s->dirty || !s->head || !s->next || !s->entry || !s->touched || !s->board
+        || !s->blocked || !s->act_head || !s->act_prev || !s->act_next || !s->need_k)
         return -1;
+    for (int k = 0; k < s->nplace; k++)
+        for (int j = s->need_start[k]; j < s->need_start[k + 1]; j++) s->need_k[j] = k;
+    for (int i = 0; i < s->points; i++) s->act_head[i] = -1;
     for (int i = 0; i < s->points * 3; i++) s->head[i] = -1;
     for (int k = 0; k < s->nplace; k++) s->stamp[k] = s->dirty_stamp[k] = -1;
     s->game = 0;
@@ -337,14 +378,15 @@ static int found_add(Found *f, int ply, int k) {
 }
 
 /* The placements whose count changed during `ply`: those that now stand and did not begin an appearance, in
- * placement order (as the plain path sorts them). */
+ * placement order (as the plain path sorts them). All of one settle have the same ply: only their placements are
+ * sorted. */
 static int settle(Scanner *s, int ply, int *ndirty, Found *f) {
     int n = *ndirty;
-    qsort(s->dirty, (size_t)n, sizeof(int), cmp_int);
+    Py_ssize_t first = f->n;
     for (int j = 0; j < n; j++) {
         int k = s->dirty[j];
         s->dirty_stamp[k] = -1;
-        if (s->missing[k] == 0) {
+        if (s->missing[k] == 0 && s->blocked[k] == 0) {
             if (!s->standing[k]) {
                 s->standing[k] = 1;
                 if (found_add(f, ply, k) < 0) return -1;
@@ -353,38 +395,68 @@ static int settle(Scanner *s, int ply, int *ndirty, Found *f) {
             s->standing[k] = 0;
         }
     }
+    qsort(f->k + first, (size_t)(f->n - first), sizeof(int), cmp_int);
     *ndirty = 0;
     return 0;
 }
 
+/* Only a placement that stood at the last settle (it may break) or stands now (it may begin an appearance) needs a
+ * look at the end of the move: one that comes and goes within a move never stood. */
 static inline void mark_dirty(Scanner *s, int k, int *ndirty) {
-    if (s->dirty_stamp[k] != 0) {
+    if (s->dirty_stamp[k] != 0 && (s->standing[k] || (s->missing[k] == 0 && s->blocked[k] == 0))) {
         s->dirty_stamp[k] = 0;
         s->dirty[(*ndirty)++] = k;
     }
 }
 
+/* All the stones of placement k stand: count its needed empty points that hold a stone, and follow them. */
+static void activate(Scanner *s, int k) {
+    int n = 0;
+    for (int j = s->empty_start[k]; j < s->need_start[k + 1]; j++) {
+        int i = s->need_point[j];
+        n += s->board[i] != 0;
+        s->act_prev[j] = -1;
+        s->act_next[j] = s->act_head[i];
+        if (s->act_head[i] >= 0) s->act_prev[s->act_head[i]] = j;
+        s->act_head[i] = j;
+    }
+    s->blocked[k] = n;
+}
+
+static void deactivate(Scanner *s, int k) {
+    for (int j = s->empty_start[k]; j < s->need_start[k + 1]; j++) {
+        int prev = s->act_prev[j], next = s->act_next[j];
+        if (prev >= 0) s->act_next[prev] = next;
+        else s->act_head[s->need_point[j]] = next;
+        if (next >= 0) s->act_prev[next] = prev;
+    }
+}
+
 /* The appearances of the candidate placements in one change list, with the move after each (where the next
- * move's stone went, if that move put one). */
+ * move's stone went, if that move put one). A candidate stands when its stones all stand (`missing` 0) and its
+ * needed empty points are empty (`blocked` 0). */
 static int replay(Scanner *s, const unsigned char *data, Py_ssize_t len, Found *f) {
     int used = 0, ndirty = 0;
     s->ntouched = 0;
+    memset(s->board, 0, (size_t)s->points);
     for (int c = 0; c < s->ncand; c++) {
         int k = s->cand[c], n = 0;
-        for (int j = s->need_start[k]; j < s->need_start[k + 1]; j++) {
+        for (int j = s->need_start[k]; j < s->empty_start[k]; j++) {
             int key = s->need_point[j] * 3 + s->need_state[j];
             if (s->head[key] < 0) s->touched[s->ntouched++] = key;
             s->entry[used] = k;
             s->next[used] = s->head[key];
             s->head[key] = used++;
-            n += s->need_state[j] != 0;
+            n++;
         }
         s->missing[k] = n;
         s->standing[k] = 0;
         s->dirty_stamp[k] = -1;
-        mark_dirty(s, k, &ndirty);
+        if (n == 0) {
+            activate(s, k);
+            mark_dirty(s, k, &ndirty);  /* it may stand at the start; the others cannot until a stone comes */
+        }
     }
-    memset(s->board, 0, (size_t)s->points);
     Py_ssize_t since = 0;  /* appearances from here on began at the last settled ply */
     int ply = 0, rc = 0;
     for (Py_ssize_t at = 0; at + 4 <= len; at += 4) {
@@ -415,19 +487,36 @@ static int replay(Scanner *s, const unsigned char *data, Py_ssize_t len, Found *
         int old = s->board[i];
         if (old == st) continue;
         s->board[i] = (unsigned char)st;
-        for (int x = s->head[i * 3 + old]; x >= 0; x = s->next[x]) {
-            int k = s->entry[x];
-            s->missing[k]++;
-            mark_dirty(s, k, &ndirty);
+        if (old) {
+            for (int x = s->head[i * 3 + old]; x >= 0; x = s->next[x]) {
+                int k = s->entry[x];
+                if (s->missing[k]++ == 0) deactivate(s, k);
+                mark_dirty(s, k, &ndirty);
+            }
+        } else {
+            for (int j = s->act_head[i]; j >= 0; j = s->act_next[j]) {
+                int k = s->need_k[j];
+                s->blocked[k]++;
+                mark_dirty(s, k, &ndirty);
+            }
         }
-        for (int x = s->head[i * 3 + st]; x >= 0; x = s->next[x]) {
-            int k = s->entry[x];
-            s->missing[k]--;
-            mark_dirty(s, k, &ndirty);
+        if (st) {
+            for (int x = s->head[i * 3 + st]; x >= 0; x = s->next[x]) {
+                int k = s->entry[x];
+                if (--s->missing[k] == 0) activate(s, k);
+                mark_dirty(s, k, &ndirty);
+            }
+        } else {
+            for (int j = s->act_head[i]; j >= 0; j = s->act_next[j]) {
+                int k = s->need_k[j];
+                s->blocked[k]--;
+                mark_dirty(s, k, &ndirty);
+            }
         }
     }
     if (rc == 0 && ndirty) rc = settle(s, ply, &ndirty, f);
     for (int t = 0; t < s->ntouched; t++) s->head[s->touched[t]] = -1;
+    for (int i = 0; i < s->points; i++) s->act_head[i] = -1;
     for (int j = 0; j < ndirty; j++) s->dirty_stamp[s->dirty[j]] = -1;
     return rc;
 }
