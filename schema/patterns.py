@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import ColumnElement, Connection, Engine, Select, Table, bindparam, insert, select
@@ -98,11 +98,15 @@ class Appearance:
 class GameHits:
     game_id: int
     winner: str | None  # B, W or None
-    found: list[Appearance]
+    at: list[Hit]  # as the scan gives them (a common shape has hundreds of thousands: no object for each)
+
+    @property
+    def found(self) -> list[Appearance]:
+        return [Appearance(ply, k) for ply, k, _, _ in self.at]
 
     @property
     def moves(self) -> list[int]:
-        return sorted({a.ply for a in self.found})
+        return sorted({hit[0] for hit in self.at})
 
 
 @dataclass(slots=True)
@@ -117,7 +121,7 @@ class PatternContinuation:
     games: int = 0
     black_wins: int = 0  # in the pattern's colours
     white_wins: int = 0
-    _ids: set[int] = field(default_factory=set)
+    _last: int = -1  # the last game counted in `games`
 
 
 @dataclass(slots=True)
@@ -132,7 +136,7 @@ class PatternResult:
 
     @property
     def appearances(self) -> int:
-        return sum(len(h.found) for h in self.hits)
+        return sum(len(h.at) for h in self.hits)
 
 
 def _lines(engine: Engine, game: Game, size: int, f: Filters, *columns: ColumnElement[Any]) -> Select[Any]:
@@ -208,39 +212,48 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
                                                                         (g.c.id, g.c.winner_colour), g.c.id)}
     hits: list[GameHits] = []
     conts: dict[tuple[str, tuple[int, int] | None], PatternContinuation] = {}
+    # (placement, next point, its colour) -> the continuation it counts for, and whether colours are exchanged:
+    # worked out once, since a search of a common shape meets the same few hundred of them again and again
+    named: dict[tuple[int, int, int], tuple[PatternContinuation, bool]] = {}
     local_cache: dict[int, dict[int, tuple[int, int]]] = {}
+
+    def continuation(k: int, nxt: int, colour: int) -> tuple[PatternContinuation, bool]:
+        place = found[k]
+        local: tuple[int, int] | None = None
+        if nxt >= 0:
+            points = local_cache.get(k)
+            if points is None:
+                points = local_cache[k] = local_points(pattern, place, size, margin)
+            local = points.get(nxt)
+        if colour and place.swapped:
+            colour = BLACK + WHITE - colour
+        # elsewhere (no colour): a move away from the pattern, a pass, a swap, a sweep
+        colour_text = "" if local is None else "B" if colour == BLACK else "W" if colour == WHITE else ""
+        c = conts.get((colour_text, local))
+        if c is None:
+            c = conts[(colour_text, local)] = PatternContinuation(colour_text, local)
+        return c, place.swapped
+
     for gid, at in lines:
         plies, win = plies_of[gid], winners[gid]
-        hits.append(GameHits(gid, win, [Appearance(ply, k) for ply, k, _, _ in at]))
+        hits.append(GameHits(gid, win, at))
         for ply, k, nxt, colour in at:
             if ply >= plies:
                 continue  # the line ends there
-            place = found[k]
-            local: tuple[int, int] | None = None
-            if nxt >= 0:
-                points = local_cache.get(k)
-                if points is None:
-                    points = local_cache[k] = local_points(pattern, place, size, margin)
-                local = points.get(nxt)
-            if colour and place.swapped:
-                colour = BLACK + WHITE - colour
-            # elsewhere (no colour): a move away from the pattern, a pass, a swap, a sweep
-            colour_text = "" if local is None else "B" if colour == BLACK else "W" if colour == WHITE else ""
-            key = (colour_text, local)
-            c = conts.get(key)
-            if c is None:
-                c = conts[key] = PatternContinuation(colour_text, local)
+            key = (k, nxt, colour)
+            known = named.get(key)
+            if known is None:
+                known = named[key] = continuation(*key)
+            c, swapped = known
             c.hits += 1
-            c._ids.add(gid)
-            won = win
-            if won is not None and place.swapped:
-                won = "W" if won == "B" else "B"
-            if won == "B":
-                c.black_wins += 1
-            elif won == "W":
-                c.white_wins += 1
-    for c in conts.values():
-        c.games = len(c._ids)
+            if c._last != gid:  # a game's appearances come together: it counts once
+                c._last = gid
+                c.games += 1
+            if win in ("B", "W"):
+                if (win == "B") != swapped:
+                    c.black_wins += 1
+                else:
+                    c.white_wins += 1
     ordered = sorted(conts.values(), key=lambda c: (c.local is None, -c.hits, c.colour, c.local or (0, 0)))
     return PatternResult(game, size, found, hits, ordered, scanned=scanned, considered=considered)
 
