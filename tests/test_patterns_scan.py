@@ -23,11 +23,10 @@ from boardrecords.verifier.patterns import (
     parse_pattern,
     placements,
 )
-from boardrecords.verifier.replay import Replay
 from boardrecords.verifier.scan import Hit, Scan, compiled_module
 from boardrecords.verifier.verdict import verify
 
-from .test_patterns_match import random_pattern
+from .test_patterns_match import pattern_from_game
 from .test_verify_properties import SIZES, random_game
 
 needs_compiled = pytest.mark.skipif(compiled_module() is None,
@@ -48,14 +47,7 @@ def _case(game: Game, seed: int, either: bool, games: int = 4):
         assert line is not None
         records.append(record)
         rows.append((k, mask_bytes(line.ever_black), mask_bytes(line.ever_white), line.blob()))
-    run = Replay(records[0])
-    stop = rng.randrange(0, 40)
-    board = run.engine.rows()
-    for s in run:
-        if s.number > stop:
-            break
-        board = run.engine.rows()
-    pattern = random_pattern(rng, board, size)
+    pattern = pattern_from_game(rng, records[0], size)
     return pattern, size, records, rows, placements(pattern, game, size, either_colour=either)
 
 
