@@ -1,9 +1,10 @@
 """The pattern index: one change list per record (made in the import's workers, from the verifier's own replay, and
 written beside its game row), rebuilding it, and the pattern search over it. docs/patterns.md describes it.
 
-A search reads the masks of the points each colour ever held for every game of the right game and size (and the
-filters), keeps the games where some placement of the pattern could stand, then reads those games' change lists
-and finds each appearance in memory (verifier/patterns.py).
+A search reads the masks of the points each colour ever held for the games of the right game and size (and the
+filters), keeps the games where some placement of the pattern could stand, and finds each appearance in their
+change lists in memory (verifier/scan.py, compiled when it could be built); when most games pass the masks it reads
+the change lists with them in one pass.
 """
 
 from __future__ import annotations
