@@ -1,37 +1,28 @@
 """The pattern index: one change list per record (made in the import's workers, from the verifier's own replay, and
 written beside its game row), rebuilding it, and the pattern search over it. docs/patterns.md describes it.
 
-A search reads the masks of the points each colour ever held for every game of the right game and size (and the
-filters), keeps the games where some placement of the pattern could stand, then reads those games' change lists
-and finds each appearance in memory (verifier/patterns.py).
+A search reads the masks of the points each colour ever held for the games of the right game and size (and the
+filters), keeps the games where some placement of the pattern could stand, and finds each appearance in their
+change lists in memory (verifier/scan.py, compiled when it could be built); when most games pass the masks it reads
+the change lists with them in one pass.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, insert, select
+from sqlalchemy import ColumnElement, Connection, Engine, Select, Table, bindparam, insert, select
 
 from ..records.games import Game
 from ..records.model import Record
 from ..verifier.engine import BLACK, WHITE
-from ..verifier.patterns import (
-    ChangeWatcher,
-    Line,
-    Pattern,
-    Placement,
-    Prefilter,
-    appearances,
-    local_points,
-    mask_bytes,
-    mask_of,
-    moves_of,
-    placements,
-)
+from ..verifier.patterns import ChangeWatcher, Pattern, Placement, local_points, mask_bytes, placements
 from ..verifier.positions import PositionWatcher
 from ..verifier.replay import Replay, Step
+from ..verifier.scan import Hit, Scan
 from ..verifier.verdict import Verdict, verify
 from .filters import Filters
 from .models import GameRow, PatternLineRow
@@ -39,6 +30,9 @@ from .models import GameRow, PatternLineRow
 PATTERNS = "_patterns"  # the key of a game dict under which the worker sends the change list
 PatternValues = tuple[int, bytes, bytes, bytes]  # plies, black mask, white mask, changes
 CHUNK = 500
+# A search reads every change list in one pass when the masks of the first SAMPLE games let more than MOST of them
+# through: then reading the masks of all games first would cost more than it saves.
+SAMPLE, MOST = 1000, 0.25
 
 
 def enabled() -> bool:
@@ -105,11 +99,15 @@ class Appearance:
 class GameHits:
     game_id: int
     winner: str | None  # B, W or None
-    found: list[Appearance]
+    at: list[Hit]  # as the scan gives them (a common shape has hundreds of thousands: no object for each)
+
+    @property
+    def found(self) -> list[Appearance]:
+        return [Appearance(ply, k) for ply, k, _, _ in self.at]
 
     @property
     def moves(self) -> list[int]:
-        return sorted({a.ply for a in self.found})
+        return sorted({hit[0] for hit in self.at})
 
 
 @dataclass(slots=True)
@@ -124,7 +122,7 @@ class PatternContinuation:
     games: int = 0
     black_wins: int = 0  # in the pattern's colours
     white_wins: int = 0
-    _ids: set[int] = field(default_factory=set)
+    _last: int = -1  # the last game counted in `games`
 
 
 @dataclass(slots=True)
@@ -139,31 +137,68 @@ class PatternResult:
 
     @property
     def appearances(self) -> int:
-        return sum(len(h.found) for h in self.hits)
+        return sum(len(h.at) for h in self.hits)
 
 
-def _filtered_lines(engine: Engine, game: Game, size: int, f: Filters) -> list[tuple[int, bytes, bytes, str | None]]:
-    from .search import conditions
-
+def _lines(engine: Engine, game: Game, size: int, f: Filters, *columns: ColumnElement[Any]) -> Select[Any]:
+    """`columns` of `pattern_line` for the games of `game` and `size` that pass the filters. Without other filters
+    only `pattern_line` is read."""
     p = _table()
-    g: Table = GameRow.__table__  # type: ignore[attr-defined]
-    stmt = (select(p.c.game_id, p.c.black, p.c.white, g.c.winner_colour)
-            .join(g, g.c.id == p.c.game_id)
-            .where(p.c.game == game.value, p.c.size == size, *conditions(f, dialect=engine.dialect.name)))
+    stmt = select(*columns).where(p.c.game == game.value, p.c.size == size)
+    if not replace(f, game=None, size=None).empty:
+        from .search import conditions
+
+        g: Table = GameRow.__table__  # type: ignore[attr-defined]
+        stmt = stmt.join(g, g.c.id == p.c.game_id).where(*conditions(f, dialect=engine.dialect.name))
+    return stmt
+
+
+def _found_lines(engine: Engine, scan: Scan, game: Game, size: int, f: Filters
+                 ) -> tuple[list[tuple[int, list[Hit]]], dict[int, int], int, int]:
+    """The games where the pattern appears with their appearances, the last move number of each line read, how
+    many games were considered (of the game, the size and the filters) and how many change lists were read.
+
+    When the masks of the first games let most of them through (a small shape anywhere on the board), every change
+    list is read in one pass; otherwise the masks of all games first, then the change lists of those they let
+    through, by id."""
+    p = _table()
+    seen = _Seen()
+    masks = (p.c.game_id, p.c.black, p.c.white)
     with engine.connect() as conn:
-        return [(gid, bytes(b), bytes(w), win) for gid, b, w, win in conn.execute(stmt)]
+        sample = list(conn.execute(_lines(engine, game, size, f, *masks).limit(SAMPLE)))
+        if len(scan.possible(sample)) > len(sample) * MOST:
+            rows = conn.execute(_lines(engine, game, size, f, *masks, p.c.changes, p.c.plies))
+            return scan.lines(seen.rows(rows)), seen.plies, seen.n, seen.n
+        ids = scan.possible(seen.rows(conn.execute(_lines(engine, game, size, f, *masks))))
+    considered = seen.n
+    lines = scan.lines(seen.rows(_by_ids(engine, ids, (*masks, p.c.changes, p.c.plies), p.c.game_id)))
+    return lines, seen.plies, considered, len(ids)
 
 
-def _changes(engine: Engine, ids: Sequence[int]) -> dict[int, tuple[int, bytes]]:
-    p = _table()
-    out: dict[int, tuple[int, bytes]] = {}
+class _Seen:
+    """Counts the rows (id, black, white[, changes, plies]) that pass through it, and keeps the last move number of
+    each line."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.plies: dict[int, int] = {}
+
+    def rows(self, rows: Iterable[Sequence[Any]]) -> Iterator[Sequence[Any]]:
+        plies = self.plies
+        for row in rows:
+            self.n += 1
+            if len(row) > 4:
+                plies[row[0]] = row[4]
+            yield row
+
+
+def _by_ids(engine: Engine, ids: Sequence[int], columns: Sequence[ColumnElement[Any]], key: ColumnElement[Any]
+            ) -> Iterator[Sequence[Any]]:
+    """`columns` of the rows whose `key` is one of `ids`, a chunk of ids per query (one statement, compiled once)."""
+    stmt = select(*columns).where(key.in_(bindparam("ids", expanding=True)))
     with engine.connect() as conn:
         for i in range(0, len(ids), CHUNK):
-            chunk = list(ids[i:i + CHUNK])
-            for gid, plies, data in conn.execute(select(p.c.game_id, p.c.plies, p.c.changes)
-                                                 .where(p.c.game_id.in_(chunk))):
-                out[gid] = (plies, bytes(data))
-    return out
+            yield from conn.execute(stmt, {"ids": list(ids[i:i + CHUNK])})
 
 
 def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: Filters, *,
@@ -171,61 +206,57 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
     """Every appearance of `pattern` in the archive's games of `game` and `size` that pass the filters, and what
     was played next in or around it (`margin` points around the rectangle)."""
     found = placements(pattern, game, size, either_colour=either_colour)
-    lines = _filtered_lines(engine, game, size, f)
-    prefilter = Prefilter(pattern, found, size)
-    todo: dict[int, tuple[list[int], str | None]] = {}
-    for gid, b, w, win in lines:
-        which = prefilter(mask_of(b), mask_of(w))
-        if which:
-            todo[gid] = (which, win)
-    changes = _changes(engine, sorted(todo))
+    lines, plies_of, considered, scanned = _found_lines(engine, Scan(pattern, found, size), game, size, f)
+    g: Table = GameRow.__table__  # type: ignore[attr-defined]
+    lines.sort(key=lambda line: line[0], reverse=True)  # newest first
+    winners: dict[int, str | None] = {gid: win for gid, win in _by_ids(engine, [gid for gid, _ in lines],
+                                                                        (g.c.id, g.c.winner_colour), g.c.id)}
     hits: list[GameHits] = []
     conts: dict[tuple[str, tuple[int, int] | None], PatternContinuation] = {}
+    # (placement, next point, its colour) -> the continuation it counts for, and whether colours are exchanged:
+    # worked out once, since a search of a common shape meets the same few hundred of them again and again
+    named: dict[tuple[int, int, int], tuple[PatternContinuation, bool]] = {}
     local_cache: dict[int, dict[int, tuple[int, int]]] = {}
-    for gid in sorted(changes, reverse=True):
-        plies, data = changes[gid]
-        which, win = todo[gid]
-        events = Line.from_blob(size, data).events
-        at = appearances(events, found, which)
-        if not at:
-            continue
-        hits.append(GameHits(gid, win, [Appearance(p, k) for p, k in at]))
-        moves = moves_of(events)
-        for ply, k in at:
+
+    def continuation(k: int, nxt: int, colour: int) -> tuple[PatternContinuation, bool]:
+        place = found[k]
+        local: tuple[int, int] | None = None
+        if nxt >= 0:
+            points = local_cache.get(k)
+            if points is None:
+                points = local_cache[k] = local_points(pattern, place, size, margin)
+            local = points.get(nxt)
+        if colour and place.swapped:
+            colour = BLACK + WHITE - colour
+        # elsewhere (no colour): a move away from the pattern, a pass, a swap, a sweep
+        colour_text = "" if local is None else "B" if colour == BLACK else "W" if colour == WHITE else ""
+        c = conts.get((colour_text, local))
+        if c is None:
+            c = conts[(colour_text, local)] = PatternContinuation(colour_text, local)
+        return c, place.swapped
+
+    for gid, at in lines:
+        plies, win = plies_of[gid], winners[gid]
+        hits.append(GameHits(gid, win, at))
+        for ply, k, nxt, colour in at:
             if ply >= plies:
                 continue  # the line ends there
-            place = found[k]
-            nxt = moves.get(ply + 1)
-            local: tuple[int, int] | None = None
-            colour = None
-            if nxt is not None:
-                points = local_cache.get(k)
-                if points is None:
-                    points = local_cache[k] = local_points(pattern, place, size, margin)
-                local = points.get(nxt[0])
-                colour = nxt[1]
-            if colour is not None and place.swapped:
-                colour = BLACK + WHITE - colour
-            colour_text = "B" if colour == BLACK else "W" if colour == WHITE else ""
-            if local is None:
-                colour_text = ""  # elsewhere: a move away from the pattern, a pass, a swap, a sweep
-            key = (colour_text, local)
-            c = conts.get(key)
-            if c is None:
-                c = conts[key] = PatternContinuation(colour_text, local)
+            key = (k, nxt, colour)
+            known = named.get(key)
+            if known is None:
+                known = named[key] = continuation(*key)
+            c, swapped = known
             c.hits += 1
-            c._ids.add(gid)
-            won = win
-            if won is not None and place.swapped:
-                won = "W" if won == "B" else "B"
-            if won == "B":
-                c.black_wins += 1
-            elif won == "W":
-                c.white_wins += 1
-    for c in conts.values():
-        c.games = len(c._ids)
+            if c._last != gid:  # a game's appearances come together: it counts once
+                c._last = gid
+                c.games += 1
+            if win in ("B", "W"):
+                if (win == "B") != swapped:
+                    c.black_wins += 1
+                else:
+                    c.white_wins += 1
     ordered = sorted(conts.values(), key=lambda c: (c.local is None, -c.hits, c.colour, c.local or (0, 0)))
-    return PatternResult(game, size, found, hits, ordered, scanned=len(changes), considered=len(lines))
+    return PatternResult(game, size, found, hits, ordered, scanned=scanned, considered=considered)
 
 
 def line_count(engine: Engine) -> int:

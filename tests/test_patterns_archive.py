@@ -8,12 +8,14 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from boardrecords.cli.main import app
 from boardrecords.records.games import Game
 from boardrecords.records.reader import read_file
 from boardrecords.records.writer import new_record, write
+from boardrecords.schema import patterns as schema_patterns
 from boardrecords.schema.db import make_engine
 from boardrecords.schema.filters import Filters
 from boardrecords.schema.patterns import search_pattern
@@ -37,7 +39,14 @@ def _archive(tmp_path: Path, db: str) -> Path:
     return import_games(tmp_path, db, GAMES)
 
 
-def test_continuations_counted_by_hand(tmp_path: Path, db_url: str) -> None:
+@pytest.fixture(params=["one pass", "by id"])
+def route(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both ways a search reads the change lists: all in one pass, or the masks first and then by id."""
+    monkeypatch.setattr(schema_patterns, "MOST", -1.0 if request.param == "one pass" else 2.0)
+    return str(request.param)
+
+
+def test_continuations_counted_by_hand(tmp_path: Path, db_url: str, route: str) -> None:
     _archive(tmp_path, db_url)
     r = run("search", "--pattern", "X./..", "--anchor", "corner", "--size", "5", "--db", db_url, "--json")
     assert r.exit_code == 0, r.output
@@ -99,7 +108,8 @@ def test_reindex_rebuilds_the_change_lists(tmp_path: Path, db_url: str) -> None:
     assert json.loads(run("search", "--pattern", "X", "--size", "5", "--db", db_url, "--json").stdout)["games"] == 6
 
 
-def test_stored_fast_path_agrees_with_brute_force(tmp_path: Path, db_url: str) -> None:
+def test_stored_fast_path_agrees_with_brute_force(tmp_path: Path, db_url: str, route: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "random"
     folder.mkdir()
     rng = random.Random(7)
@@ -122,11 +132,13 @@ def test_stored_fast_path_agrees_with_brute_force(tmp_path: Path, db_url: str) -
                 for anchor in (None, "edge", "corner"):
                     pattern = parse_pattern(text, anchor)
                     either = rng.random() < 0.5
-                    result = search_pattern(engine, pattern, game, size, Filters(), either_colour=either)
                     found = placements(pattern, game, size, either_colour=either)
-                    fast = sorted(sorted((a.ply, a.placement) for a in h.found) for h in result.hits)
                     slow = sorted(b for b in (brute_force(r, found) for r in recs) if b)
-                    assert fast == slow, (game, text, anchor)
+                    for scan in ("compiled", "python"):  # compiled: when it was built
+                        monkeypatch.setenv("RECORDS_SCAN", scan)
+                        result = search_pattern(engine, pattern, game, size, Filters(), either_colour=either)
+                        fast = sorted(sorted((a.ply, a.placement) for a in h.found) for h in result.hits)
+                        assert fast == slow, (game, text, anchor, scan)
     finally:
         engine.dispose()
 

@@ -131,7 +131,7 @@ def test_the_watcher_on_the_verifiers_replay_stops_at_a_refused_move() -> None:
     assert [p for p, _ in search_line(line, placements(parse_pattern("X"), Game.GO, 5))] == [1]
 
 
-def _random_pattern(rng: random.Random, rows, size: int) -> Pattern:
+def random_pattern(rng: random.Random, rows, size: int) -> Pattern:
     w, h = rng.randint(1, min(4, size)), rng.randint(1, min(4, size))
     x, y = rng.randrange(size - w + 1), rng.randrange(size - h + 1)
     p = pattern_of_board(rows, x, y, x + w - 1, y + h - 1, anchor=rng.choice([None, "anywhere"]))
@@ -139,6 +139,18 @@ def _random_pattern(rng: random.Random, rows, size: int) -> Pattern:
     if all(c == ANY for c in cells):
         cells[0] = p.cells[0]
     return Pattern(w, h, tuple(cells), p.sides)
+
+
+def pattern_from_game(rng: random.Random, record, size: int) -> Pattern:
+    """A region of a position the record reached, with some points left free."""
+    run = Replay(record)
+    stop = rng.randrange(0, 40)
+    rows = run.engine.rows()
+    for s in run:
+        if s.number > stop:
+            break
+        rows = run.engine.rows()
+    return random_pattern(rng, rows, size)
 
 
 @given(game=st.sampled_from(list(Game)), seed=st.integers(0, 2**32 - 1), either=st.booleans())
@@ -151,15 +163,7 @@ def test_fast_path_agrees_with_brute_force(game: Game, seed: int, either: bool) 
         moves, _ = random_game(game, size, seed + k)
         data = write(new_record(game, size, moves, black="A", white="B"))
         records.append(read_bytes(data, "r.rec")[0])
-    # The pattern: a region of a position the first game reached, with some points left free.
-    run = Replay(records[0])
-    stop = rng.randrange(0, 40)
-    rows = run.engine.rows()
-    for s in run:
-        if s.number > stop:
-            break
-        rows = run.engine.rows()
-    pattern = _random_pattern(rng, rows, size)
+    pattern = pattern_from_game(rng, records[0], size)
     found = placements(pattern, game, size, either_colour=either)
     prefilter = Prefilter(pattern, found, size)  # search_line checks it gives what `candidates` gives
     for record in records:

@@ -1,0 +1,112 @@
+"""The batch scan of verifier/scan.py: the plain path against the brute-force reference, and the compiled helper
+(when it was built) against the plain path, on random games and patterns of all five games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from boardrecords.records.games import Game
+from boardrecords.records.reader import read_bytes
+from boardrecords.records.writer import new_record, write
+from boardrecords.verifier.patterns import (
+    ChangeWatcher,
+    Line,
+    Placement,
+    brute_force,
+    candidates,
+    mask_bytes,
+    moves_of,
+    parse_pattern,
+    placements,
+)
+from boardrecords.verifier.scan import Hit, Scan, compiled_module
+from boardrecords.verifier.verdict import verify
+
+from .test_patterns_match import pattern_from_game
+from .test_verify_properties import SIZES, random_game
+
+needs_compiled = pytest.mark.skipif(compiled_module() is None,
+                                    reason="the compiled scan (_scan) was not built, or RECORDS_SCAN=python")
+
+
+def _case(game: Game, seed: int, either: bool, games: int = 4):
+    """Random games of one game and size, their stored rows, and the placements of a pattern from one of them."""
+    rng = random.Random(seed)
+    size = rng.choice(SIZES[game])
+    records, rows = [], []
+    for k in range(games):
+        moves, _ = random_game(game, size, seed + k)
+        record = read_bytes(write(new_record(game, size, moves, black="A", white="B")), "r.rec")[0]
+        watcher = ChangeWatcher()
+        verify(record, watch=watcher)
+        line = watcher.finish()
+        assert line is not None
+        records.append(record)
+        rows.append((k, mask_bytes(line.ever_black), mask_bytes(line.ever_white), line.blob()))
+    pattern = pattern_from_game(rng, records[0], size)
+    return pattern, size, records, rows, placements(pattern, game, size, either_colour=either)
+
+
+def _expected(row, record, found: list[Placement]) -> list[Hit]:
+    """The brute-force appearances, each with the move after it as the change list marks it."""
+    after = moves_of(Line.from_blob(record.size, row[3]).events)
+    return [(ply, k, *after.get(ply + 1, (-1, 0))) for ply, k in brute_force(record, found)]
+
+
+@given(game=st.sampled_from(list(Game)), seed=st.integers(0, 2**32 - 1), either=st.booleans())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_plain_scan_agrees_with_brute_force(game: Game, seed: int, either: bool) -> None:
+    pattern, size, records, rows, found = _case(game, seed, either)
+    scan = Scan(pattern, found, size, plain=True)
+    assert not scan.compiled
+    got = dict(scan.lines(rows))
+    for row, record in zip(rows, records, strict=True):
+        k, black, white, _ = row
+        assert got.get(k, []) == _expected(row, record, found)
+        assert (k in scan.possible(rows)) == bool(candidates(found, int.from_bytes(black, "little"),
+                                                             int.from_bytes(white, "little")))
+
+
+@needs_compiled
+@given(game=st.sampled_from(list(Game)), seed=st.integers(0, 2**32 - 1), either=st.booleans())
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_compiled_scan_agrees_with_the_plain_path(game: Game, seed: int, either: bool) -> None:
+    pattern, size, _, rows, found = _case(game, seed, either, games=3)
+    plain, fast = Scan(pattern, found, size, plain=True), Scan(pattern, found, size)
+    assert fast.compiled
+    assert fast.lines(rows) == plain.lines(rows)
+    assert fast.possible(rows) == plain.possible(rows)
+    # Rows as the databases give them (memoryview from some drivers) and several calls on one scanner.
+    views = [(k, memoryview(b), memoryview(w), memoryview(c)) for k, b, w, c in rows]
+    assert fast.lines(iter(views)) == plain.lines(rows)
+    assert fast.lines(rows[::-1]) == plain.lines(rows[::-1])
+
+
+def test_the_environment_forces_the_plain_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    pattern = parse_pattern("X.", "corner")
+    found = placements(pattern, Game.GO, 5)
+    monkeypatch.setenv("RECORDS_SCAN", "python")
+    assert compiled_module() is None and not Scan(pattern, found, 5).compiled
+
+
+@needs_compiled
+def test_compiled_refuses_what_it_cannot_read() -> None:
+    pattern = parse_pattern("X.", "corner")
+    found = placements(pattern, Game.GO, 5)
+    scan = Scan(pattern, found, 5)
+    with pytest.raises(TypeError):
+        scan.lines([(1, "not bytes", b"", b"")])
+    with pytest.raises((TypeError, IndexError)):
+        scan.lines([(1, b"\x01")])
+    module = compiled_module()
+    assert module is not None
+    with pytest.raises(ValueError):
+        module.Scanner(5, [], [((25, 1),)])  # a point off the board
+    # A line that holds the pattern at the start (move 0) and nothing else: no next move.
+    row = (7, b"\x01", b"", (1 << 12 | 0).to_bytes(4, "little"))
+    assert scan.lines([row]) == Scan(pattern, found, 5, plain=True).lines([row])
+    assert [(ply, nxt) for _, at in scan.lines([row]) for ply, _, nxt, _ in at] == [(0, -1), (0, -1)]
