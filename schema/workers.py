@@ -39,16 +39,23 @@ def default_workers() -> int:
     return max(1, min(8, cpus))
 
 
+_YOUNG = 10_000
+
+
 def collect_less() -> None:
     """Tune the garbage collector for a batch of records.
 
-    A replay allocates hundreds of thousands of short-lived objects (strings of stones, changes, steps) and makes
-    few reference cycles. At the default threshold (700 allocations) the collector runs thousands of times per
-    file, and its older generations walk every live object, the loaded modules included. Freezing what is
-    loaded and collecting the young generation less often leaves the same garbage to collect, later.
+    A replay allocates hundreds of thousands of short-lived objects (strings of stones, changes, steps), and a
+    record's tree (nodes link to their parents) is cyclic garbage once it is judged. At the default threshold (700
+    allocations) the collector runs thousands of times per file, and its older generations walk every live object,
+    the loaded modules included. Freezing what is loaded and collecting the young generation less often leaves the
+    same garbage to collect, later. Once per process: a later freeze would keep whatever cyclic garbage then lives
+    for good (tests run many commands in one process).
     """
+    if gc.get_threshold()[0] >= _YOUNG:
+        return
     gc.freeze()
-    gc.set_threshold(10_000, 20, 20)
+    gc.set_threshold(_YOUNG, 20, 20)
 
 
 def _init_worker() -> None:

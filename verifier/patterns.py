@@ -23,7 +23,7 @@ from ..records.model import Colour, Record
 from ..records.points import Point
 from .engine import BLACK, EMPTY, WHITE
 from .positions import _touched
-from .replay import Replay, Step
+from .replay import Replay, Step, ends_positions
 from .symmetry import Symmetry, symmetries
 
 ANY = -1
@@ -286,16 +286,15 @@ class ChangeWatcher:
                     ever[v] |= 1 << i
         place = MoveKind.PLACE
         relocate = MoveKind.RELOCATE
-        resign = MoveKind.RESIGN
 
         def step(s: Step) -> None:
             if self.stopped:
                 return
-            move = s.move
-            kind = move.kind
-            if s.illegal is not None or kind is resign:
+            if ends_positions(s):
                 self.stopped = True
                 return
+            move = s.move
+            kind = move.kind
             ply = s.number << _PLY_SHIFT
             change = s.change
             if (kind is place and move.point is not None and not change.captured and not change.converted
@@ -508,7 +507,7 @@ def brute_force(record: Record, found: Sequence[Placement]) -> list[tuple[int, i
 
     test(0, board())
     for s in run:
-        if s.illegal is not None or s.move.kind is MoveKind.RESIGN:
+        if ends_positions(s):
             break
         test(s.number, board())
     out.sort()

@@ -28,7 +28,7 @@ from ..records.games import Game, MoveKind
 from ..records.model import Colour, Move, Record
 from ..records.points import Point, format_point
 from .engine import Change, Engine
-from .replay import Replay, Step
+from .replay import Replay, Step, ends_positions
 from .symmetry import Symmetry, symmetries
 
 _MASK = (1 << 64) - 1
@@ -238,14 +238,10 @@ class PositionWatcher:
         size = tracker.size
         points = size * size
         place = MoveKind.PLACE
-        resign = MoveKind.RESIGN
         swap = MoveKind.SWAP
         black = Colour.BLACK
         board = tracker.board
         numbers = t.stone
-        to_move = t.to_move
-        phase = t.phase
-        swap_turn = SWAP_TURN.get(t.game)
         packed_keys = self._packed
         moves = self._moves
         codes = self._codes
@@ -257,11 +253,11 @@ class PositionWatcher:
         def step(s: Step) -> None:
             if self.stopped:
                 return
-            move = s.move
-            kind = move.kind
-            if s.illegal is not None or kind is resign:
+            if ends_positions(s):
                 self.stopped = True
                 return
+            move = s.move
+            kind = move.kind
             change = s.change
             point = move.point
             if kind is place and point is not None:
@@ -281,10 +277,7 @@ class PositionWatcher:
                     self.swap_ply = len(moves)
                 tracker.touch(_touched(move, change))
             moves.append(move)
-            extra = to_move[engine.to_move]
-            if swap_turn is not None and not engine.swapped and engine.turn <= swap_turn:
-                extra ^= phase[engine.turn]
-            packed_keys.append(tracker.packed ^ extra)
+            packed_keys.append(tracker.packed ^ extra_term(t, engine))
             movers.append(engine.player_to_move)
 
         return step

@@ -45,6 +45,12 @@ class Step:
     illegal: IllegalMove | None = None
 
 
+def ends_positions(step: Step) -> bool:
+    """Whether the game's positions end before this step: a move the verifier refused, or a resignation. The
+    position index and the pattern change lists hold nothing from here on."""
+    return step.illegal is not None or step.move.kind is MoveKind.RESIGN
+
+
 # Something that follows a replay: called with the Replay before its first step (it may then ask for snapshots,
 # `run.snapshots = True`), it returns the function that sees every step.
 Watch = Callable[["Replay"], Callable[[Step], None]]
