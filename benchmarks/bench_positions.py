@@ -119,7 +119,7 @@ def grow(src: Path, dst: Path, target: int) -> float:
     """Copy the archive and its game and position rows until it holds `target` records; seconds taken. The
     position rows are copied in key order with the game_id index dropped, and the index and the counts table
     made again at the end (as a bulk load would)."""
-    from boardrecords.schema.positions import REBUILD_COUNTS
+    from boardrecords.schema.positions import rebuild_counts
 
     shutil.copy(src, dst)
     start = time.perf_counter()
@@ -147,7 +147,7 @@ def grow(src: Path, dst: Path, target: int) -> float:
         copy += 1
     conn.execute(index_sql)
     conn.execute("DELETE FROM position_count")
-    conn.execute(REBUILD_COUNTS)
+    conn.execute(rebuild_counts())
     conn.execute("ANALYZE game")  # as the import does
     conn.commit()
     conn.close()

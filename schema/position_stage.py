@@ -23,7 +23,7 @@ from sqlalchemy.exc import DBAPIError
 
 from .db import writer
 from .models import PositionRow, PositionStageRow
-from .positions import COUNT_UPSERT_PG, COUNT_UPSERT_SQLITE, PositionValues
+from .positions import COUNT_ADD_SQLITE, PositionValues, count_merge_pg, count_promote_sqlite, rebuild_counts
 
 _COLUMNS = "key, game_id, ply, next, outcome, day"
 # Below this many index rows per staged row the merge drops the (game_id, ply) index and builds it again after:
@@ -104,11 +104,17 @@ def _merge_sqlite(conn: Connection) -> int:
     try:
         if rebuild:
             game_ply.drop(conn)
-        conn.exec_driver_sql(COUNT_UPSERT_SQLITE.format(rows="position_stage"))
         conn.exec_driver_sql(f"INSERT INTO position ({_COLUMNS}) SELECT {_COLUMNS} FROM position_stage "
                              "ORDER BY key, game_id, ply")
         if rebuild:
+            # Most rows are new: the counts summed afresh read the index once in key order, where adding the
+            # staged rows would sort them.
+            conn.exec_driver_sql("DELETE FROM position_count")
+            conn.exec_driver_sql(rebuild_counts())
             game_ply.create(conn)
+        else:
+            conn.exec_driver_sql(COUNT_ADD_SQLITE)
+            conn.exec_driver_sql(count_promote_sqlite())
         conn.exec_driver_sql("DELETE FROM position_stage")
     finally:
         conn.exec_driver_sql(f"PRAGMA cache_size = {cache}")
@@ -116,13 +122,15 @@ def _merge_sqlite(conn: Connection) -> int:
 
 
 def _merge_pg(conn: Connection) -> int:
+    # Merges wait for each other: a position that two of them bring to the counting threshold is then summed by the
+    # later one, which sees the earlier one's rows.
+    conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7206521)")
     # One statement takes the rows out of the stage and puts them in both tables: a row another import stages
-    # meanwhile is not deleted unseen, and of two merges at once each row goes with exactly one (the other finds it
-    # deleted and skips it).
+    # meanwhile is not deleted unseen.
     moved = conn.exec_driver_sql(
         f"WITH moved AS (DELETE FROM position_stage RETURNING {_COLUMNS}), "
         f"indexed AS (INSERT INTO position ({_COLUMNS}) SELECT {_COLUMNS} FROM moved ORDER BY key, game_id, ply), "
-        f"counted AS ({COUNT_UPSERT_PG.format(rows='moved')}) "
+        f"{count_merge_pg('moved')} "
         "SELECT count(*) FROM moved").scalar()
     return int(moved or 0)
 

@@ -72,24 +72,63 @@ def _table() -> Table:
 
 COUNT_COLUMNS = ("games", "black_wins", "white_wins", "draws", "mover_wins", "swapped", "swapper_wins")
 _COUNT_NAMES = ", ".join(("key", "next", *COUNT_COLUMNS, "last_day"))
-# The rows of `{rows}` summed per position and next move, in key order.
+# A position reached by at least this many rows has its continuations summed in `position_count`; below it an
+# unfiltered `explore` sums the rows themselves (fewer than this, in one indexed range: well under a millisecond).
+# Most positions of a real archive are reached once: summing them all would make the counts table about as large
+# as the index and cost the merge a second sort of every row; the few positions that many games reach are the
+# ones whose rows would be slow to sum.
+COUNTED_AT = 64
+# The rows of `{rows}` that `{where}` keeps, summed per position and next move, in key order.
 COUNT_SELECT = (
     "SELECT key, coalesce(next, ''), count(*), "
     "sum(CASE WHEN outcome & 3 = 1 THEN 1 ELSE 0 END), sum(CASE WHEN outcome & 3 = 2 THEN 1 ELSE 0 END), "
     "sum(CASE WHEN outcome & 3 = 3 THEN 1 ELSE 0 END), sum(CASE WHEN outcome & 4 != 0 THEN 1 ELSE 0 END), "
     "sum(CASE WHEN outcome & 8 != 0 THEN 1 ELSE 0 END), sum(CASE WHEN outcome & 16 != 0 THEN 1 ELSE 0 END), "
-    "max(day) FROM {rows} WHERE true GROUP BY key, coalesce(next, '') ORDER BY 1, 2")
-REBUILD_COUNTS = f"INSERT INTO position_count ({_COUNT_NAMES}) " + COUNT_SELECT.format(rows="position")
+    "max(day) FROM {rows} WHERE {where} GROUP BY key, coalesce(next, '') ORDER BY 1, 2")
+COUNT_INSERT = f"INSERT INTO position_count ({_COUNT_NAMES}) "
+# The positions of the index that reach the threshold: the rows are in key order, so this reads them once, unsorted.
+_POPULAR = "key IN (SELECT key FROM position GROUP BY key HAVING count(*) >= {at})"
+
+
+def rebuild_counts(at: int | None = None) -> str:
+    """The statement that fills an empty `position_count` from the whole index."""
+    return COUNT_INSERT + COUNT_SELECT.format(rows="position", where=_POPULAR.format(at=at or COUNTED_AT))
+
+
 _COUNT_ADD = ", ".join(f"{c} = position_count.{c} + excluded.{c}" for c in COUNT_COLUMNS)
-# The rows of `{rows}` added to the counts (`WHERE true` above: SQLite reads ON CONFLICT after a bare FROM as a
-# join's constraint).
-COUNT_UPSERT_SQLITE = (
-    f"INSERT INTO position_count ({_COUNT_NAMES}) {COUNT_SELECT} "
-    f"ON CONFLICT (key, next) DO UPDATE SET {_COUNT_ADD}, last_day = "
-    "max(coalesce(position_count.last_day, excluded.last_day), coalesce(excluded.last_day, position_count.last_day))")
-COUNT_UPSERT_PG = (f"INSERT INTO position_count ({_COUNT_NAMES}) {COUNT_SELECT} "
-                   f"ON CONFLICT (key, next) DO UPDATE SET {_COUNT_ADD}, "
-                   "last_day = greatest(position_count.last_day, excluded.last_day)")
+# The staged rows of the positions already counted, added to their sums.
+COUNT_ADD_SQLITE = (
+    COUNT_INSERT + COUNT_SELECT.format(rows="position_stage", where="key IN (SELECT key FROM position_count)")
+    + f" ON CONFLICT (key, next) DO UPDATE SET {_COUNT_ADD}, last_day = max(coalesce(position_count.last_day, "
+    "excluded.last_day), coalesce(excluded.last_day, position_count.last_day))")
+
+
+def count_promote_sqlite(at: int | None = None) -> str:
+    """The positions not counted yet that the staged rows (already in `position`) bring to the threshold, summed
+    from all their rows."""
+    at = at or COUNTED_AT
+    reached = ("key IN (SELECT s.key FROM position_stage s WHERE s.key NOT IN (SELECT key FROM position_count) "
+               "GROUP BY s.key HAVING (SELECT count(*) FROM (SELECT 1 FROM position p WHERE p.key = s.key "
+               f"LIMIT {at})) >= {at})")
+    return COUNT_INSERT + COUNT_SELECT.format(rows="position", where=reached)
+
+
+def count_merge_pg(moved: str, at: int | None = None) -> str:
+    """The CTEs of PostgreSQL's merge that add the rows of `{moved}` (the staged rows it takes, not yet visible in
+    `position` to the same statement) to the counts: to the positions already counted, and to those they bring to
+    the threshold, summed from all their rows."""
+    at = at or COUNTED_AT
+    add = (COUNT_INSERT + COUNT_SELECT.format(
+        rows=moved, where="EXISTS (SELECT 1 FROM position_count c WHERE c.key = " + moved + ".key)")
+        + f" ON CONFLICT (key, next) DO UPDATE SET {_COUNT_ADD}, "
+        "last_day = greatest(position_count.last_day, excluded.last_day)")
+    hot = (f"SELECT m.key FROM {moved} m WHERE NOT EXISTS (SELECT 1 FROM position_count c WHERE c.key = m.key) "
+           f"GROUP BY m.key HAVING count(*) + (SELECT count(*) FROM (SELECT 1 FROM position p WHERE p.key = m.key "
+           f"LIMIT {at}) few) >= {at}")
+    rows = (f"(SELECT key, next, outcome, day FROM position WHERE key IN (SELECT key FROM hot) UNION ALL "
+            f"SELECT key, next, outcome, day FROM {moved} WHERE key IN (SELECT key FROM hot)) r")
+    promote = COUNT_INSERT + COUNT_SELECT.format(rows=rows, where="true")
+    return f"added AS ({add}), hot AS ({hot}), promoted AS ({promote})"
 
 
 # The counts follow deleted position rows (a deleted game takes its rows along): the sums go down, and the last
@@ -147,7 +186,7 @@ def create_position_counts(engine: Engine) -> None:
                     conn.exec_driver_sql(statement)
         if (conn.exec_driver_sql("SELECT 1 FROM position_count LIMIT 1").first() is None
                 and conn.exec_driver_sql("SELECT 1 FROM position LIMIT 1").first() is not None):
-            conn.exec_driver_sql(REBUILD_COUNTS)
+            conn.exec_driver_sql(rebuild_counts())
     from .position_stage import merge_pending
 
     merge_pending(engine)  # the rows an interrupted import left staged
@@ -233,7 +272,9 @@ def explore(engine: Engine, key: int, f: Filters, *, ply: int | None = None) -> 
     f = replace(f, game=None, size=None)  # the key holds them
     p = _rows(engine)
     if f.empty and ply is None and p is _table():
-        return _explore_counts(engine, key)
+        counted = _explore_counts(engine, key)
+        if counted is not None:
+            return counted
     o = p.c.outcome
     res = o.op("&")(3)
     stmt = select(p.c.next, func.count(), _sum(res == WON_B), _sum(res == WON_W), _sum(res == DRAW),
@@ -254,7 +295,9 @@ def explore(engine: Engine, key: int, f: Filters, *, ply: int | None = None) -> 
     return total, out
 
 
-def _explore_counts(engine: Engine, key: int) -> tuple[int, list[Continuation]]:
+def _explore_counts(engine: Engine, key: int) -> tuple[int, list[Continuation]] | None:
+    """The position's continuations from the counts table; None when it is not counted (reached by fewer than
+    COUNTED_AT rows, or never)."""
     c: Table = PositionCountRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
     stmt = select(c.c.next, *(c.c[n] for n in COUNT_COLUMNS), c.c.last_day).where(c.c.key == key)
     out = []
@@ -265,6 +308,8 @@ def _explore_counts(engine: Engine, key: int) -> tuple[int, list[Continuation]]:
             total += n
             if nxt:
                 out.append(Continuation(nxt, n, bw, ww, dr, mw, sw, sww, day))
+    if not total:
+        return None
     out.sort(key=lambda x: (-x.games, x.move))
     return total, out
 

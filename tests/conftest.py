@@ -106,3 +106,17 @@ def corpus_sample(tmp_path: Path):
         return dest
 
     return copy
+
+
+@pytest.fixture(params=[(2, 0), (2, 4), (64, 4)], ids=["counted-at-2-added", "counted-at-2-resummed", "counted-at-64"])
+def counting(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
+    """The position index's counting threshold (positions counted from 2 rows, or from the archive's own 64), and
+    how a merge keeps the counts: adding the staged rows to the counted positions (a ratio of 0: never summed
+    afresh), or summing the whole index afresh when it was small beside the stage (the archive's own ratio)."""
+    from boardrecords.schema import position_stage, positions
+
+    at, ratio = request.param
+    assert positions.COUNTED_AT == 64 and position_stage.REBUILD_RATIO == 4  # the values the ids name
+    monkeypatch.setattr(positions, "COUNTED_AT", at)
+    monkeypatch.setattr(position_stage, "REBUILD_RATIO", ratio)
+    return int(at)

@@ -30,17 +30,18 @@ def import_games(tmp_path: Path, db: str, games: dict[str, str]) -> Path:
 
 
 def exact_counts(engine: Any) -> list[tuple[object, ...]]:
-    """The position index's counts table, checked against the position rows summed afresh."""
+    """The position index's counts table, checked against the position rows summed afresh: every position it holds
+    has all its continuations summed exactly, and every position reached by COUNTED_AT rows or more is there."""
     from sqlalchemy import text
 
-    from boardrecords.schema.positions import REBUILD_COUNTS
+    from boardrecords.schema import positions
+    from boardrecords.schema.positions import COUNT_SELECT
 
     with engine.connect() as conn:
         stored = sorted(tuple(r) for r in conn.execute(text("SELECT * FROM position_count")))
-        conn.execute(text("CREATE TEMPORARY TABLE fresh AS SELECT * FROM position_count WHERE 0 = 1"))
-        conn.exec_driver_sql(REBUILD_COUNTS.replace("INTO position_count", "INTO fresh"))
-        fresh = sorted(tuple(r) for r in conn.execute(text("SELECT * FROM fresh")))
-        conn.execute(text("DROP TABLE fresh"))
-        conn.commit()
-    assert stored == fresh
+        fresh = [tuple(r) for r in conn.exec_driver_sql(COUNT_SELECT.format(rows="position", where="true"))]
+        reached = {k: n for k, n in conn.execute(text("SELECT key, count(*) FROM position GROUP BY key"))}
+    counted = {row[0] for row in stored}
+    assert stored == [row for row in fresh if row[0] in counted]
+    assert {k for k, n in reached.items() if n >= positions.COUNTED_AT} <= counted
     return stored
