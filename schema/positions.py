@@ -184,6 +184,8 @@ def create_position_counts(engine: Engine) -> None:
             if installed is None:
                 for statement in _PG_COUNTS:
                     conn.exec_driver_sql(statement)
+        # An index whose every position is reached fewer than COUNTED_AT times is summed again here each time,
+        # and found to need no counts: such an archive is small (the start alone is reached by every game).
         if (conn.exec_driver_sql("SELECT 1 FROM position_count LIMIT 1").first() is None
                 and conn.exec_driver_sql("SELECT 1 FROM position LIMIT 1").first() is not None):
             conn.exec_driver_sql(rebuild_counts())
