@@ -90,9 +90,9 @@ COUNT_INSERT = f"INSERT INTO position_count ({_COUNT_NAMES}) "
 _POPULAR = "key IN (SELECT key FROM position GROUP BY key HAVING count(*) >= {at})"
 
 
-def rebuild_counts(at: int | None = None) -> str:
+def rebuild_counts() -> str:
     """The statement that fills an empty `position_count` from the whole index."""
-    return COUNT_INSERT + COUNT_SELECT.format(rows="position", where=_POPULAR.format(at=at or COUNTED_AT))
+    return COUNT_INSERT + COUNT_SELECT.format(rows="position", where=_POPULAR.format(at=COUNTED_AT))
 
 
 _COUNT_ADD = ", ".join(f"{c} = position_count.{c} + excluded.{c}" for c in COUNT_COLUMNS)
@@ -103,21 +103,21 @@ COUNT_ADD_SQLITE = (
     "excluded.last_day), coalesce(excluded.last_day, position_count.last_day))")
 
 
-def count_promote_sqlite(at: int | None = None) -> str:
+def count_promote_sqlite() -> str:
     """The positions not counted yet that the staged rows (already in `position`) bring to the threshold, summed
     from all their rows."""
-    at = at or COUNTED_AT
+    at = COUNTED_AT
     reached = ("key IN (SELECT s.key FROM position_stage s WHERE s.key NOT IN (SELECT key FROM position_count) "
                "GROUP BY s.key HAVING (SELECT count(*) FROM (SELECT 1 FROM position p WHERE p.key = s.key "
                f"LIMIT {at})) >= {at})")
     return COUNT_INSERT + COUNT_SELECT.format(rows="position", where=reached)
 
 
-def count_merge_pg(moved: str, at: int | None = None) -> str:
+def count_merge_pg(moved: str) -> str:
     """The CTEs of PostgreSQL's merge that add the rows of `{moved}` (the staged rows it takes, not yet visible in
     `position` to the same statement) to the counts: to the positions already counted, and to those they bring to
     the threshold, summed from all their rows."""
-    at = at or COUNTED_AT
+    at = COUNTED_AT
     add = (COUNT_INSERT + COUNT_SELECT.format(
         rows=moved, where="EXISTS (SELECT 1 FROM position_count c WHERE c.key = " + moved + ".key)")
         + f" ON CONFLICT (key, next) DO UPDATE SET {_COUNT_ADD}, "
