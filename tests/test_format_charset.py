@@ -35,7 +35,7 @@ def test_unknown_charsets_and_ones_the_syntax_cannot_be_read_in_are_refused(name
     ("UTF-8", "Zoë Ångström"), ("ISO-8859-1", "Zoë Ångström"), ("GB2312", "吴清源"), ("Big5", "吳清源"),
     ("Shift_JIS", "本因坊秀策"), ("EUC-KR", "이창호"), ("ISO-8859-3", "Ştefan"),
 ])
-def test_ca_is_honoured(ca, text):
+def test_fmt_11_ca_is_honoured(ca, text):
     data = f"(;CA[{ca}]GM[1]PB[{text}]C[{text}];B[aa])".encode(codec_for(ca) or ca)
     r = one(data)
     assert r.black == text
@@ -51,7 +51,7 @@ def test_without_ca_utf8_is_read_silently():
     assert not r.diagnostics
 
 
-def test_without_ca_bytes_that_are_not_utf8_are_read_as_latin1_with_a_warning():
+def test_fmt_11_without_ca_bytes_that_are_not_utf8_are_read_as_latin1_with_a_warning():
     data = "(;GM[1]PB[Zoë]\n;B[aa]C[Très bien])".encode("latin-1")
     r = one(data)
     assert r.black == "Zoë"

@@ -32,7 +32,7 @@ def raises(data: bytes, **kw) -> FormatError:
 # -- collections and trees -----------------------------------------------------------------------------------------
 
 
-def test_a_collection_holds_one_record_per_game_tree_in_order():
+def test_fmt_1_a_collection_holds_one_record_per_game_tree_in_order():
     data = b"(;GM[1]PB[a];B[aa])\n(;GM[Cation]SZ[5]PB[b];B[bb])(;GM[Squer]SZ[4]PB[c])"
     records = read_bytes(data, "t.sgf")
     assert [r.black for r in records] == ["a", "b", "c"]
@@ -61,7 +61,7 @@ def test_whitespace_may_stand_between_all_tokens():
     assert not r.diagnostics
 
 
-def test_properties_keep_source_order_and_unknown_properties():
+def test_fmt_2_properties_keep_source_order_and_unknown_properties():
     r = one(b"(;GM[1]ZZ[odd][values]SZ[9]MULTIGOGM[1];C[hi]B[aa]XY[q])")
     assert list(r.root.properties) == ["GM", "ZZ", "SZ", "MULTIGOGM"]
     assert r.root.get_all("ZZ") == ["odd", "values"]
@@ -73,7 +73,7 @@ def test_properties_keep_source_order_and_unknown_properties():
 # -- values ------------------------------------------------------------------------------------------------------
 
 
-def test_escapes_are_resolved():
+def test_fmt_2_escapes_are_resolved():
     r = one(rb"(;GM[1]C[a \] b \\ c \x d \: e]GN[\\];B[aa])")
     assert r.root.get("C") == "a ] b \\ c x d : e"
     assert r.name == "\\"
@@ -129,7 +129,7 @@ def test_columns_count_characters_not_bytes():
     (b"  \n ", 1, 1, "the data is empty"),
     (b"", 1, 1, "the data is empty"),
 ])
-def test_errors_name_the_file_line_and_column_and_what_was_expected(data, line, column, expected):
+def test_fmt_5_errors_name_the_file_line_and_column_and_what_was_expected(data, line, column, expected):
     err = raises(data)
     assert (err.pos.line, err.pos.column) == (line, column)
     assert expected in err.message

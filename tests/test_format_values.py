@@ -37,7 +37,7 @@ def errors(record) -> list[str]:
     ("sweep-c", MoveKind.SWEEP, None, None, 2),
     ("resign", MoveKind.RESIGN, None, None, None),
 ])
-def test_every_move_kind_is_recognised_in_every_game(game, value, kind, point, target, line):
+def test_fmt_12_every_move_kind_is_recognised_in_every_game(game, value, kind, point, target, line):
     # The engines refuse the kinds their game lacks, with their own rule; the reader only reads.
     move = parse_move(SPECS[game], 7, Colour.WHITE, value)
     assert (move.kind, move.point, move.target, move.line, move.raw) == (kind, point, target, line, value)
@@ -48,7 +48,7 @@ def test_every_move_kind_is_recognised_in_every_game(game, value, kind, point, t
     (Game.GO, 19, MoveKind.PASS), (Game.GO, 9, MoveKind.PASS), (Game.CONVERSION_GO, 16, MoveKind.PASS),
     (Game.GO, 20, MoveKind.PLACE), (Game.CONVERSION_GO, 25, MoveKind.PLACE), (Game.CATION, 25, MoveKind.PLACE),
 ])
-def test_tt_is_a_pass_on_go_boards_up_to_19(game, size, kind):
+def test_fmt_12_tt_is_a_pass_on_go_boards_up_to_19(game, size, kind):
     move = parse_move(SPECS[game], size, Colour.BLACK, "tt")
     assert move.kind is kind
     assert move.raw == "tt"
@@ -105,7 +105,7 @@ def test_moves_in_variations_are_typed_too():
     assert second.move.kind is MoveKind.PLACE
 
 
-def test_a_node_with_two_moves_is_an_error_and_the_first_is_read():
+def test_fmt_4_a_node_with_two_moves_is_an_error_and_the_first_is_read():
     r = one(b"(;GM[1];W[bb]B[aa])")
     assert r.moves()[0].raw == "bb" and r.moves()[0].colour is Colour.WHITE
     (d,) = r.diagnostics
@@ -114,7 +114,7 @@ def test_a_node_with_two_moves_is_an_error_and_the_first_is_read():
     assert (d.pos.line, d.pos.column) == (1, 8)
 
 
-def test_a_move_in_the_root_is_an_error():
+def test_fmt_4_a_move_in_the_root_is_an_error():
     r = one(b"(;GM[1]B[aa];W[bb])")
     assert r.root.move is not None
     assert errors(r) == ["move-in-root"]
@@ -133,7 +133,7 @@ def test_a_move_in_the_root_is_an_error():
     (Game.GO, "53", 53, "bad-size"), (Game.CATION, "2", 2, "bad-size"), (Game.SQUER, "2", 2, None),
     (Game.QUENTIN, "-5", 0, "bad-size"),
 ])
-def test_board_size(game, value, size, code):
+def test_fmt_7_board_size(game, value, size, code):
     got, problem = read_size(game, value)
     assert got == size
     assert (problem.code if problem else None) == code
@@ -142,7 +142,7 @@ def test_board_size(game, value, size, code):
         assert problem.rule == SPECS[game].size_rule and SPECS[game].size_rule in problem.message
 
 
-def test_size_errors_are_record_errors_at_the_sz_property():
+def test_fmt_7_size_errors_are_record_errors_at_the_sz_property():
     r = one(b"(;GM[Cation]\nSZ[7:9];B[aa])")
     (d,) = r.diagnostics
     assert d.code == "bad-size" and d.rule == "CAT-1" and "square" in d.message
@@ -189,7 +189,7 @@ def test_gm_selects_the_game(gm, game):
     ("Black resigns.", ResultMethod.OTHER, None, None, "Black resigns."),
     ("B+1.5 ? W+timeout", ResultMethod.OTHER, None, None, "B+1.5 ? W+timeout"),
 ])
-def test_results(raw, method, winner, margin, canonical):
+def test_fmt_9_results(raw, method, winner, margin, canonical):
     result, problem = read_result(raw)
     assert problem is None
     assert (result.method, result.winner.value if result.winner else None, result.margin) == (method, winner, margin)
@@ -198,7 +198,7 @@ def test_results(raw, method, winner, margin, canonical):
 
 
 @pytest.mark.parametrize("raw", ["B", "W"])
-def test_a_bare_colour_reads_as_a_win_with_a_warning(raw):
+def test_fmt_9_a_bare_colour_reads_as_a_win_with_a_warning(raw):
     result, problem = read_result(raw)
     assert result.method is ResultMethod.CHAIN and result.winner is Colour(raw)
     assert problem is not None and problem.code == "result-bare" and problem.severity is Severity.WARNING
@@ -266,7 +266,7 @@ def test_a_handicap_that_is_not_a_whole_number_is_a_warning():
     assert one(b"(;GM[1]HA[9])").handicap == 9
 
 
-def test_the_header_is_typed_and_the_raw_values_stay():
+def test_fmt_8_the_header_is_typed_and_the_raw_values_stay():
     r = one(b"(;GM[1]SZ[9]PB[Ann]BR[3d]PW[Bo]WR[1k]EV[Cup]RO[2]DT[2024-05-03]PC[Paris]GN[Final]KM[6.5]HA[0]"
             b"RU[Ing]RE[W+2.5]SO[x]ZZ[kept])")
     assert (r.black, r.black_rank, r.white, r.white_rank) == ("Ann", "3d", "Bo", "1k")
@@ -286,7 +286,7 @@ def test_empty_text_fields_read_as_absent():
 # -- setup (Go only, before the first move: ING-8) -----------------------------------------------------------------
 
 
-def test_setup_is_collected_from_the_root_and_the_nodes_before_the_first_move():
+def test_fmt_10_setup_is_collected_from_the_root_and_the_nodes_before_the_first_move():
     r = one(b"(;GM[1]SZ[9]AB[aa][cc:dd]AW[bb]PL[W];AB[ee]AE[aa];B[ff];W[gg])")
     got, notes = setup(r)
     assert got.black == {(2, 2), (3, 2), (2, 3), (3, 3), (4, 4)}
@@ -320,7 +320,7 @@ def test_ing_8_setup_after_the_first_move_or_beside_a_move_is_found():
     assert (later.pos.line, later.pos.column) == (1, 31)  # the node's `;`
 
 
-def test_setup_outside_go_is_an_error():
+def test_fmt_10_setup_outside_go_is_an_error():
     r = one(b"(;GM[Cation]SZ[5];B[aa];W[bb];AB[cc])")
     (d,) = r.diagnostics
     assert d.code == "setup-not-go" and d.severity is Severity.ERROR
