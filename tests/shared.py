@@ -39,7 +39,7 @@ def exact_counts(engine: Any) -> list[tuple[object, ...]]:
 
     with engine.connect() as conn:
         stored = sorted(tuple(r) for r in conn.execute(text("SELECT * FROM position_count")))
-        fresh = [tuple(r) for r in conn.exec_driver_sql(COUNT_SELECT.format(rows="position", where="true"))]
+        fresh = sorted(tuple(r) for r in conn.exec_driver_sql(COUNT_SELECT.format(rows="position", where="true")))
         reached = {k: n for k, n in conn.execute(text("SELECT key, count(*) FROM position GROUP BY key"))}
     counted = {row[0] for row in stored}
     assert stored == [row for row in fresh if row[0] in counted]
