@@ -417,7 +417,8 @@ def reindex_cmd(
     db: DbOption = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress line.")] = False,
 ) -> None:
-    """Rebuild the position and pattern indexes from the stored records (older archives, or after a rules change)."""
+    """Rebuild the position and pattern indexes from the stored records, and update stored verdicts to the rules
+    as they stand (older archives, or after a rules change)."""
     from ..schema.db import open_archive
     from ..schema.reindex import reindex
 
@@ -426,13 +427,15 @@ def reindex_cmd(
         open_archive(db).dispose()  # an archive that exists (read-only), then for writing (tables added since)
         engine = open_archive(db, create=True)
         try:
-            done, count, lines = reindex(engine, on_batch=None if quiet else (
+            done, count, lines, updated = reindex(engine, on_batch=None if quiet else (
                 lambda n: err.print(f"\r{n} records", end="")))
         finally:
             engine.dispose()
     if not quiet:
         err.print()
     _out().print(Text(f"{done} records, {count} positions indexed, {lines} change lists for pattern search"))
+    if updated:
+        _out().print(Text(f"{updated} stored verdicts updated to the rules as they stand"))
 
 
 __all__ = ["fail", "position_search", "register", "resolve"]

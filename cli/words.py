@@ -15,7 +15,7 @@ def verdict_word(verdict: VerdictClass) -> Text:
 
 
 _STATUS_STYLE = {ResultStatus.AGREES: "green", ResultStatus.DISAGREES: "red", ResultStatus.UNCONFIRMED: "yellow",
-                 ResultStatus.UNDECLARED: "dim", ResultStatus.KIND_ONLY: "green"}
+                 ResultStatus.UNDECLARED: "dim", ResultStatus.UNRECOGNISED: "yellow", ResultStatus.KIND_ONLY: "green"}
 
 
 def status_word(status: ResultStatus) -> Text:

@@ -5,10 +5,11 @@ states every reading:
 
 - Players are identities (schema/players.py); a player's colour is the one held at the end, after any pie swap
   (GEN-6, GEN-7), and the cell says when a swap changed it.
-- The result is the declared one (RE: what the event published), even where its method is not one the format knows
-  (`B+J`, `W+AW`); a record that declares none takes the verdict's winner (`winner_colour`). A win scores 1, a draw
-  1/2, a loss 0. A forfeit (`B+F` / `W+F`) scores as a win or a loss. A record with no result (no winner and no
-  draw) scores 0 for both. A cell marks an unconfirmed result (GEN-8) and a record whose verdict fails.
+- The result is the verdict's winner (GEN-8, "who won, everywhere"): the declared one where the record cannot
+  contradict it, the replay's where it does, nobody where a result outside the vocabulary (`B+J`) meets a game the
+  record does not finish. A win scores 1, a draw 1/2, a loss 0. A forfeit (`B+F` / `W+F`) scores as a win or a
+  loss. A record with no result (no winner and no draw) scores 0 for both. A cell marks an unconfirmed result
+  (GEN-8) and a record whose verdict fails.
 - Rounds are the numbers in RO ("3", "Round 3", "R3", "3 (final)"). When a record of the event has none, every
   record of the event is put in a round by date order: records in the order of their first date (then id), each in
   the round after the last round either of its players has played.
@@ -30,6 +31,8 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from ..verifier.status import drawn
 
 GO_FAMILY = ("go-ing", "conversion-go")
 TIE_BREAKS = {"go": ("SOS", "SOSOS", "SODOS"), "swiss": ("Buchholz", "SB")}
@@ -217,10 +220,10 @@ def pairing_from_row(row: Any, key: Callable[[str | None], str | None]) -> Pairi
     if kb is None or kw is None or black is None or white is None:
         return None
     method = row.result_method
-    declared = row.result_winner or _declared_colour(row.result)
-    draw = method == "draw" or (declared is None and row.winner_colour is None and row.computed_result in ("0", "Draw"))
+    # GEN-8, who won: the verdict's winner, the same as every other view gives.
+    winner = row.winner_colour
+    draw = winner is None and drawn(row.result_status, method, row.computed_result, row.result_checked)
     forfeit = method == "forfeit"
-    winner = None if draw else (declared or row.winner_colour)
     return Pairing(
         id=row.id, game=row.game, black=kb, white=kw, black_name=black, white_name=white,
         winner=winner, draw=draw, forfeit=forfeit, swapped=bool(row.swapped),
@@ -228,12 +231,6 @@ def pairing_from_row(row: Any, key: Callable[[str | None], str | None]) -> Pairi
         unconfirmed=row.result_status == "unconfirmed", fails=row.verdict in ("invalid", "wrong-result"),
         order=(natural_key(row.source_file or ""), row.source_index or 0),
     )
-
-
-def _declared_colour(result: str | None) -> str | None:
-    """The colour a declared result names even where the format does not know its method (`B+J`, `W+AW`)."""
-    m = re.match(r"\s*([BW])\+", result or "", re.IGNORECASE)
-    return m.group(1).upper() if m else None
 
 
 def natural_key(text: str) -> tuple[Any, ...]:

@@ -20,6 +20,7 @@ from sqlalchemy import select as sa_select
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
+from ..verifier.status import drawn
 from .db import writer
 from .ingest import normalise_name
 from .models import AliasRow, GameRow
@@ -194,14 +195,20 @@ def player_list(session: Session, game: str | None = None) -> list[PlayerSummary
     ids = load_identities(session)
     g = GameRow
     stmt = sa_select(col(g.game), col(g.black_final), col(g.white_final), col(g.black), col(g.white),
-                  col(g.winner_colour), col(g.result_method), col(g.date_first), col(g.date_last))
+                     col(g.winner_colour), col(g.result_status), col(g.result_method), col(g.computed_result),
+                     col(g.result_checked), col(g.date_first), col(g.date_last))
     if game:
         stmt = stmt.where(col(g.game) == game)
     stmt = stmt.order_by(col(g.id))
     out: dict[tuple[str, str], PlayerSummary] = {}
     spelled: list[tuple[str | None, str | None]] = []
-    for kind, bf, wf, b, w, winner, method, first, last in session.execute(stmt):
-        for name, colour in ((bf if bf is not None else b, "B"), (wf if wf is not None else w, "W")):
+    for kind, bf, wf, b, w, winner, status, method, computed, checked, first, last in session.execute(stmt):
+        sides = [(bf if bf is not None else b, "B"), (wf if wf is not None else w, "W")]
+        self_play = ids.key(sides[0][0]) is not None and ids.key(sides[0][0]) == ids.key(sides[1][0])
+        if self_play:
+            sides = sides[:1]  # GEN-8: one game, neither won nor lost by that player
+        tie = winner is None and drawn(status, method, computed, checked)
+        for name, colour in sides:
             key = ids.key(name)
             if key is None or name is None:
                 continue
@@ -209,11 +216,13 @@ def player_list(session: Session, game: str | None = None) -> list[PlayerSummary
             p = out.setdefault((key, kind), PlayerSummary(key, name, kind))
             p.games += 1
             p.spellings.add(name)
-            if winner == colour:
+            if self_play:
+                pass
+            elif winner == colour:
                 p.wins += 1
             elif winner is not None:
                 p.losses += 1
-            elif method == "draw":
+            elif tie:
                 p.draws += 1
             if first and (p.first is None or first < p.first):
                 p.first = first

@@ -23,6 +23,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import col
 
 from ..verifier.positions import PositionWatcher
+from ..verifier.status import drawn
 from .db import writer
 from .filters import Filters
 from .models import AliasRow, GameRow, PositionCountRow, PositionRow, PositionStageRow
@@ -50,7 +51,9 @@ def position_values(watcher: PositionWatcher, game: dict[str, Any]) -> PositionV
     if not len(found.keys):
         return None
     winner = game.get("winner_colour")
-    result = WON_B if winner == "B" else WON_W if winner == "W" else DRAW if game.get("result_method") == "draw" else 0
+    tie = winner is None and drawn(game["result_status"], game["result_method"], game["computed_result"],
+                                   game["result_checked"])
+    result = WON_B if winner == "B" else WON_W if winner == "W" else DRAW if tie else 0
     swapped = bool(game.get("swapped"))
     outcomes = [result] * len(found.keys)  # the last position (no next move) keeps the result alone
     if winner is not None:

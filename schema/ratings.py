@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col
 
+from ..verifier.status import drawn
 from .models import GameRow
 from .players import load_identities
 
@@ -70,13 +71,15 @@ def ratings(session: Session, game: str | None = None, *, w2: float = W2) -> Rat
     ids = load_identities(session)
     g = GameRow
     stmt = sa_select(col(g.game), col(g.black_final), col(g.white_final), col(g.black), col(g.white),
-                  col(g.winner_colour), col(g.result_method), col(g.date_first), col(g.verdict), col(g.id))
+                     col(g.winner_colour), col(g.result_status), col(g.result_method), col(g.computed_result),
+                     col(g.result_checked), col(g.date_first), col(g.verdict))
     if game:
         stmt = stmt.where(col(g.game) == game)
     skipped: Counter[str] = Counter()
     per_game: dict[str, list[tuple[str, str, str, dt.date]]] = {}
     spelled: list[tuple[str | None, str | None]] = []
-    for kind, bf, wf, b, w, winner, method, day, verdict, _id in session.execute(stmt.order_by(col(g.id))):
+    for kind, bf, wf, b, w, winner, status, method, computed, checked, day, verdict in session.execute(
+            stmt.order_by(col(g.id))):
         black, white = (bf if bf is not None else b), (wf if wf is not None else w)
         kb, kw = ids.key(black), ids.key(white)
         if verdict in ("invalid", "wrong-result"):
@@ -87,7 +90,7 @@ def ratings(session: Session, game: str | None = None, *, w2: float = W2) -> Rat
             skipped["a player is missing"] += 1
         elif kb == kw:
             skipped["one player on both sides"] += 1
-        elif winner is None and method != "draw":
+        elif winner is None and not drawn(status, method, computed, checked):
             skipped["no result"] += 1
         else:
             spelled += [(kb, black), (kw, white)]

@@ -1,4 +1,6 @@
-"""`records reindex`: rebuild the position index and the pattern change lists from the stored records.
+"""`records reindex`: rebuild the position index and the pattern change lists from the stored records, and bring
+each record's verdict up to the rules as they stand (a stored verdict that the rules now judge otherwise is
+replaced, with its problems).
 
 Each stored record is read back and replayed once (`patterns.verify_for_archive` follows the verifier's replay for
 both); each batch of games is replaced in one transaction (the positions through the stage, merged at the end:
@@ -8,25 +10,31 @@ schema/position_stage.py), so both stay exact for the games already done if it i
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy import Engine, select
 from sqlmodel import Session, col
 
 from .db import writer
 from .export import parse_row
-from .ingest import game_values
-from .models import GameRow, PatternLineRow, PositionRow
+from .ingest import game_values, problem_values
+from .models import GameRow, PatternLineRow, PositionRow, ProblemRow
 from .patterns import PatternValues, pattern_values, verify_for_archive, write_patterns
 from .position_stage import merge_pending, stage_positions, unstage
 from .positions import PositionValues, position_values
 
+# The stored bytes and where they came from are the user's; reindex never rewrites them.
+_KEPT = frozenset({"raw", "sha256", "encoding", "source_file", "source_index"})
+
 
 def reindex(engine: Engine, *, batch: int = 500,
-            on_batch: Callable[[int], None] | None = None) -> tuple[int, int, int]:
-    """(records, positions, change lists) after rebuilding both from every stored record."""
+            on_batch: Callable[[int], None] | None = None) -> tuple[int, int, int, int]:
+    """(records, positions, change lists, verdicts updated) after rebuilding both from every stored record."""
     positions_table = PositionRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
     patterns_table = PatternLineRow.__table__  # type: ignore[attr-defined]
-    done = positions = lines = 0
+    done = positions = lines = updated = 0
+    game_table = GameRow.__table__  # type: ignore[attr-defined]
+    problem_table = ProblemRow.__table__  # type: ignore[attr-defined]
     last = 0
     with writer(engine).begin() as conn:
         conn.execute(positions_table.delete().where(~col(PositionRow.game_id).in_(select(col(GameRow.id)))))
@@ -38,16 +46,21 @@ def reindex(engine: Engine, *, batch: int = 500,
             break
         found: list[tuple[int, PositionValues | None]] = []
         changes: list[tuple[int, str, int, PatternValues | None]] = []
+        verdicts: list[tuple[int, dict[str, Any], list[dict[str, Any]]]] = []
         with Session(engine) as session:
             for row in session.scalars(select(GameRow).where(col(GameRow.id).in_(ids))):
                 assert row.id is not None
                 try:
                     record = parse_row(row)
                     verdict, watcher, change_list = verify_for_archive(record)
-                    values = game_values(record, verdict)
+                    values = game_values(record, verdict, source_file=row.source_file,
+                                         source_index=row.source_index)
                 except Exception:  # a record that no longer reads keeps neither positions nor a change list
                     found.append((row.id, None))
                     continue
+                stale = {k: v for k, v in values.items() if k not in _KEPT and getattr(row, k) != v}
+                if stale:
+                    verdicts.append((row.id, stale, problem_values(verdict)))
                 found.append((row.id, position_values(watcher, values) if watcher is not None else None))
                 changes.append((row.id, values["game"], values["size"], pattern_values(change_list)))
         with writer(engine).begin() as conn:
@@ -56,9 +69,15 @@ def reindex(engine: Engine, *, batch: int = 500,
             conn.execute(patterns_table.delete().where(patterns_table.c.game_id.in_(ids)))
             positions += stage_positions(conn, found)
             lines += write_patterns(conn, changes)
+            for game_id, stale, problems in verdicts:
+                conn.execute(game_table.update().where(game_table.c.id == game_id).values(**stale))
+                conn.execute(problem_table.delete().where(problem_table.c.game_id == game_id))
+                if problems:
+                    conn.execute(problem_table.insert(), [{**p, "game_id": game_id} for p in problems])
+            updated += len(verdicts)
         done += len(ids)
         last = int(ids[-1] or 0)
         if on_batch is not None:
             on_batch(done)
     merge_pending(engine)
-    return done, positions, lines
+    return done, positions, lines, updated

@@ -294,9 +294,10 @@ def conditions(f: Filters, *, dialect: str = "", max_span: int | None = None, co
     if f.verdict is not None:
         word = _word(f.verdict, VerdictClass, "--verdict")
         if word == VerdictClass.UNCONFIRMED:
-            # Stored verdicts are the lenient ones: a record that passes with an unconfirmed result.
+            # Stored verdicts are the lenient ones: a record that passes with a result that strict reading fails.
             out.append(and_(col(g.verdict) == VerdictClass.PASS.value,
-                            col(g.result_status) == ResultStatus.UNCONFIRMED.value))
+                            col(g.result_status).in_([ResultStatus.UNCONFIRMED.value,
+                                                      ResultStatus.UNRECOGNISED.value])))
         else:
             out.append(col(g.verdict) == word)
     if f.status is not None:

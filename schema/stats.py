@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from sqlalchemy import ColumnElement, SQLColumnExpression, and_, case, func, union_all
+from sqlalchemy import ColumnElement, SQLColumnExpression, and_, case, func
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
 
@@ -132,26 +133,26 @@ def player_stats(session: Session, filters: Filters | None = None, *, limit: int
 
     g = GameRow
     where = conditions(filters, **name_plan(session, filters)) if filters else []
-    sides = union_all(
-        select(col(g.black_norm).label("norm"), col(g.black).label("name"), col(g.winner_norm).label("winner"))
-        .where(col(g.black_norm).is_not(None), *where),
-        select(col(g.white_norm).label("norm"), col(g.white).label("name"), col(g.winner_norm).label("winner"))
-        .where(col(g.white_norm).is_not(None), *where),
-    ).subquery()
-    games = func.count().label("games")
     stmt = (
-        select(sides.c.norm, sides.c.winner, func.min(sides.c.name), games)
-        .group_by(sides.c.norm, sides.c.winner)
+        sa_select(col(g.black_norm), col(g.white_norm), col(g.winner_norm), func.min(col(g.black)),
+                  func.min(col(g.white)), func.count())
+        .where(*where)
+        .group_by(col(g.black_norm), col(g.white_norm), col(g.winner_norm))
     )
     ids = load_identities(session)
     merged: dict[str, list[Any]] = {}  # key -> [games, wins, {spelling: games}]
-    for norm, winner, name, n in session.exec(stmt):
-        key = ids.key(norm) or norm
-        entry = merged.setdefault(key, [0, 0, {}])
-        entry[0] += int(n)
-        if winner is not None and ids.key(winner) == key:
-            entry[1] += int(n)
-        entry[2][name] = entry[2].get(name, 0) + int(n)
+    for black_norm, white_norm, winner, black, white, n in session.execute(stmt):
+        kb, kw = ids.key(black_norm), ids.key(white_norm)
+        winner_key = ids.key(winner) if winner is not None and kb != kw else None  # GEN-8: self-play wins nothing
+        for side, key, name in ((0, kb, black), (1, kw, white)):
+            if key is None:
+                continue
+            entry = merged.setdefault(key, [0, 0, {}])
+            if side == 0 or kb != kw:  # self-play: one game for that player
+                entry[0] += int(n)
+            if winner_key == key:
+                entry[1] += int(n)
+            entry[2][name] = entry[2].get(name, 0) + int(n)
     out = [PlayerStats(ids.names.get(k) or min(e[2].items(), key=lambda kv: (-kv[1], kv[0]))[0], e[0], e[1])
            for k, e in merged.items()]
     out.sort(key=lambda p: (-p.games, normalise_name(p.name) or ""))

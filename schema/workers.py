@@ -16,6 +16,7 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from typing import TypeVar
 
 from .worker_guard import die_with_parent, mark_main_process
@@ -64,6 +65,30 @@ def _init_worker() -> None:
     collect_less()
 
 
+@contextmanager
+def safe_import_path() -> Iterator[None]:
+    """Helper processes started inside import nothing from the current folder or the data's folders.
+
+    multiprocessing starts its fork server and resource tracker as `python -c ...`, which puts the current folder
+    first on `sys.path`; a folder of downloaded records holding `multiprocessing/` or `boardrecords/` would run
+    there. PYTHONSAFEPATH (Python 3.11) keeps the folder off; the fork server then takes this process's `sys.path`,
+    so the current folder is left out of it too for as long as the helpers start.
+    """
+    saved_env = os.environ.get("PYTHONSAFEPATH")
+    saved_path = sys.path[:]
+    here = os.getcwd()
+    os.environ["PYTHONSAFEPATH"] = "1"
+    sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != here]
+    try:
+        yield
+    finally:
+        sys.path[:] = saved_path
+        if saved_env is None:
+            os.environ.pop("PYTHONSAFEPATH", None)
+        else:
+            os.environ["PYTHONSAFEPATH"] = saved_env
+
+
 def in_order(work: Callable[[Sequence[T]], list[R]], items: Sequence[T], *, workers: int,
              preload: str) -> Iterator[R]:
     """`work` applied to chunks of `items`, in worker processes when it pays, every result in the items' order.
@@ -84,18 +109,22 @@ def in_order(work: Callable[[Sequence[T]], list[R]], items: Sequence[T], *, work
     else:
         ctx = multiprocessing.get_context("spawn")
     mark_main_process()
-    executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker)
     in_flight: deque[Future[list[R]]] = deque()
     todo = iter(chunks)
+    executor: ProcessPoolExecutor | None = None
     try:
-        for c in todo:
-            in_flight.append(executor.submit(work, c))
-            if len(in_flight) >= workers * 2:
-                break
+        with safe_import_path():
+            # The fork server and the resource tracker start here (the pool's queue, its first submits).
+            executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker)
+            for c in todo:
+                in_flight.append(executor.submit(work, c))
+                if len(in_flight) >= workers * 2:
+                    break
         while in_flight:
             yield from in_flight.popleft().result()
             nxt = next(todo, None)
             if nxt is not None:
                 in_flight.append(executor.submit(work, nxt))
     finally:
-        executor.shutdown(wait=not in_flight, cancel_futures=True)
+        if executor is not None:
+            executor.shutdown(wait=not in_flight, cancel_futures=True)

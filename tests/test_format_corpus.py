@@ -155,4 +155,4 @@ def test_conformance_records_read_with_their_game_size_and_moves():
         if truth["valid"]:
             assert len(record.moves()) == truth["moves_replayed"]
         count += 1
-    assert count == 240
+    assert count == len(list(CONFORMANCE.glob("*/*.truth.json"))) > 0

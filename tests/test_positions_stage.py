@@ -152,7 +152,7 @@ def test_reindex_replaces_the_pending_rows_of_its_games(tmp_path: Path, db_url: 
 
     with monkeypatch.context() as m:  # the pending rows are still there when the batches are made again
         m.setattr("boardrecords.schema.reindex.merge_pending", lambda engine: 0)
-        done, positions, _ = reindex(engine)
+        done, positions, _, _ = reindex(engine)
     assert (done, positions) == (5, sum(POSITIONS.values()))
     assert _rows(engine, "position_stage") == sum(POSITIONS.values())
     assert merge_pending(engine) == sum(POSITIONS.values())

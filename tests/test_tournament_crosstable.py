@@ -22,7 +22,7 @@ def row(n: int, game: str, black: str, white: str, result: str | None, *, ro: st
         id=n, game=game, black=black, white=white,
         black_final=white if swapped else black, white_final=black if swapped else white,
         result=result, result_method=method, result_winner=winner, winner_colour=winner,
-        computed_result="0" if result == "0" else "?", swapped=swapped, round=ro,
+        computed_result="0" if result == "0" else "?", result_checked=True, swapped=swapped, round=ro,
         date_first=dt.date(2024, 3, day), result_status=status, verdict=verdict, source_file=f"{n}.rec",
         source_index=0)
 
@@ -135,11 +135,12 @@ def test_marks_for_unconfirmed_results_and_failing_records():
     assert [t.cell_text(c) for c in ann.cells] == ["2B+*", "2B-!"]
 
 
-def test_a_declared_result_of_a_method_the_format_does_not_know_still_names_its_winner():
-    r = row(1, "go-ing", "Ann", "Bob", None, ro="1")
-    r.result, r.winner_colour = "B+J", "W"  # the referee gave Black the game; the replay's count says White
+def test_gen_8_a_result_outside_the_vocabulary_scores_the_verdicts_winner():
+    # GEN-8, who won everywhere: RE[B+J] is unrecognised, so the computed winner of the finished game counts.
+    r = row(1, "go-ing", "Ann", "Bob", None, ro="1", status="unrecognised")
+    r.result, r.winner_colour = "B+J", "W"
     t = table_of("Judged", [r])
-    assert t.standings[0].name == "Ann"
+    assert t.standings[0].name == "Bob" and t.standings[0].points == 1.0
 
 
 @pytest.mark.parametrize(("text", "number"), [("3", 3), ("Round 3", 3), ("R3", 3), ("3 (final)", 3), ("final", None),

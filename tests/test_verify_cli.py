@@ -144,10 +144,12 @@ def test_record_text_is_not_taken_as_markup(tmp_path):
 
 @pytest.mark.skipif(not CONFORMANCE.is_dir(), reason=f"conformance records absent ({CONFORMANCE})")
 def test_workers_give_the_same_verdicts_in_the_same_order():
-    # 240 files: enough for the worker pool (it starts from 100 files on).
+    # Over 100 files: enough for the worker pool (it starts from 100 files on).
+    truths = [json.loads(p.read_text()) for p in CONFORMANCE.glob("*/*.truth.json")]
+    passing = sum(1 for t in truths if t["valid"] and t["result_status"] != "disagrees")
     alone = run("--json", "-j", "1", str(CONFORMANCE))
     pooled = run("--json", "-j", "2", str(CONFORMANCE))
     assert alone.exit_code == pooled.exit_code == 1
-    assert alone.stdout == pooled.stdout and alone.stdout.count("\n") == 240
+    assert alone.stdout == pooled.stdout and alone.stdout.count("\n") == len(truths) > 100
     summary = run("-j", "2", str(CONFORMANCE))
-    assert "240 records: 120 pass" in summary.output
+    assert f"{len(truths)} records: {passing} pass" in summary.output

@@ -65,8 +65,9 @@ def test_gen_8_server_record_without_final_passes_is_unconfirmed():
     assert v.end == "unfinished" and v.status is ResultStatus.UNCONFIRMED and v.passes
     assert v.winner_colour is Colour.WHITE and v.winner_player == "Bo"
     assert "board as it stands gives" in (v.result_note or "")
-    # A form a Go game cannot have is refuted, finished or not.
-    assert go("RE[B+]", ";B[ba];W[da]").status is ResultStatus.DISAGREES
+    # GEN-8: B+ in Go names the winner of the score only; the record stops before the end, so it stands unconfirmed.
+    v = go("RE[B+]", ";B[ba];W[da]")
+    assert v.status is ResultStatus.UNCONFIRMED and v.winner_colour is Colour.BLACK and v.passes
 
 
 def test_gen_8_conversion_go_unmarked_end_is_unconfirmed():
@@ -167,9 +168,16 @@ def test_gen_8_an_unfinished_game():
     assert verdict("(;GM[Squer]SZ[5];B[aa])").agrees is None
 
 
-def test_a_result_outside_the_vocabulary_disagrees_with_a_reason():
-    v = go("RE[B+J]")
-    assert v.agrees is False and "vocabulary" in v.result_note
+def test_gen_8_a_result_outside_the_vocabulary_is_unrecognised_with_a_warning_that_quotes_it():
+    v = go("KM[0.5]RE[B+J]")
+    assert v.status is ResultStatus.UNRECOGNISED and v.agrees is None and v.passes
+    warning = next(p for p in v.warnings if p.code == "result-unrecognised")
+    assert "RE[B+J]" in warning.message and warning.rule == "GEN-8"
+    assert v.winner_colour is Colour.WHITE  # who won: the computed winner of a finished game
+    unfinished = read_bytes(b"(;GM[1]SZ[5]PB[Al]PW[Bo]RE[B+J];B[aa])", "test.rec")[0]
+    assert verify(unfinished).winner_colour is None  # ... and nobody otherwise
+    strict = verify(unfinished, require_complete=True)
+    assert strict.verdict is VerdictClass.UNCONFIRMED and not strict.passes
 
 
 def test_a_missing_size_for_a_connection_game_is_an_error():
@@ -187,3 +195,55 @@ def test_ing_5_a_resignation_after_a_first_stop_without_marks_stands():
 def test_ing_5_a_resignation_after_the_agreed_end_is_a_move_after_the_end():
     v = verdict("(;GM[1]SZ[5]RE[W+R];B[aa];W[];B[]TB[aa];B[resign])")
     assert not v.valid and (v.first_error.move, v.first_error.rule) == (4, "ING-5")
+
+
+def test_ing_8_a_pl_naming_the_colour_that_moves_next_anyway_is_ignored_with_a_warning():
+    # Sabaki writes the colour to move into every move node after a player change: `;W[mo]PL[B]`.
+    v = verdict("(;GM[1]SZ[5]RE[B+R];B[aa];W[ee]PL[B];B[ab];PL[W];W[ed];B[ac];W[resign])")
+    assert v.valid and v.status is ResultStatus.AGREES
+    ignored = [(p.move, p.rule) for p in v.warnings if p.code == "pl-ignored"]
+    assert ignored == [(2, "ING-8"), (4, "ING-8")]  # a PL in its own node is reported at the move after it
+
+
+def test_ing_8_a_pl_naming_no_colour_is_ignored_in_a_move_node_too():
+    v = verdict("(;GM[1]SZ[5];B[aa]PL[1];W[bb];B[cc])")
+    assert v.valid and [p.move for p in v.warnings if p.code == "pl-ignored"] == [1]
+
+
+def test_ing_8_a_pl_after_the_first_move_that_names_the_other_colour_is_an_error():
+    v = verdict("(;GM[1]SZ[5];B[aa];W[ee]PL[W];W[bb])")
+    assert not v.valid
+    assert (v.first_error.move, v.first_error.rule) == (2, "ING-8")
+    # ... and so is other setup beside an ignored PL.
+    v = verdict("(;GM[1]SZ[5];B[aa];W[ee]PL[B]AB[cc];B[bb])")
+    assert (v.first_error.move, v.first_error.rule) == (2, "ING-8")
+
+
+def test_fmt_4_and_fmt_5_two_moves_in_one_node_name_their_move_number():
+    v = verdict("(;GM[1]SZ[5];B[aa];W[bb];B[cc]W[dd];W[ee])")
+    problem = next(p for p in v.errors if p.code == "two-moves")
+    assert (problem.move, problem.rule) == (3, "FMT-4")
+
+
+def test_gen_8_b_plus_in_go_and_conversion_go_names_the_winner_of_the_score():
+    # GO_END: 10 points each; komi 0.5 gives White the game.
+    assert go("KM[0.5]RE[W+]TB[]").status is ResultStatus.AGREES
+    marked = verdict(f"(;GM[1]SZ[5]KM[0.5]RE[B+]{GO_END}TB[])")
+    assert marked.status is ResultStatus.DISAGREES and marked.winner_colour is Colour.WHITE
+    unmarked = go("KM[0.5]RE[B+]")  # no TB/TW: the players' removals are unknown (GEN-8 b)
+    assert unmarked.status is ResultStatus.UNCONFIRMED and unmarked.winner_colour is Colour.BLACK
+    conversion = "(;GM[ConversionGo]SZ[4]KM[0.5]RE[{}];B[aa];B[dd];W[ad];W[da];B[];W[]TB[])"
+    assert verdict(conversion.format("W+")).computed == "W+0.5"
+    assert verdict(conversion.format("W+")).status is ResultStatus.AGREES
+    assert verdict(conversion.format("B+")).status is ResultStatus.DISAGREES
+
+
+def test_ing_9_who_won_under_a_territory_ruleset():
+    # The declared winner stands; of the wrong kind, nobody; undeclared, nobody (GEN-8, who won).
+    kind_only = go("KM[0.5]RU[Japanese]RE[B+3]")
+    assert kind_only.status is ResultStatus.KIND_ONLY and kind_only.winner_colour is Colour.BLACK
+    wrong_kind = go("KM[0.5]RU[Japanese]RE[B+R]")
+    assert wrong_kind.status is ResultStatus.DISAGREES and wrong_kind.winner_colour is None
+    undeclared = go("KM[0.5]RU[Japanese]")
+    assert undeclared.status is ResultStatus.UNDECLARED and undeclared.winner_colour is None
+    assert go("KM[0.5]").winner_colour is Colour.WHITE  # area scoring: the computed winner

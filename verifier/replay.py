@@ -15,7 +15,7 @@ from ..records.games import Game, MoveKind
 from ..records.model import Colour, Move, Node, Record, Setup
 from ..records.notation import Notation
 from ..records.setup import SETUP_IDENTS, collect_setup, point_list
-from .engine import Change, Engine, IllegalMove, Marks, Outcome
+from .engine import Change, Engine, EngineWarning, IllegalMove, Marks, Outcome
 from .registry import engine_for
 
 _PLAYS = frozenset({MoveKind.PLACE, MoveKind.PASS, MoveKind.SWAP, MoveKind.RELOCATE, MoveKind.REMOVE,
@@ -121,7 +121,7 @@ class Replay:
             move = node.move
             bare = node.bare_move
             if not bare:
-                misplaced = _misplaced_setup(node, game, seen_move)
+                misplaced = _misplaced_setup(node, game, seen_move, engine)
                 if misplaced is not None:
                     colour = move.colour if move is not None else (engine.to_move or Colour.BLACK)
                     bad = Move(colour, MoveKind.INVALID, raw="setup", problem=misplaced[1], rule=misplaced[0],
@@ -213,18 +213,41 @@ def new_engine(record: Record, *, notation: Notation = Notation.CUSTOMARY) -> En
     return cls(record.size, komi=record.komi or 0.0, setup=setup, notation=notation)
 
 
-def _misplaced_setup(node: Node, game: Game, seen_move: bool) -> tuple[str, str] | None:
-    """(rule, reason) when the node holds setup where it may not stand (ING-8; setup only for Go)."""
-    idents = [i for i in SETUP_IDENTS if i in node.properties]
+def _misplaced_setup(node: Node, game: Game, seen_move: bool, engine: Engine) -> tuple[str, str] | None:
+    """(rule, reason) when the node holds setup where it may not stand (ING-8; setup only for Go).
+
+    A `PL` that ING-8 ignores (no colour, or the colour that moves next anyway) is not setup: it goes to the
+    engine's warnings, which the verdict reports at the next move."""
+    props = node.properties
+    idents = [i for i in SETUP_IDENTS if i in props]
     if not idents:
         return None
-    names = "/".join(idents)
     if game is not Game.GO:
-        return "FMT-10", f"setup ({names}) is only for Go records"
+        return "FMT-10", f"setup ({'/'.join(idents)}) is only for Go records"
+    if node.move is None and not seen_move:
+        return None  # setup before the first move: the starting position (ING-8)
+    if "PL" in idents:
+        ignored = _ignored_pl(props["PL"].value, node, engine)
+        if ignored is not None:
+            engine.warnings.append(EngineWarning("pl-ignored", "ING-8", ignored))
+            idents.remove("PL")
+            if not idents:
+                return None
+    names = "/".join(idents)
     if node.move is not None:
         return "ING-8", f"setup ({names}) in the same node as a move"
-    if seen_move:
-        return "ING-8", f"setup ({names}) after the first move"
+    return "ING-8", f"setup ({names}) after the first move"
+
+
+def _ignored_pl(value: str, node: Node, engine: Engine) -> str | None:
+    """ING-8: why a PL after the first move (or beside a move) counts as no setup at all, or None if it does."""
+    named = value.strip().upper()
+    if named not in ("B", "W"):
+        return f"PL[{value}] names no colour (B or W); ignored (ING-8)"
+    # In a move node the colour that moves next is the opponent of the mover; elsewhere the colour whose turn it is.
+    next_colour = node.move.colour.other if node.move is not None else engine.to_move
+    if next_colour is not None and Colour(named) is next_colour:
+        return f"PL[{value}] names the colour that moves next anyway; ignored (ING-8)"
     return None
 
 

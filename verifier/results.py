@@ -15,7 +15,7 @@ from .status import ResultStatus
 _AREA_RULESETS = {"", "goe", "ing", "chinese", "nz", "newzealand", "aga", "tromptaylor"}
 _RULESET_NOISE = re.compile(r"[\s\-/_]+")
 _BY_RULES = (ResultMethod.RESIGN, ResultMethod.TIME, ResultMethod.FORFEIT)
-_SCORED_FORMS = (ResultMethod.SCORE, ResultMethod.DRAW)
+_SCORED_FORMS = (ResultMethod.SCORE, ResultMethod.DRAW, ResultMethod.CHAIN)  # GEN-8: B+/W+ names the winner only
 _SCORED_GAMES = (Game.GO, Game.CONVERSION_GO)
 
 
@@ -46,6 +46,8 @@ class Judgement:
 
 
 def _refuted_if_declared(declared: Result) -> ResultStatus:
+    if declared.method is ResultMethod.OTHER:
+        return ResultStatus.UNRECOGNISED  # GEN-8: text outside the vocabulary is never judged
     return ResultStatus.DISAGREES if declared.declared else ResultStatus.UNDECLARED
 
 
@@ -76,9 +78,11 @@ def _resigned(declared: Result, resigned: Colour) -> Judgement:
     computed = f"{winner.value}+R"
     if not declared.declared:
         return Judgement("resignation", computed, winner, ResultStatus.UNDECLARED, True, "no result declared")
+    if declared.method is ResultMethod.OTHER:
+        return Judgement("resignation", computed, winner, ResultStatus.UNRECOGNISED, True, unrecognised_note(declared))
     if declared.method is ResultMethod.RESIGN and declared.winner is winner:
         return Judgement("resignation", computed, winner, ResultStatus.AGREES)
-    note = _vocabulary_problem(declared) or f"{resigned.word} resigned, so the result must be {computed} (GEN-9)"
+    note = f"{resigned.word} resigned, so the result must be {computed} (GEN-9)"
     return Judgement("resignation", computed, winner, ResultStatus.DISAGREES, True, note)
 
 
@@ -86,13 +90,19 @@ def _finished(record: Record, run: Replay, outcome: Outcome) -> Judgement:
     declared = record.result
     computed = outcome.text()
 
-    def judged(status: ResultStatus, note: str | None = None, *, winner: Colour | None = outcome.winner,
-               checked: bool = True) -> Judgement:
+    checked, why = score_checked(record) if outcome.method not in (ResultMethod.VOID, ResultMethod.CHAIN) \
+        else (True, None)
+    # GEN-8, who won: the computed winner, except where ING-9 leaves the score unjudged.
+    computed_winner = outcome.winner if checked else None
+
+    def judged(status: ResultStatus, note: str | None = None, *, winner: Colour | None = computed_winner) -> Judgement:
         return Judgement(outcome.reason, computed, winner, status, checked, note, outcome.score)
 
     if not declared.declared:
-        return judged(ResultStatus.UNDECLARED, "no result declared")
-    vocabulary = _vocabulary_problem(declared)
+        return judged(ResultStatus.UNDECLARED, "no result declared" if checked else f"no result declared; {why}")
+    if declared.method is ResultMethod.OTHER:
+        note = unrecognised_note(declared) if checked else f"{unrecognised_note(declared)}; {why}"
+        return judged(ResultStatus.UNRECOGNISED, note)
     if outcome.method is ResultMethod.VOID:
         # SQU-9: no rule decides; only Void (and the undeclared ?) agree.
         if declared.method is ResultMethod.VOID:
@@ -101,19 +111,19 @@ def _finished(record: Record, run: Replay, outcome: Outcome) -> Judgement:
     if outcome.method is ResultMethod.CHAIN:
         if declared.method is ResultMethod.CHAIN and declared.winner is outcome.winner:
             return judged(ResultStatus.AGREES)
-        return judged(ResultStatus.DISAGREES, vocabulary or f"the game was won by a chain: the result is {computed} "
-                      "(GEN-8)")
+        return judged(ResultStatus.DISAGREES, f"the game was won by a chain: the result is {computed} (GEN-8)")
     # A scored end (Go, Conversion Go).
     kind_ok = declared.method in _SCORED_FORMS
-    checked, why = score_checked(record)
     if not checked:
+        # ING-9: the declared winner stands (a tie: nobody); of the wrong kind, nobody.
         if kind_ok:
-            return judged(ResultStatus.KIND_ONLY, why, checked=False)
-        return judged(ResultStatus.DISAGREES, vocabulary or f"a game ended by passes is declared as a score; {why}",
-                      checked=False)
+            return judged(ResultStatus.KIND_ONLY, why, winner=declared.winner)
+        return judged(ResultStatus.DISAGREES, f"a game ended by passes is declared as a score, B+/W+ or 0; {why}")
     if outcome.method is ResultMethod.DRAW:
         agrees = declared.method is ResultMethod.DRAW or (
             declared.method is ResultMethod.SCORE and declared.margin == 0)
+    elif declared.method is ResultMethod.CHAIN:
+        agrees = declared.winner is outcome.winner  # GEN-8: B+/W+ in Go names the winner of the score only
     else:
         agrees = (declared.method is ResultMethod.SCORE and declared.winner is outcome.winner
                   and declared.margin is not None and outcome.margin is not None
@@ -126,7 +136,7 @@ def _finished(record: Record, run: Replay, outcome: Outcome) -> Judgement:
         note = (f"the game ends by passes without TB/TW marks, so the record does not say which stones were {what} "
                 f"({rule}); declared {declared.canonical()}, the board as it stands gives {computed}")
         return judged(ResultStatus.UNCONFIRMED, note, winner=declared.winner)
-    return judged(ResultStatus.DISAGREES, vocabulary or f"the score gives {computed}")
+    return judged(ResultStatus.DISAGREES, f"the score gives {computed}")
 
 
 def _unmarked_end(record: Record, run: Replay) -> bool:
@@ -146,6 +156,8 @@ def _unfinished(record: Record, run: Replay) -> Judgement:
     if not declared.declared:
         return Judgement("unfinished", "?", None, ResultStatus.UNDECLARED, True,
                          "no result declared; the game did not end")
+    if declared.method is ResultMethod.OTHER:
+        return Judgement("unfinished", "?", None, ResultStatus.UNRECOGNISED, True, unrecognised_note(declared))
     if declared.method in _BY_RULES and declared.winner is not None:
         return Judgement("unfinished", declared.canonical(), declared.winner, ResultStatus.AGREES, True,
                          "the record stops before the end; the declared winner cannot be contradicted")
@@ -162,15 +174,13 @@ def _unfinished(record: Record, run: Replay) -> Judgement:
         note = (f"the record stops before the end of the game, so {declared.canonical()} cannot be confirmed "
                 f"(GEN-8); {board}")
         return Judgement("unfinished", "?", declared.winner, ResultStatus.UNCONFIRMED, True, note)
-    forms = "a score or 0" if scored else "B+ or W+ (a chain)"
-    note = _vocabulary_problem(declared) or (
-        f"RE[{declared.raw}] is not a result {SPECS[record.game].title} can have; an unfinished game may declare "
-        f"{forms}, a resignation, time, forfeit, Void or ? (GEN-8)")
+    forms = "a score, B+/W+ or 0" if scored else "B+ or W+ (a chain)"
+    note = (f"RE[{declared.raw}] is not a result {SPECS[record.game].title} can have; an unfinished game may declare "
+            f"{forms}, a resignation, time, forfeit, Void or ? (GEN-8)")
     return Judgement("unfinished", "?", None, ResultStatus.DISAGREES, True, note)
 
 
-def _vocabulary_problem(declared: Result) -> str | None:
-    if declared.method is ResultMethod.OTHER:
-        return (f"RE[{declared.raw}] is not in the result vocabulary (B+, W+3.5, 0, B+R, B+T, B+F, Void, ?) "
-                "(GEN-8, FMT-9)")
-    return None
+def unrecognised_note(declared: Result) -> str:
+    """GEN-8: the warning that quotes a result outside the vocabulary."""
+    return (f"RE[{declared.raw}] is not in the result vocabulary (B+, W+3.5, 0, B+R, B+T, B+F, Void, ?); "
+            "it is not judged (GEN-8)")

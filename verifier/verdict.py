@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..records.games import SPECS
-from ..records.model import Colour, Problem, Record, Result, Severity, SourcePos
+from ..records.model import Colour, Node, Problem, Record, Result, Severity, SourcePos
 from ..records.notation import Notation
 from ..records.points import format_point
 from ..records.properties import read_result
 from .engine import Score
 from .replay import Replay, Step, Watch
 from .results import Judgement, judge_result
-from .status import ResultStatus, VerdictClass, classify
+from .status import ResultStatus, VerdictClass, classify, drawn
 
 # Errors of reading that still leave moves to replay: the record fails, but what was read is shown (FMT-3, FMT-4).
 _REPLAYABLE = frozenset({"truncated", "two-moves"})
+_NODE_PROBLEMS = frozenset({"two-moves"})  # reading errors whose position is their node's `;`
+_WARNED = {ResultStatus.UNCONFIRMED: "result-unconfirmed", ResultStatus.UNRECOGNISED: "result-unrecognised"}
 
 
 @dataclass(slots=True)
@@ -48,6 +50,12 @@ class Verdict:
     def agrees(self) -> bool | None:
         """True, False, or None when no result is declared or it is unconfirmed."""
         return self.status.agrees
+
+    @property
+    def drawn(self) -> bool:
+        """GEN-8: the verdict stands on a tie (nobody won)."""
+        method = self.declared.method.value if self.declared is not None else "unknown"
+        return drawn(self.status, method, self.computed, self.result_checked)
 
     @property
     def verdict(self) -> VerdictClass:
@@ -175,6 +183,7 @@ def verify(record: Record, *, variations: bool = False, notation: Notation = Not
                 ill.code, ill.message, Severity.ERROR, ill.rule, step.number,
                 format_point(point) if point is not None else None, _move_pos(step)))
     verdict.moves_replayed = run.steps_played
+    _number_node_problems(verdict.problems, run.nodes)
     verdict.swapped = engine.swapped
     verdict.black_player = run.holder(Colour.BLACK)
     verdict.white_player = run.holder(Colour.WHITE)
@@ -185,11 +194,27 @@ def verify(record: Record, *, variations: bool = False, notation: Notation = Not
     verdict.valid = not verdict.errors
     judgement = judge_result(record, run) if run.illegal is None else Judgement.stopped(record, run)
     _apply_judgement(verdict, judgement, run)
-    if judgement.status is ResultStatus.UNCONFIRMED:
-        # GEN-8: an unconfirmed result is a warning that says why (the note) and what the board gives.
-        verdict.problems.append(Problem("result-unconfirmed", judgement.note or "the result cannot be confirmed",
+    if judgement.status in _WARNED:
+        # GEN-8: an unconfirmed or unrecognised result is a warning that says why (the note).
+        verdict.problems.append(Problem(_WARNED[judgement.status], judgement.note or "the result cannot be judged",
                                         Severity.WARNING, "GEN-8", pos=_pos(record, "RE")))
     return verdict
+
+
+def _number_node_problems(problems: list[Problem], line: list[Node]) -> None:
+    """FMT-5: a reading error pinned to a node of the main line (two moves in one node) names that node's move."""
+    pinned = {id(p): p for p in problems if p.move is None and p.code in _NODE_PROBLEMS and p.pos is not None}
+    if not pinned:
+        return
+    by_offset = {p.pos.offset: p for p in pinned.values() if p.pos is not None}
+    number = 0
+    for node in line:
+        if node.move is not None:
+            number += 1
+        pos = node.pos
+        if node.move is not None and pos is not None and pos.offset in by_offset:
+            found = by_offset.pop(pos.offset)
+            problems[problems.index(found)] = replace(found, move=number)
 
 
 def _apply_judgement(verdict: Verdict, judgement: Judgement, run: Replay | None) -> None:
@@ -202,7 +227,7 @@ def _apply_judgement(verdict: Verdict, judgement: Judgement, run: Replay | None)
     verdict.winner_player = holder(judgement.winner) if judgement.winner is not None else None
     # An invalid record's declared result is never confirmed by the moves before the illegal one.
     status = judgement.status
-    if not verdict.valid and status is not ResultStatus.UNDECLARED:
+    if not verdict.valid and status not in (ResultStatus.UNDECLARED, ResultStatus.UNRECOGNISED):
         status = ResultStatus.DISAGREES
     verdict.status = status
     verdict.result_checked = judgement.checked
