@@ -26,13 +26,13 @@ from typing import Any
 from sqlalchemy import Engine, insert, text
 from sqlmodel import Session
 
+from boardrecords.common.workers import default_workers
 from boardrecords.records.reader import read_file
 from boardrecords.schema.db import create_schema, create_text_index, drop_text_index, make_engine
 from boardrecords.schema.importer import Importer, collect_files
 from boardrecords.schema.ingest import normalise_name
 from boardrecords.schema.models import GameRow
 from boardrecords.schema.search import Filters, search
-from boardrecords.schema.workers import default_workers
 from boardrecords.verifier.verdict import verify
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"

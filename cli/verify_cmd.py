@@ -72,7 +72,7 @@ def verify_command(
             return
         items = [records] if isinstance(records, FileFailure) else verify_records(files[0], records, options)
     else:
-        from ..schema.workers import default_workers, in_order  # no database: the shared worker pool only
+        from ..common.workers import default_workers, in_order
 
         items = in_order(verify_paths, [(f, options) for f in files], workers=workers or default_workers(),
                          preload="boardrecords.cli.verify_work")

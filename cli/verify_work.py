@@ -1,4 +1,4 @@
-"""Verifying files for `records verify`, in this process or in worker processes (schema/workers.py).
+"""Verifying files for `records verify`, in this process or in worker processes (common/workers.py).
 
 What a worker sends back is plain data: each record's `verify --json` object (the verdict's JSON form, which the
 summary turns back into a Verdict), or the reason a file could not be read. Nothing of a record outlives its file,

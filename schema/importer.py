@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, Table, insert, select, text
 
+from ..common.workers import default_workers, in_order
 from ..records.files import record_files, why_unopened
 from ..records.model import FormatError
 from ..records.reader import read_file
@@ -29,7 +30,6 @@ from .models import GameRow, ProblemRow
 from .patterns import PATTERNS, pattern_values, verify_for_archive, write_patterns
 from .position_stage import merge_pending, stage_positions
 from .positions import POSITIONS, position_values
-from .workers import default_workers, in_order
 
 if TYPE_CHECKING:
     from sqlalchemy.dialects import postgresql, sqlite

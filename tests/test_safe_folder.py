@@ -9,17 +9,28 @@ installed `records` command as a user does, on enough files for the pool, and ch
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-RECORDS = Path(sys.executable).with_name("records")
+# The command of this environment (an editable install), and the one of a plain `pip install .` when CI made one
+# (RECORDS_TEST_INSTALLED: .ci/run), as users install it.
+COMMANDS = [Path(sys.executable).with_name("records")]
+if os.environ.get("RECORDS_TEST_INSTALLED"):
+    COMMANDS.append(Path(os.environ["RECORDS_TEST_INSTALLED"]).resolve())
 PLANTED = ("boardrecords", "multiprocessing", "concurrent")
-FILES = 120  # the pool starts from 100 files on (schema/workers.py)
+FILES = 120  # the pool starts from 100 files on (common/workers.py)
 
-pytestmark = pytest.mark.skipif(not RECORDS.is_file(), reason=f"the installed records command is absent ({RECORDS})")
+
+
+@pytest.fixture(params=COMMANDS, ids=lambda p: "editable" if p == COMMANDS[0] else "installed")
+def command(request: pytest.FixtureRequest) -> Path:
+    if not request.param.is_file():
+        pytest.skip(f"the records command is absent ({request.param})")
+    return request.param
 
 
 def planted_folder(tmp_path: Path) -> tuple[Path, Path]:
@@ -37,33 +48,33 @@ def planted_folder(tmp_path: Path) -> tuple[Path, Path]:
     return folder, marker
 
 
-def records(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(RECORDS), *args], cwd=cwd, capture_output=True, text=True, timeout=300, check=False)
+def records(command: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(command), *args], cwd=cwd, capture_output=True, text=True, timeout=300, check=False)
 
 
-def test_verify_with_workers_runs_nothing_from_the_current_folder(tmp_path):
+def test_verify_with_workers_runs_nothing_from_the_current_folder(tmp_path, command):
     folder, marker = planted_folder(tmp_path)
-    done = records("verify", "-j", "2", "--json", ".", cwd=folder)
+    done = records(command, "verify", "-j", "2", "--json", ".", cwd=folder)
     assert not marker.exists(), marker.read_text()
     assert done.returncode == 0, done.stderr
     verdicts = [json.loads(line)["verdict"] for line in done.stdout.splitlines()]
     assert verdicts == ["pass"] * FILES
 
 
-def test_import_with_workers_runs_nothing_from_the_current_folder(tmp_path):
+def test_import_with_workers_runs_nothing_from_the_current_folder(tmp_path, command):
     folder, marker = planted_folder(tmp_path)
     db = tmp_path / "club.db"
-    done = records("import", "-j", "2", "--json", "--db", str(db), ".", cwd=folder)
+    done = records(command, "import", "-j", "2", "--json", "--db", str(db), ".", cwd=folder)
     assert not marker.exists(), marker.read_text()
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["new"] == FILES
 
 
-def test_the_data_folder_named_on_the_command_line_runs_nothing_either(tmp_path):
+def test_the_data_folder_named_on_the_command_line_runs_nothing_either(tmp_path, command):
     # From another folder (here the repository's own root, which holds a `boardrecords/` of its own).
     folder, marker = planted_folder(tmp_path)
     root = Path(__file__).resolve().parents[1]
-    done = records("verify", "-j", "2", "--json", str(folder), cwd=root)
+    done = records(command, "verify", "-j", "2", "--json", str(folder), cwd=root)
     assert not marker.exists(), marker.read_text()
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("\n") == FILES

@@ -1,4 +1,5 @@
-"""Imported only by the import's fork server (as a preloaded module): it ends when the process that started it ends.
+"""Imported only by the worker pool's fork server (as a preloaded module): it ends when the process that started it
+ends.
 
 See worker_guard.py. Its workers guard themselves in their initializer (a fork does not keep the watch thread).
 """

@@ -1,9 +1,9 @@
-"""Helper processes (the import's fork server and its workers) end when the import ends, however it ends.
+"""Helper processes (a command's fork server and its workers) end when the command ends, however it ends.
 
 On Linux the kernel sends SIGKILL to a process whose parent dies (prctl PR_SET_PDEATHSIG); elsewhere, and as a
 second line, a daemon thread checks twice a second whether the parent changed (the process was re-parented) or the
-import's main process (its pid travels in RECORDS_IMPORT_PID) is gone, and ends the process then. The chain main
-process -> fork server -> workers therefore comes down within a second or two of a `kill -9` of the import, instead
+command's main process (its pid travels in RECORDS_MAIN_PID) is gone, and ends the process then. The chain main
+process -> fork server -> workers therefore comes down within a second or two of a `kill -9` of the command, instead
 of living on and holding its pipes open.
 """
 
@@ -17,11 +17,11 @@ import time
 
 PR_SET_PDEATHSIG = 1
 POLL_SECONDS = 0.5
-ENV_MAIN_PID = "RECORDS_IMPORT_PID"
+ENV_MAIN_PID = "RECORDS_MAIN_PID"
 
 
 def mark_main_process() -> None:
-    """Called by the import before it starts helpers: they watch this process."""
+    """Called by the command before it starts helpers: they watch this process."""
     os.environ[ENV_MAIN_PID] = str(os.getpid())
 
 
@@ -46,7 +46,7 @@ def _gone(pid: int) -> bool:
 
 
 def die_with_parent() -> None:
-    """Arrange for this process to end when its parent process, or the import's main process, ends."""
+    """Arrange for this process to end when its parent process, or the command's main process, ends."""
     parent = os.getppid()
     main = _main_pid()
     if sys.platform.startswith("linux"):

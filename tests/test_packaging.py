@@ -1,0 +1,44 @@
+"""The built wheel holds every module of the tree under `boardrecords`, the compiled scan included (setup.py)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LAYERS = ("common", "records", "verifier", "schema", "cli")
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> zipfile.ZipFile:
+    out = tmp_path_factory.mktemp("wheel")
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+                           capture_output=True, text=True, timeout=600, check=False)
+    assert built.returncode == 0, built.stderr
+    (path,) = out.glob("boardrecords-*.whl")
+    return zipfile.ZipFile(path)
+
+
+def test_the_wheel_holds_every_module_and_asset_of_the_tree(wheel):
+    tree = {f"boardrecords/{p.relative_to(ROOT).as_posix()}"
+            for layer in LAYERS for p in (ROOT / layer).rglob("*")
+            if p.suffix in (".py", ".pyi", ".js", ".css") and "__pycache__" not in p.parts}
+    held = {name for name in wheel.namelist() if name.startswith("boardrecords/")}
+    assert tree - held == set()
+    assert {n for n in held if n.endswith(".py")} == {n for n in tree if n.endswith(".py")}
+    assert "boardrecords/__init__.py" not in held  # a namespace: no folder at the root can shadow it
+
+
+@pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None, reason="no C compiler here")
+def test_the_wheel_holds_the_compiled_scan(wheel):
+    assert [n for n in wheel.namelist() if n.startswith("boardrecords/verifier/_scan.") and n.endswith(".so")]
+
+
+def test_the_console_command_is_records(wheel):
+    entry = next(n for n in wheel.namelist() if n.endswith("entry_points.txt"))
+    assert "records = boardrecords.cli.main:app" in wheel.read(entry).decode()

@@ -1,1 +1,0 @@
-../../boardrecords/__init__.py
