@@ -44,11 +44,11 @@ class SourcePos:
         self._line = line
         self._column = column
         self._offset: int | None = offset
-        self._src: _Locator | None = None
+        self._src: Locator | None = None
         self._find: Callable[[], int] | None = None
 
     @classmethod
-    def lazy(cls, offset: int, src: _Locator) -> SourcePos:
+    def lazy(cls, offset: int, src: Locator) -> SourcePos:
         """A position known by its byte offset; `src.line_col(offset)` gives line and column when asked."""
         pos = cls.__new__(cls)
         pos._line = 0
@@ -59,7 +59,7 @@ class SourcePos:
         return pos
 
     @classmethod
-    def deferred(cls, find: Callable[[], int], src: _Locator) -> SourcePos:
+    def deferred(cls, find: Callable[[], int], src: Locator) -> SourcePos:
         """A position whose byte offset `find()` works out when first asked (e.g. by scanning a node again)."""
         pos = cls.lazy(0, src)
         pos._offset = None
@@ -108,7 +108,9 @@ class SourcePos:
         return f"{self.line}:{self.column}"
 
 
-class _Locator(Protocol):
+class Locator(Protocol):
+    """What turns a byte offset into a line and column: the record's source (records/source.py)."""
+
     def line_col(self, offset: int) -> tuple[int, int]: ...
 
 
@@ -347,7 +349,7 @@ def source_of(node: Node) -> _Scanner | None:
     return getattr(node, "_src", None)
 
 
-class _Scanner(_Locator, Protocol):
+class _Scanner(Locator, Protocol):
     def scan_node(self, offset: int) -> dict[str, tuple[int, list[int]]]: ...
 
     def node_offset(self, node: Node) -> int: ...

@@ -19,7 +19,6 @@ are case-sensitive (`aa` is column 0, `AA` column 26).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -239,8 +238,6 @@ class PointNames:
     def parse(self, text: str) -> Point:
         return parse_point_text(text, self.game, self.size)
 
-
-PointNamer = Callable[[Point], str]
 
 
 def names_for(game: Game, size: int, sgf: bool = False) -> PointNames:

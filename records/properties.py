@@ -304,9 +304,3 @@ def read_handicap(raw: str | None) -> tuple[int | None, Problem | None]:
         return int(text), None
     return None, Problem("bad-handicap", f"HA[{raw}] is not a whole number of stones; handicap left unknown",
                          rule="FMT-8")
-
-
-def read_colour(raw: str) -> Colour | None:
-    """`PL` and other colour values: `B` or `W` (anything else is None)."""
-    text = raw.strip()
-    return _COLOURS.get(text)

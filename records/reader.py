@@ -11,7 +11,7 @@ from .charset import BOM, DEFAULT, FALLBACK, Decoder, NeedsFallback, codec_for
 from .games import Game, game_from_gm
 from .grammar import Note, ParsedTree, parse_tree, scan_root, show_byte
 from .limits import ENV_MAX_RECORDS, max_records, read_input
-from .model import FormatError, Node, Problem, Property, Record, Setup, Severity, SourcePos, _Locator, source_of
+from .model import FormatError, Locator, Node, Problem, Property, Record, Setup, Severity, SourcePos, source_of
 from .properties import RecordMoves, move_table, read_date, read_handicap, read_komi, read_result, read_size
 from .setup import collect_setup
 from .source import RecordSource, SourceText
@@ -300,5 +300,5 @@ def _diagnostics(notes: list[Note], record: Record) -> list[Problem]:
             for code, message, off, severity, rule in notes]
 
 
-def _pos(where: int | Callable[[], int], src: _Locator) -> SourcePos:
+def _pos(where: int | Callable[[], int], src: Locator) -> SourcePos:
     return SourcePos.lazy(where, src) if isinstance(where, int) else SourcePos.deferred(where, src)

@@ -184,5 +184,5 @@ def test_every_engine_takes_the_notation(game: Game) -> None:
     from boardrecords.verifier.registry import engine_for
 
     engine = engine_for(game)(5, notation=Notation.SGF)
-    assert engine.point_name((3, 2)) == "dc"
-    assert engine_for(game)(5).point_name((3, 2)) == ("D3" if game in GO_GAMES else "d3")
+    assert engine.names((3, 2)) == "dc"
+    assert engine_for(game)(5).names((3, 2)) == ("D3" if game in GO_GAMES else "d3")

@@ -128,7 +128,6 @@ class Engine(ABC):
         self.size = size
         # How messages name points (GEN-10): the game's customary notation unless SGF letters are asked for.
         self.names = PointNames(type(self).game, size, notation)
-        self.point_name = self.names
         self.komi = komi
         self.turn = 0  # turns played (passes and swaps count)
         self.swapped = False
@@ -181,7 +180,22 @@ class Engine(ABC):
         """The score of the board as it stands, in games decided by score; None in the connection games."""
         return None
 
-    # -- helpers for subclasses ----------------------------------------------------------------------------
-    def _on_board(self, point: Point | None) -> bool:
-        return point is not None and 0 <= point[0] < self.size and 0 <= point[1] < self.size
 
+def touched(move: Move, change: Change) -> list[Point]:
+    """Every point a move changed: where it played or moved to, and each stone it placed, captured, converted,
+    flipped, filled, removed or relocated (the position and pattern watchers follow these)."""
+    points: list[Point] = []
+    if move.point is not None:
+        points.append(move.point)
+    if move.target is not None:
+        points.append(move.target)
+    points.extend(change.placed)
+    points.extend(change.captured)
+    points.extend(change.converted)
+    points.extend(change.flipped)
+    points.extend(change.filled)
+    points.extend(change.removed)
+    for a, b in change.relocated:
+        points.append(a)
+        points.append(b)
+    return points

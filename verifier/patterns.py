@@ -21,8 +21,7 @@ from dataclasses import dataclass, field, replace
 from ..records.games import Game, MoveKind
 from ..records.model import Colour, Record
 from ..records.points import Point
-from .engine import BLACK, EMPTY, WHITE
-from .positions import _touched
+from .engine import BLACK, EMPTY, WHITE, touched
 from .replay import Replay, Step, ends_positions
 from .symmetry import Symmetry, symmetries
 
@@ -301,7 +300,7 @@ class ChangeWatcher:
                     and not change.flipped and not change.filled):
                 points: Iterable[Point] = (move.point,)
             else:
-                points = _touched(move, change)
+                points = touched(move, change)
             for p in points:
                 i = p[1] * size + p[0]
                 v = _code(stone(p))

@@ -27,7 +27,7 @@ from typing import Literal
 from ..records.games import Game, MoveKind
 from ..records.model import Colour, Move, Record
 from ..records.points import Point, format_point
-from .engine import Change, Engine
+from .engine import Engine, touched
 from .replay import Replay, Step, ends_positions
 from .symmetry import Symmetry, symmetries
 
@@ -269,13 +269,13 @@ class PositionWatcher:
                         tracker.packed ^= numbers[new][i]  # type: ignore[index]
                         board[point] = new  # type: ignore[assignment]
                 else:
-                    tracker.touch(_touched(move, change))
+                    tracker.touch(touched(move, change))
             else:
                 others.append(len(moves))
                 codes.append(-1)
                 if kind is swap:
                     self.swap_ply = len(moves)
-                tracker.touch(_touched(move, change))
+                tracker.touch(touched(move, change))
             moves.append(move)
             packed_keys.append(tracker.packed ^ extra_term(t, engine))
             movers.append(engine.player_to_move)
@@ -343,24 +343,6 @@ def _columns(t: Tables | None, packed: list[int], moves: list[Move], codes: list
         # a symmetric position: the smallest text over the frames that give the key
         nexts[ply] = min(texts[f][code] if code >= 0 else move_text(move, t.syms[f]) for f in frames)
     return Columns(keys, first, tied, nexts, movers[:len(moves)])
-
-
-def _touched(move: Move, change: Change) -> list[Point]:
-    points: list[Point] = []
-    if move.point is not None:
-        points.append(move.point)
-    if move.target is not None:
-        points.append(move.target)
-    points.extend(change.placed)
-    points.extend(change.captured)
-    points.extend(change.converted)
-    points.extend(change.flipped)
-    points.extend(change.filled)
-    points.extend(change.removed)
-    for a, b in change.relocated:
-        points.append(a)
-        points.append(b)
-    return points
 
 
 def positions(record: Record) -> list[Position]:

@@ -119,11 +119,11 @@ class CationEngine(Engine):
         pt = t.points[i]
         if self._cc:
             raise IllegalMove("placement-in-situation-b", "CAT-6",
-                              f"{self.point_name(pt)}: there is a crosscut on the board: a crosscut stone must be moved"
+                              f"{self.names(pt)}: there is a crosscut on the board: a crosscut stone must be moved"
                               " or removed (CAT-6)", pt)
         cells = self._cells
         if cells[i]:
-            raise IllegalMove("occupied", "CAT-4", f"{self.point_name(pt)}: the point is occupied (CAT-4)", pt)
+            raise IllegalMove("occupied", "CAT-4", f"{self.names(pt)}: the point is occupied (CAT-4)", pt)
         y = 3 - x
         diags = t.diags[i]
         latest = self._latest
@@ -134,8 +134,8 @@ class CationEngine(Engine):
                 if (a == latest or b == latest) and cells[d] == x and cells[a] == y and cells[b] == y:
                     raise IllegalMove(
                         "crosscut-with-latest", "CAT-4",
-                        f"{self.point_name(pt)}: the stone would form a crosscut with {COLOUR[y].word}'s latest stone"
-                        f" {self.point_name(t.points[latest])} (CAT-4)", pt)
+                        f"{self.names(pt)}: the stone would form a crosscut with {COLOUR[y].word}'s latest stone"
+                        f" {self.names(t.points[latest])} (CAT-4)", pt)
         cells[i] = x
         self._empty -= 1
         cc = self._cc
@@ -155,26 +155,26 @@ class CationEngine(Engine):
         o = self._index(move.point, move)
         if move.target is None:
             raise IllegalMove("malformed-move", "CAT-10",
-                              f"{self.point_name(self._t.points[o])}-: a relocation needs a destination (CAT-10)",
+                              f"{self.names(self._t.points[o])}-: a relocation needs a destination (CAT-10)",
                               move.point)
         t = self._index(move.target, move)
         pts = self._t.points
         src, dst = pts[o], pts[t]
         if not self._cc:
             raise IllegalMove("relocation-in-situation-a", "CAT-6",
-                              f"{self.point_name(src)}-{self.point_name(dst)}: no crosscut on the board:"
+                              f"{self.names(src)}-{self.names(dst)}: no crosscut on the board:"
                               " a stone must be placed (CAT-6, CAT-4)", src)
         self._check_chosen(o, x, "move")
         cells = self._cells
         if t == o:
             raise IllegalMove("same-point", "CAT-6",
-                              f"{self.point_name(src)}-{self.point_name(dst)}: the stone must be put on a"
+                              f"{self.names(src)}-{self.names(dst)}: the stone must be put on a"
                               " different point (CAT-6)", dst)
         if cells[t]:
-            raise IllegalMove("target-occupied", "CAT-6", f"{self.point_name(dst)}: the point is occupied (CAT-6)", dst)
+            raise IllegalMove("target-occupied", "CAT-6", f"{self.names(dst)}: the point is occupied (CAT-6)", dst)
         if self._forms(t, x, o):
             raise IllegalMove("relocation-crosscut", "CAT-6",
-                              f"{self.point_name(dst)}: the stone would belong to a crosscut there (CAT-6)", dst)
+                              f"{self.names(dst)}: the stone would belong to a crosscut there (CAT-6)", dst)
         self._lift(o, x)
         cells[t] = x  # CAT-6: checked above, the stone belongs to no crosscut on its new point
         self._latest = t  # CAT-3: a stone moved to its new point is the latest stone
@@ -187,7 +187,7 @@ class CationEngine(Engine):
         src = self._t.points[o]
         if not self._cc:
             raise IllegalMove("removal-in-situation-a", "CAT-6",
-                              f"{self.point_name(src)}-: no crosscut on the board:"
+                              f"{self.names(src)}-: no crosscut on the board:"
                               " a stone must be placed (CAT-6, CAT-4)",
                               src)
         self._check_chosen(o, x, "remove")
@@ -195,7 +195,7 @@ class CationEngine(Engine):
             # CAT-7: removal only for a stone with no legal destination (the mover may still choose that stone
             # when another crosscut stone could move).
             raise IllegalMove("removal-with-destination", "CAT-7",
-                              f"{self.point_name(src)}: the stone has a legal destination, so it may not be removed"
+                              f"{self.names(src)}: the stone has a legal destination, so it may not be removed"
                               " (CAT-7)", src)
         self._lift(o, x)
         self._empty += 1
@@ -264,7 +264,7 @@ class CationEngine(Engine):
         c, r = point
         n = self.size
         if not (0 <= c < n and 0 <= r < n):
-            raise IllegalMove("off-board", "CAT-1", f"point {self.point_name(point)} is off the {n}x{n} board (CAT-1)",
+            raise IllegalMove("off-board", "CAT-1", f"point {self.names(point)} is off the {n}x{n} board (CAT-1)",
                               point)
         return r * n + c
 
@@ -307,12 +307,12 @@ class CationEngine(Engine):
         if cells[o] != x:
             what = "an empty point" if not cells[o] else f"a {COLOUR[cells[o]].word} stone"
             raise IllegalMove("not-own-stone", "CAT-6",
-                              f"{self.point_name(src)}: {what}; the mover must {verb} a {COLOUR[x].word} stone (CAT-6)",
+                              f"{self.names(src)}: {what}; the mover must {verb} a {COLOUR[x].word} stone (CAT-6)",
                               src)
         cc = self._cc
         if not any(b in cc for b in self._t.blocks[o]):
             raise IllegalMove("not-in-crosscut", "CAT-6",
-                              f"{self.point_name(src)}: the stone belongs to no crosscut (CAT-6)", src)
+                              f"{self.names(src)}: the stone belongs to no crosscut (CAT-6)", src)
 
     def _chosen_stones(self, x: int) -> list[int]:
         """The mover's stones that belong to a crosscut (CAT-6), in reading order."""

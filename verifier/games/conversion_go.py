@@ -127,12 +127,12 @@ class ConversionGoEngine(Engine):
         size = self.size
         if point is None or not (0 <= point[0] < size and 0 <= point[1] < size):
             # The driver checks points against the board; this keeps a bad Move from ending in a traceback.
-            where = self.point_name(point) if point is not None else "no point"
+            where = self.names(point) if point is not None else "no point"
             raise IllegalMove("off-board", "CON-1", f"point {where} is off the {size}x{size} board", point)
         cells = self._cells
         idx = point[1] * size + point[0]
         if cells[idx] != EMPTY:
-            raise IllegalMove("occupied", "CON-4", f"{self.point_name(point)} is occupied", point)
+            raise IllegalMove("occupied", "CON-4", f"{self.names(point)} is occupied", point)
 
         turn = self.turn
         player = 0 if turn < 3 else turn % 2
@@ -146,7 +146,7 @@ class ConversionGoEngine(Engine):
                     if length >= _MIRROR_LIMIT:
                         raise IllegalMove(
                             "mirror", "CON-6",
-                            f"{self.point_name(point)} would be the {length}th successive mirror ({SYMMETRY_NAMES[s]})"
+                            f"{self.names(point)} would be the {length}th successive mirror ({SYMMETRY_NAMES[s]})"
                             " of the opponent's play", point)
             elif runs is not _NO_RUNS:
                 runs = _NO_RUNS
@@ -287,7 +287,7 @@ class ConversionGoEngine(Engine):
             done.update(group)
             hit = sum(1 for g in group if g in marked)
             if hit != len(group):
-                at = self.point_name(self._points[min(group)])
+                at = self.names(self._points[min(group)])
                 raise IllegalMove("marks-split", "CON-7",
                                   f"the marks split the {len(group)}-stone group at {at}: {hit} of its stones are "
                                   "marked", self._points[min(group)])

@@ -155,7 +155,7 @@ class GoEngine(Engine):
         cells = self._cells
         if cells[i]:
             # ING-3: a play puts a stone on an empty point.
-            raise IllegalMove("occupied", "ING-3", f"{self.point_name(point)} is occupied", point)  # type: ignore[arg-type]
+            raise IllegalMove("occupied", "ING-3", f"{self.names(point)} is occupied", point)  # type: ignore[arg-type]
         if self._dead:
             return self._play_slow(i, point)  # type: ignore[arg-type]
         c = BLACK if colour is _B else WHITE
@@ -277,10 +277,10 @@ class GoEngine(Engine):
         # ING-4: positional superko; a lone suicide capturing nothing recreates the current position itself.
         if lone_suicide:
             return IllegalMove("single-stone-suicide", "ING-4",
-                               f"single-stone suicide on {self.point_name(point)} recreates the current position",
+                               f"single-stone suicide on {self.names(point)} recreates the current position",
                                point)
         return IllegalMove("superko", "ING-4",
-                           f"play on {self.point_name(point)} recreates an earlier position (positional superko)",
+                           f"play on {self.names(point)} recreates an earlier position (positional superko)",
                            point)
 
     def _take_off(self, stones: list[int], code: int) -> None:
@@ -371,7 +371,7 @@ class GoEngine(Engine):
         if split:
             p, total, hit = min(split)
             raise IllegalMove("marks-split", "ING-7",
-                              f"the marks split the {total}-stone string at {self.point_name(p)}: {hit} of its stones "
+                              f"the marks split the {total}-stone string at {self.names(p)}: {hit} of its stones "
                               "are marked", p)
         return frozenset(marked)
 
@@ -389,7 +389,7 @@ class GoEngine(Engine):
                 and (not cells[row * s + col] or row * s + col in removed))
             if wrong:
                 # Every point is named: a user checking the marks needs all of them, not a sample.
-                listed = " ".join(self.point_name(p) for p in wrong)
+                listed = " ".join(self.names(p) for p in wrong)
                 self.warnings.append(EngineWarning(
                     "marks-not-territory", "ING-7",
                     f"{label} marks on points that are not that colour's territory: {listed}"))

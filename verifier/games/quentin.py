@@ -89,7 +89,7 @@ class QuentinEngine(Engine):
             if first is not None:
                 raise IllegalMove("pass-not-allowed", "QUE-5",
                                   "pass is not allowed while a legal placement exists, e.g. "
-                                  f"{self.point_name(self._points[first])} (QUE-5)")
+                                  f"{self.names(self._points[first])} (QUE-5)")
             self.turn += 1
             return Change()
         # QUE-7 and README (pie swap): only as the second turn of the game, instead of a placement.
@@ -108,22 +108,22 @@ class QuentinEngine(Engine):
         n = self.size
         if point is None or not (0 <= point[0] < n and 0 <= point[1] < n):
             # The driver checks points against the board (QUE-1); kept so that a bad Move can never corrupt the board.
-            where = self.point_name(point) if point is not None else "no point"
+            where = self.names(point) if point is not None else "no point"
             raise IllegalMove("off-board", "QUE-1", f"point {where} is off the {n}x{n} board (QUE-1)", point)
         i = point[1] * n + point[0]
         held = self._cells[i]
         if held:
             # QUE-2: a stone goes on an empty point.
             raise IllegalMove("occupied", "QUE-2",
-                              f"{self.point_name(point)}: the point is occupied by a {COLOUR[held].word} stone (QUE-2)",
+                              f"{self.names(point)}: the point is occupied by a {COLOUR[held].word} stone (QUE-2)",
                               point)
         filled, bad = self._apply(i, _CODE[move.colour])
         if bad is not None:
             self._undo(i, filled)
             a, b = sorted(bad)
             raise IllegalMove("diagonal", "QUE-4",
-                              f"{self.point_name(point)}: {self.point_name(self._points[a])} and "
-                              f"{self.point_name(self._points[b])} are diagonal neighbours without a common "
+                              f"{self.names(point)}: {self.names(self._points[a])} and "
+                              f"{self.names(self._points[b])} are diagonal neighbours without a common "
                               "like-coloured neighbour after filling (QUE-4)", point)
         self._commit(i, filled)
         self.turn += 1

@@ -19,6 +19,7 @@ from ...records.notation import Notation
 from ...records.points import Point
 from ..chains import has_chain
 from ..engine import BLACK, EMPTY, WHITE, Change, Engine, IllegalMove, Marks, Outcome
+from ..grid import grid
 
 _COLOUR = (None, Colour.BLACK, Colour.WHITE)
 _PLAYERS = (Colour.BLACK, Colour.WHITE)
@@ -35,19 +36,12 @@ class _Tables:
     __slots__ = ("edge", "lines", "nbrs", "place_moves", "points", "sweep_moves")
 
     def __init__(self, n: int) -> None:
-        cells = range(n * n)
-        self.points: tuple[Point, ...] = tuple((i % n, i // n) for i in cells)
-        self.nbrs: tuple[tuple[int, ...], ...] = tuple(
-            tuple(j for j, ok in ((i - n, i >= n), (i + n, i < n * (n - 1)), (i - 1, i % n > 0),
-                                  (i + 1, i % n < n - 1)) if ok)
-            for i in cells
-        )
-        # The tables below are indexed by colour code: entry 0 (EMPTY) is an empty placeholder, never read.
-        # Edge bits per colour (GEN-3): 1 = first edge, 2 = second edge; a group with both bits is a chain.
-        black_edge = tuple((1 if i < n else 0) | (2 if i >= n * (n - 1) else 0) for i in cells)
-        white_edge = tuple((1 if i % n == 0 else 0) | (2 if i % n == n - 1 else 0) for i in cells)
-        self.edge: tuple[tuple[int, ...], ...] = ((), black_edge, white_edge)
-        # The cells of each line a colour sweeps: Black rows, White columns (SQU-4).
+        g = grid(n)
+        self.points: tuple[Point, ...] = g.points
+        self.nbrs: tuple[tuple[int, ...], ...] = g.neighbours
+        # Indexed by colour code: entry 0 (EMPTY) is an empty placeholder, never read. Edge bits per colour (GEN-3).
+        self.edge: tuple[tuple[int, ...], ...] = ((), g.black_edges, g.white_edges)
+        # The cells of each line a colour sweeps: Black rows, White columns (SQU-4); indexed by colour code too.
         rows = tuple(tuple(range(r * n, r * n + n)) for r in range(n))
         cols = tuple(tuple(range(c, n * n, n)) for c in range(n))
         self.lines: tuple[tuple[tuple[int, ...], ...], ...] = ((), rows, cols)
@@ -171,7 +165,7 @@ class SquerEngine(Engine):
         cells = self._cells
         if cells[idx] != EMPTY:
             # SQU-3: a maneuver places a stone on an empty point.
-            raise IllegalMove("occupied", "SQU-3", f"{self.point_name(point)} is occupied (SQU-3)", point)
+            raise IllegalMove("occupied", "SQU-3", f"{self.names(point)} is occupied (SQU-3)", point)
         cells[idx] = me
         self._empties -= 1
         flipped: list[int] = []
