@@ -5,8 +5,12 @@
   text codec is accepted too. A few legacy names are read with the codec that extends them (GB2312 with GB18030,
   Shift_JIS with CP932, EUC-KR with CP949, Big5 with Big5-HKSCS), which decodes every valid byte sequence of the
   named charset the same way and also reads the vendor extensions such files often contain.
-- `CA` absent: UTF-8; when the record's bytes are not UTF-8, ISO-8859-1, with a warning.
+- `CA` absent: UTF-8; when the record's bytes are not UTF-8, the charset they show as a charset detector (chardet)
+  finds it, with a warning that names it (FMT-11); ISO-8859-1 only when the detector names nothing this reader can
+  honour. UTF-8 and ASCII files never reach the detector.
 - `CA` unknown (or a codec the syntax cannot be read in, such as UTF-16): a warning, then as if absent.
+- A file written in UTF-16 (with a byte-order mark, or without one when its first characters show it) is read
+  through its UTF-8 transcoding (FMT-3); the record keeps the file's own bytes (records/reader.py).
 - Bytes that are not valid in the chosen codec are kept: they decode to lone surrogates (Python's
   "surrogateescape"), and encoding the value again with the same error handler gives the original bytes back.
 """
@@ -22,6 +26,9 @@ DEFAULT = "utf-8"
 FALLBACK = "iso-8859-1"
 ERRORS = "surrogateescape"
 BOM = b"\xef\xbb\xbf"
+UTF16_BOMS = ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+_UTF16_LE_START = re.compile(rb"(?:[\t\n\r ]\x00)*\(\x00(?:[\t\n\r ]\x00)*[;A-Za-z]\x00")
+_UTF16_BE_START = re.compile(rb"(?:\x00[\t\n\r ])*\x00\((?:\x00[\t\n\r ])*\x00[;A-Za-z]")
 
 _ALIASES = {
     "utf8": "utf-8",
@@ -139,3 +146,33 @@ def encode_value(text: str) -> bytes:
     except UnicodeEncodeError:
         # Lone surrogates that did not come from reading (a value made in code): keep them representable.
         return text.encode("utf-8", "surrogatepass")
+
+
+def utf16_codec(data: bytes) -> tuple[str, int] | None:
+    """(codec, length of the byte-order mark) when the file is written in UTF-16 (FMT-3), else None.
+
+    Without a byte-order mark the start decides: `(` and the `;` or property name after it (blanks allowed), each
+    character with a zero byte beside it, as no file in an ASCII-compatible charset has.
+    """
+    for bom, codec in UTF16_BOMS:
+        if data.startswith(bom):
+            return codec, len(bom)
+    if _UTF16_LE_START.match(data):
+        return "utf-16-le", 0
+    if _UTF16_BE_START.match(data):
+        return "utf-16-be", 0
+    return None
+
+
+def detect_codec(data: bytes) -> str | None:
+    """FMT-11: the charset bytes that are not UTF-8 show, as chardet finds it, if the syntax can be read in it.
+
+    chardet rather than charset-normalizer: on records of a few hundred bytes with a handful of names in Shift_JIS,
+    GB18030 or EUC-KR (what Asian servers write without `CA`), charset-normalizer named EUC-KR for all three and
+    chardet each rightly (tests/test_format_charset.py holds such files).
+    """
+    import chardet  # loaded only for the rare file that needs it
+
+    name = chardet.detect(data).get("encoding")
+    return codec_for(name) if name else None
+

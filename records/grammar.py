@@ -164,7 +164,8 @@ class ParsedTree:
 
 def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveSource, notes: list[Note],
                error: Callable[[str, int], FormatError]) -> ParsedTree:
-    """Parse the game tree whose `(` is at `start` (followed by `;`), with all its variations."""
+    """Parse the game tree whose `(` is at `start` (followed by `;`, or by the root's properties: FMT-3), with all
+    its variations."""
     codec = decoder.codec
     cache = moves.cache
     idents = _IDENTS
@@ -243,8 +244,18 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
             last = node = nd
         elif k == 5:
             if node is None:
-                where = "after '('" if need_node else "after ')'"
-                raise error(f"expected ';' before the property {m.group(3).decode('ascii')!r} {where}", m.start())
+                if root is None and need_node:
+                    # FMT-3: the first node without its `;`, as the Nihon Ki-in's files have it: it is the root.
+                    notes.append(("root-without-semicolon", "the game tree's first node has no ';' (read as the "
+                                  "root node)", m.start(), Severity.WARNING, "FMT-3"))
+                    src.root_offset = m.start() - 1
+                    nd = root = Root(None, src)
+                    last = node = nd
+                    need_node = state = False
+                else:
+                    where = "after '('" if need_node else "after ')'"
+                    raise error(f"expected ';' before the property {m.group(3).decode('ascii')!r} {where}",
+                                m.start())
             raw_ident = m.group(3)
             names = idents.get(raw_ident)
             if names is None:
@@ -457,7 +468,7 @@ def _unexpected(data: bytes, offset: int, in_node: bool, need_node: bool) -> str
     return f"expected ';', '(' or ')', found {found}"
 
 
-_ROOT = re.compile(rb"\(\s*+;\s*+((?:[A-Za-z]++\s*+(?:\[" + _BODY + rb"\]\s*+)++)*+)", re.S)
+_ROOT = re.compile(rb"\(\s*+;?\s*+((?:[A-Za-z]++\s*+(?:\[" + _BODY + rb"\]\s*+)++)*+)", re.S)
 _ROOT_PROPS = re.compile(rb"([A-Za-z]++)\s*+((?:\[" + _BODY + rb"\]\s*+)++)", re.S)
 
 

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from .charset import BOM, DEFAULT, FALLBACK, Decoder, NeedsFallback, codec_for
+from .charset import BOM, DEFAULT, FALLBACK, Decoder, NeedsFallback, codec_for, detect_codec, utf16_codec
 from .games import Game, game_from_gm
 from .grammar import Note, ParsedTree, parse_tree, scan_root, show_byte
 from .limits import ENV_MAX_RECORDS, max_records, read_input
@@ -16,7 +16,8 @@ from .properties import RecordMoves, move_table, read_date, read_handicap, read_
 from .setup import collect_setup
 from .source import RecordSource, SourceText
 
-_TREE_START = re.compile(rb"\(\s*;")
+# A game tree: `(` then `;`, or `(` then the root's first property without its `;` (FMT-3, the Nihon Ki-in's files).
+_TREE_START = re.compile(rb"\(\s*(?:;|[A-Za-z]+\s*\[)")
 _EMPTY_TREES = re.compile(rb"(?:\(\s*\)\s*)+")
 _SETUP = ("AB", "AW", "AE", "PL")
 
@@ -34,6 +35,9 @@ def read_bytes(data: bytes, source: str | None = None, *, strict: bool = False) 
     was_enabled = gc.isenabled()
     gc.disable()
     try:
+        utf16 = utf16_codec(data)
+        if utf16 is not None:
+            return _Utf16Reader(data, utf16[0], utf16[1], source, strict).read()
         return _Reader(data, source, strict).read()
     except RecursionError as err:  # pragma: no cover - everything is iterative; kept as a last guard
         raise FormatError("the data is nested too deeply to read", None, source) from err
@@ -49,11 +53,28 @@ def read_file(path: str | Path, *, strict: bool = False) -> list[Record]:
 
 
 class _Reader:
+    # A reader of a file read through a transcoding says so: the codec its values are in, whatever CA says.
+    forced_codec: str | None = None
+
     def __init__(self, data: bytes, source: str | None, strict: bool) -> None:
         self.data = data
         self.source = source
         self.strict = strict
         self.text = SourceText(data, source)
+        self.detected: str | None = None  # FMT-11: the charset the file's bytes show, found once per file
+
+    def raw(self, start: int, end: int) -> bytes:
+        """The file's own bytes of the record at data[start:end] (what the archive keeps)."""
+        return self.data[start:end]
+
+    @property
+    def file_encoding(self) -> str | None:
+        return None
+
+    def detect(self) -> str:
+        if self.detected is None:
+            self.detected = detect_codec(self.data) or FALLBACK
+        return self.detected
 
     def error(self, src: RecordSource | None, code: str = "syntax"):
         text = self.text
@@ -104,8 +125,8 @@ class _Reader:
         data = self.data
         raw_root = scan_root(data, start)
         ca_values = raw_root.get("CA")
-        codec = None
-        if ca_values:
+        codec = self.forced_codec
+        if codec is None and ca_values:
             codec = codec_for(ca_values[0].decode("ascii", "replace"))
         declared = codec is not None
         if codec is None:
@@ -119,9 +140,9 @@ class _Reader:
             tree = parse_tree(data, start, src, decoder, RecordMoves(move_table(game, size), decoder, src),
                               tree_notes, self.error(src))
         except NeedsFallback as signal:
-            # No CA and not UTF-8: the whole record is read again as ISO-8859-1 (every byte is a character).
+            # No CA and not UTF-8: the whole record is read again in the charset its bytes show (FMT-11).
             fallback_at = signal.offset
-            codec = FALLBACK
+            codec = self.detect()
             src = RecordSource(self.text, codec, start)
             decoder = Decoder(codec, True)
             tree_notes = list(notes)
@@ -137,8 +158,8 @@ class _Reader:
               notes: list[Note]) -> Record:
         root = tree.root
         props = root.properties
-        record = Record(root=root, game=game, size=size, raw=self.data[start:tree.end], encoding=src.encoding,
-                        source=self.source, index=index)
+        record = Record(root=root, game=game, size=size, raw=self.raw(start, tree.end),
+                        encoding=self.file_encoding or src.encoding, source=self.source, index=index)
         diags = record.diagnostics
         diags.extend(Problem(code, message, severity, rule, pos=_pos(off, src))
                      for code, message, off, severity, rule in notes)
@@ -163,8 +184,14 @@ class _Reader:
         record.place = _text(props, "PC")
         record.name = _text(props, "GN")
         record.rules = _text(props, "RU")
+        # The Nihon Ki-in's files (a root without `;`, FMT-3) give the date as RD and the event as TE.
+        nihon_kiin = src.root_offset is not None
+        if nihon_kiin and record.event is None:
+            record.event = _text(props, "TE")
         for ident, reader in (("DT", read_date), ("RE", read_result), ("HA", read_handicap)):
             prop = props.get(ident)
+            if prop is None and ident == "DT" and nihon_kiin:
+                prop = props.get("RD")
             if prop is None:
                 continue
             value, problem = reader(prop.value)
@@ -205,13 +232,14 @@ class _Reader:
                       decoder: Decoder, fallback_at: int | None) -> None:
         diags = record.diagnostics
         ca = record.root.properties.get("CA")
+        used = charset_name(src.encoding)
         if ca_values and not declared:
             diags.append(Problem("charset-unknown", f"CA[{ca.value if ca else ''}] names no charset this reader "
-                                 f"knows; read as {'ISO-8859-1' if fallback_at is not None else 'UTF-8'}",
-                                 Severity.WARNING, "FMT-11", pos=ca.pos if ca else None))
+                                 f"knows; read as {used}", Severity.WARNING, "FMT-11", pos=ca.pos if ca else None))
         if fallback_at is not None:
+            how = "no charset fits better" if src.encoding == FALLBACK else "the charset they show (detected)"
             diags.append(Problem("charset-fallback", "the record has no usable CA and its bytes are not UTF-8; "
-                                 "read as ISO-8859-1", Severity.WARNING, "FMT-11",
+                                 f"read as {used}, {how}", Severity.WARNING, "FMT-11",
                                  pos=SourcePos.lazy(fallback_at, src)))
         if decoder.bad_offset is not None:
             diags.append(Problem("charset-invalid", f"bytes that are not valid {src.encoding} are kept as they "
@@ -225,6 +253,57 @@ class _Reader:
         first = min(warnings, key=lambda d: d.pos.offset if d.pos is not None else -1)
         raise FormatError(f"{first.message} (not allowed when reading strictly)", first.pos, self.source, first.code,
                           first.rule)
+
+
+class _Utf16Reader(_Reader):
+    """FMT-3: a file written in UTF-16, read through its UTF-8 transcoding; each record keeps the file's bytes."""
+
+    forced_codec = "utf-8"
+
+    def __init__(self, data: bytes, codec: str, bom: int, source: str | None, strict: bool) -> None:
+        self.original = data
+        self.codec = codec
+        self.bom = bom
+        try:
+            self.chars = data[bom:].decode(codec, "surrogatepass")
+            self.damaged = False
+        except UnicodeDecodeError:  # an odd length or broken pairs: shown as U+FFFD, the record's bytes kept
+            self.chars = data[bom:].decode(codec, "replace")
+            self.damaged = True
+        super().__init__(self.chars.encode("utf-8", "surrogatepass"), source, strict)
+
+    @property
+    def file_encoding(self) -> str | None:
+        return self.codec
+
+    def raw(self, start: int, end: int) -> bytes:
+        return self.original[self.file_offset(start):self.file_offset(end)]
+
+    def file_offset(self, offset: int) -> int:
+        """The file's byte offset of the transcoding's byte offset `offset`."""
+        chars = len(self.data[:offset].decode("utf-8", "surrogatepass"))
+        return self.bom + len(self.chars[:chars].encode(self.codec, "surrogatepass"))
+
+    def read(self) -> list[Record]:
+        records = super().read()
+        order = "LE" if self.codec.endswith("le") else "BE"
+        mark = "with a byte-order mark" if self.bom else "without a byte-order mark (its bytes show it)"
+        note = f"the file is written in UTF-16 {order}, {mark}; read as such"
+        if self.damaged:
+            note += "; bytes that are not valid UTF-16 are shown as \ufffd (the record keeps the file's bytes)"
+        records[0].diagnostics.insert(0, Problem("utf-16", note, Severity.WARNING, "FMT-3",
+                                                 pos=SourcePos(1, 1, 0)))
+        return records
+
+
+def charset_name(codec: str) -> str:
+    """How a warning names a codec: as people write charsets (`GB18030`, `Shift_JIS`, `ISO-8859-1`)."""
+    return _CHARSET_NAMES.get(codec, codec.upper().replace("_", "-"))
+
+
+_CHARSET_NAMES = {"cp932": "Shift_JIS (CP932)", "cp949": "EUC-KR (CP949)", "big5hkscs": "Big5-HKSCS",
+                  "euc_jp": "EUC-JP", "iso-8859-1": "ISO-8859-1", "utf-8": "UTF-8", "gb18030": "GB18030",
+                  **{f"cp125{i}": f"Windows-125{i}" for i in range(9)}}
 
 
 def _game_and_size(raw_root: dict[str, list[bytes]], codec: str) -> tuple[Game, int]:

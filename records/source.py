@@ -62,7 +62,7 @@ class RecordSource:
     """The source of one record: the file's text, the record's charset (for columns in characters), and where
     its game tree stands (for finding its nodes' positions)."""
 
-    __slots__ = ("_node_offsets", "_walk", "encoding", "end", "root", "start", "text")
+    __slots__ = ("_node_offsets", "_walk", "encoding", "end", "root", "root_offset", "start", "text")
 
     def __init__(self, text: SourceText, encoding: str, start: int = 0) -> None:
         self.text = text
@@ -70,6 +70,8 @@ class RecordSource:
         self.start = start  # the tree's `(`
         self.end = len(text.data)  # just after the tree's `)`, once it is known
         self.root: Node | None = None
+        # Set when the root has no `;` (FMT-3): the offset that stands for it, just before its first property.
+        self.root_offset: int | None = None
         self._node_offsets: dict[int, int] = {}
         self._walk: Iterator[None] | None = None
 
@@ -92,6 +94,9 @@ class RecordSource:
         assert self.root is not None
         out = self._node_offsets
         stack = [self.root]
+        if self.root_offset is not None:
+            out[id(self.root)] = self.root_offset
+            stack = list(reversed(self.root.children))
         for m in NODE_MARKS.finditer(self.text.data, self.start, self.end):
             if m.lastindex is not None:  # a value: its `;` are text
                 continue

@@ -58,3 +58,38 @@ def test_what_disagrees_says_why():
         if v["verdict"] == "wrong-result":
             note = v["result"]["note"] or ""
             assert "GEN-8" in note or "gives" in note or "ING-9" in note or "GEN-9" in note, (v["file"], note)
+
+
+def who_won_class(v: dict) -> str:
+    """GEN-8, who won: where the winner the verdict credits comes from."""
+    status = v["result"]["status"]
+    if v["winner"]["colour"] is None:
+        return "nobody"
+    if status == "disagrees":
+        return "the replay's (the result disagrees)"
+    if status in ("unconfirmed", "kind-only"):
+        return f"the declared ({status})"
+    return "the replay's" if status in ("agrees", "undeclared", "unrecognised") else status
+
+
+def test_who_won_follows_gen_8_on_every_record(capsys):
+    found = [v for v in verdicts() if v["verdict"] != "unreadable"]
+    classes = Counter(who_won_class(v) for v in found)
+    valid = Counter(v["result"]["status"] for v in found if v["valid"])
+    with capsys.disabled():
+        print(f"\ncorpus who won: {dict(classes)}\ncorpus statuses of valid records: {dict(valid)}")
+    for v in found:
+        declared = (v["result"]["declared"] or "").strip()
+        status, colour = v["result"]["status"], v["winner"]["colour"]
+        if status == "kind-only":
+            assert colour == (declared[0] if declared[:2] in ("B+", "W+") else None), v["file"]
+        elif status == "unrecognised":
+            assert any(p["code"] == "result-unrecognised" and declared in p["message"] for p in v["problems"])
+            if v["end"] == "unfinished":
+                assert colour is None, v["file"]
+        elif status == "undeclared" and not v["result"]["checked"]:
+            assert colour is None, v["file"]  # nor under ING-9
+    # B+/W+ on a Go record names the winner only: never a form Go cannot have (the Computer Olympiad's games).
+    assert not [v for v in found if (v["result"]["declared"] or "").strip() in ("B+", "W+")
+                and v["result"]["status"] == "disagrees" and "cannot have" in (v["result"]["note"] or "")]
+    assert valid["unrecognised"] > 0 and valid["kind-only"] > 0

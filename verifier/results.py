@@ -37,12 +37,18 @@ class Judgement:
     def stopped(cls, record: Record, run: Replay) -> Judgement:
         """The replay stopped at an illegal move: nothing after it is guessed, so no declared result agrees."""
         note = f"the replay stopped at the illegal move {run.steps_played + 1}; the result cannot be confirmed"
-        return cls(None, "?", None, _refuted_if_declared(record.result), True, note)
+        return cls(None, "?", None, _refuted_if_declared(record.result), True, _quoting(record.result, note))
 
     @classmethod
     def not_replayed(cls, record: Record) -> Judgement:
         """Header errors kept the record from being replayed as one of the five games."""
-        return cls(None, "?", None, _refuted_if_declared(record.result), True, "the record cannot be replayed")
+        return cls(None, "?", None, _refuted_if_declared(record.result), True,
+                   _quoting(record.result, "the record cannot be replayed"))
+
+
+def _quoting(declared: Result, note: str) -> str:
+    """The note, after the quote of a result outside the vocabulary (GEN-8: its warning quotes it)."""
+    return f"{unrecognised_note(declared)}; {note}" if declared.method is ResultMethod.OTHER else note
 
 
 def _refuted_if_declared(declared: Result) -> ResultStatus:
