@@ -177,6 +177,9 @@ def read_size(game: Game, value: str | None) -> tuple[int, Problem | None]:
 
 _RESULT = re.compile(r"([BW])\+(.*)", re.S)
 _MARGIN = re.compile(r"\d+(?:\.\d+)?|\.\d+")
+# A score counts points of a 52x52 board at most, komi aside: anything above this is no score (and may not fit a
+# number at all: RE[B+999...9]).
+MAX_MARGIN = 10_000
 _METHODS = {
     "": ResultMethod.CHAIN,
     "r": ResultMethod.RESIGN, "resign": ResultMethod.RESIGN,
@@ -210,7 +213,13 @@ def read_result(raw: str | None) -> tuple[Result, Problem | None]:
         if method is not None:
             return Result(raw, method, winner), None
         if _MARGIN.fullmatch(rest):
-            return Result(raw, ResultMethod.SCORE, winner, float(rest)), None
+            margin = float(rest)
+            if margin <= MAX_MARGIN:
+                return Result(raw, ResultMethod.SCORE, winner, margin), None
+            # No board gives such a score: kept as text outside the vocabulary (GEN-8), never a number.
+            return Result(raw, ResultMethod.OTHER), Problem(
+                "result-margin", f"the margin of RE[{text[:2]}{rest[:12]}{'...' if len(rest) > 12 else ''}] is "
+                f"larger than any board can give ({MAX_MARGIN:,}); read as text", rule="FMT-9")
     return Result(raw, ResultMethod.OTHER), None
 
 

@@ -332,3 +332,13 @@ def test_strict_reading_does_not_change_what_is_an_error():
     assert errors(r) == ["bad-size"]
     with pytest.raises(FormatError):
         one(b"(;GM[1]KM[750])", strict=True)
+
+
+def test_fmt_9_a_margin_no_board_can_give_is_text_outside_the_vocabulary():
+    from boardrecords.records.properties import MAX_MARGIN, read_result
+
+    huge = "B+" + "9" * 400
+    result, problem = read_result(huge)
+    assert result.method is ResultMethod.OTHER and result.raw == huge
+    assert problem is not None and problem.rule == "FMT-9" and len(problem.message) < 200
+    assert read_result(f"W+{MAX_MARGIN}")[0].margin == MAX_MARGIN

@@ -188,5 +188,8 @@ def _unfinished(record: Record, run: Replay) -> Judgement:
 
 def unrecognised_note(declared: Result) -> str:
     """GEN-8: the warning that quotes a result outside the vocabulary."""
-    return (f"RE[{declared.raw}] is not in the result vocabulary (B+, W+3.5, 0, B+R, B+T, B+F, Void, ?); "
-            "it is not judged (GEN-8)")
+    raw = declared.raw if len(declared.raw) <= _QUOTED else declared.raw[:_QUOTED] + "..."
+    return f"RE[{raw}] is not in the result vocabulary (B+, W+3.5, 0, B+R, B+T, B+F, Void, ?); it is not judged (GEN-8)"
+
+
+_QUOTED = 60  # a result is quoted up to this many characters (a record may hold a sentence, or 400 digits)
