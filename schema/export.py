@@ -52,20 +52,3 @@ def is_folder_target(out: Path, raw: str | None = None) -> bool:
     text = raw if raw is not None else str(out)
     return out.is_dir() or text.endswith((os.sep, "/"))
 
-
-def export(rows: Sequence[GameRow], out: Path, *, canonical: bool = False, folder: bool | None = None) -> list[Path]:
-    """Write `rows` to the file `out` (one collection) or, for a folder, one file per record. Returns the paths."""
-    if folder is None:
-        folder = is_folder_target(out)
-    if folder:
-        out.mkdir(parents=True, exist_ok=True)
-        written = []
-        for row in rows:
-            path = out / file_name(row, canonical=canonical)
-            path.write_bytes(record_bytes([row], canonical=canonical))
-            written.append(path)
-        return written
-    if out.parent != Path(""):
-        out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(record_bytes(rows, canonical=canonical))
-    return [out]

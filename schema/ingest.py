@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..records.games import MoveKind
 from ..records.model import Colour, Move, Record
-from .models import OPENING_CHARS, GameRow, ProblemRow
+from .models import OPENING_CHARS
 
 if TYPE_CHECKING:
     from ..verifier.verdict import Verdict
@@ -177,11 +177,3 @@ def problem_values(verdict: Verdict) -> list[dict[str, Any]]:
         row["point"] = clean(row["point"])
         row["message"] = clean(row["message"]) or ""
     return rows
-
-
-def ingest(record: Record, verdict: Verdict, **source: Any) -> tuple[GameRow, list[ProblemRow]]:
-    """The record as ORM objects (for callers that add a single record through a Session)."""
-    game = GameRow(**game_values(record, verdict, **source))
-    problems = [ProblemRow(game_id=0, **values) for values in problem_values(verdict)]
-    game.problems = problems
-    return game, problems

@@ -259,12 +259,5 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
     return PatternResult(game, size, found, hits, ordered, scanned=scanned, considered=considered)
 
 
-def line_count(engine: Engine) -> int:
-    from sqlalchemy import func
-
-    with engine.connect() as conn:
-        return int(conn.execute(select(func.count()).select_from(_table())).scalar() or 0)
-
-
-__all__ = ["PATTERNS", "Appearance", "GameHits", "PatternContinuation", "PatternResult", "enabled", "line_count",
-           "pattern_values", "search_pattern", "verify_for_archive", "write_patterns"]
+__all__ = ["PATTERNS", "Appearance", "GameHits", "PatternContinuation", "PatternResult", "enabled", "pattern_values",
+           "search_pattern", "verify_for_archive", "write_patterns"]

@@ -410,11 +410,5 @@ def count_at(engine: Engine, key: int, f: Filters) -> int:
         return int(conn.execute(stmt).scalar() or 0)
 
 
-def index_size(engine: Engine) -> int:
-    with engine.connect() as conn:
-        return int(conn.execute(select(func.count()).select_from(_rows(engine))).scalar() or 0)
-
-
 __all__ = ["POSITIONS", "Continuation", "Opening", "Reached", "count_at", "explore", "games_at", "games_by_id",
-           "index_size", "openings",
-           "position_values"]
+           "openings", "position_values"]
