@@ -35,8 +35,8 @@ from .archive_cmd import (
 )
 
 if TYPE_CHECKING:
-    from ..schema.crosstable import Crosstable
-    from ..schema.ratings import Rating
+    from ..schema.tournaments.crosstable import Crosstable
+    from ..schema.tournaments.ratings import Rating
 
 GameOption = Annotated[str | None, typer.Option("--game", help="Only this game (go-ing, conversion-go, cation, "
                                                                 "quentin, squer; also go, ConversionGo).")]
@@ -96,7 +96,7 @@ def _compact(*headers: str, right: Sequence[str] = ()) -> Table:
 def events_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption = False) -> None:
     """Every event (EV) in the archive: its games, first and last date, rounds, players, records and how many
     pass."""
-    from ..schema.events import list_events
+    from ..schema.tournaments.events import list_events
 
     kind = _game(game)
     found = reading(db, lambda session: list_events(session, kind))
@@ -129,9 +129,9 @@ def crosstable_cmd(
 ) -> None:
     """An event's players ranked by score, each round's opponent (by rank), colour and result, and the
     tie-breaks (docs/tournaments.md)."""
-    from ..schema.crosstable import crosstable, pairing_from_row
-    from ..schema.events import event_rows
-    from ..schema.players import load_identities
+    from ..schema.core.names import load_identities
+    from ..schema.tournaments.crosstable import crosstable, pairing_from_row
+    from ..schema.tournaments.events import event_rows
 
     if sum((as_json, as_csv, as_html)) > 1:
         raise fail("--json, --csv and --html exclude each other")
@@ -265,7 +265,7 @@ def crosstable_html(table: Crosstable) -> str:
 
 def players_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption = False) -> None:
     """Every player with games, wins, losses and draws per game, and the first and last date."""
-    from ..schema.players import player_list
+    from ..schema.tournaments.players import player_list
 
     kind = _game(game)
     found = reading(db, lambda session: player_list(session, kind))
@@ -297,7 +297,7 @@ def alias_cmd(
     """Make several spellings one player, in every search, statistic, crosstable and rating. Names that differ
     only in case, spacing or punctuation are one player already."""
     from ..schema.db import open_archive, session_scope
-    from ..schema.players import AliasError, add_alias, aliases, remove_alias
+    from ..schema.tournaments.players import AliasError, add_alias, aliases, remove_alias
 
     names = names or []
     if sum((bool(names), list_, remove is not None)) != 1:
@@ -357,8 +357,8 @@ def ratings_cmd(
 ) -> None:
     """Whole-History Rating of every player, per game, from the archive's records in date order, with the games
     played and a 95% interval (docs/tournaments.md says which records count)."""
-    from ..schema.players import load_identities
-    from ..schema.ratings import ratings
+    from ..schema.core.names import load_identities
+    from ..schema.tournaments.ratings import ratings
 
     kind = _game(game)
     if svg is not None and player is None:

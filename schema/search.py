@@ -33,9 +33,9 @@ from ..records.games import SPECS, Game, game_from_name
 from ..records.model import Colour, ResultMethod, format_margin
 from ..records.notation import NotationError, parse_move_text
 from ..verifier.status import ResultStatus, VerdictClass
+from .core.names import normalise_name, spellings
 from .db import TEXT_TABLE
 from .filters import DEFAULT_LIMIT, SORT_NAMES, FilterError, Filters
-from .ingest import normalise_name
 from .models import OPENING_CHARS, GameRow
 
 SORT_KEYS: dict[str, SQLColumnExpression[Any]] = {
@@ -188,7 +188,7 @@ def _name_condition(columns: Sequence[SQLColumnExpression[Any]], name: str,
                     same: dict[str, list[str]] | None = None) -> ColumnElement[bool]:
     """A normalised name equal to one of `columns`; `*` in the name is a wildcard (`--player 'lee*'`).
 
-    `same` gives, for a player's name, every stored spelling of the same player (players.spellings: case, spacing,
+    `same` gives, for a player's name, every stored spelling of the same player (names.spellings: case, spacing,
     punctuation and aliases); without it the name is compared as it is normalised.
     """
     norm = normalise_name(name)
@@ -387,9 +387,7 @@ def count(session: Session, f: Filters) -> int:
 
 
 def name_plan(session: Session, f: Filters) -> dict[str, Any]:
-    """The stored spellings of the players the filters name (players.spellings), as `conditions` takes them."""
-    from .players import spellings
-
+    """The stored spellings of the players the filters name (names.spellings), as `conditions` takes them."""
     winner = f.winner if f.winner and f.winner.strip().lower() not in ("b", "w", "black", "white") else None
     names = [n for n in (f.player, f.black, f.white, winner) if n and "*" not in n]
     return {"same": spellings(session, names)} if names else {}

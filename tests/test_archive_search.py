@@ -9,8 +9,8 @@ import pytest
 from sqlmodel import Session, select
 
 from boardrecords.schema import search as search_module
+from boardrecords.schema.core.names import normalise_name
 from boardrecords.schema.db import create_schema, make_engine, resolve_url, sqlite_path
-from boardrecords.schema.ingest import normalise_name
 from boardrecords.schema.models import GameRow, ProblemRow
 from boardrecords.schema.search import (
     FilterError,
