@@ -197,7 +197,7 @@ def explore_cmd(
 ) -> None:
     """What was played at a position: each next move with its games, wins, draws, swaps and when last played."""
     from ..schema.db import open_archive
-    from ..schema.positions import explore
+    from ..schema.positions.explore import explore
 
     with handling_errors():
         target = resolve(filters, moves=moves, like=like, move=move)
@@ -318,9 +318,10 @@ def _opening_stones(record: Any) -> tuple[list[str], list[str]]:
 def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: bool, as_csv: bool) -> None:
     """`records explore` at the start of Conversion Go: every opening of turns 1-3 (CON-5), how often the second
     player swapped on turn 4, and who won after it."""
+    from ..schema.core.rows import games_by_id
     from ..schema.db import open_archive
     from ..schema.export import parse_row
-    from ..schema.positions import games_by_id, openings
+    from ..schema.positions.explore import openings
 
     with handling_errors():
         engine = open_archive(db)
@@ -380,7 +381,7 @@ def position_search(filters: Filters, *, db: str | None, moves: str | None, like
                     stones: str | None, to_move: str | None, limit: int, as_json: bool, as_csv: bool) -> None:
     """`records search` with a position: the games that reached it, where, and what came next."""
     from ..schema.db import open_archive
-    from ..schema.positions import count_at, games_at
+    from ..schema.positions.explore import count_at, games_at
 
     with handling_errors():
         target = resolve(filters, moves=moves, like=like, move=move, stones=stones, to_move=to_move)

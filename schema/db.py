@@ -152,7 +152,7 @@ def create_schema(engine: Engine) -> None:
         try:
             SQLModel.metadata.create_all(writer(engine))
             create_text_index(engine)
-            from .positions import create_position_counts
+            from .positions.stage import create_position_counts
 
             create_position_counts(engine)
             return

@@ -28,8 +28,8 @@ from .db import retrying, writer
 from .ingest import game_values, problem_values
 from .models import GameRow, ProblemRow
 from .patterns import PATTERNS, pattern_values, verify_for_archive, write_patterns
-from .position_stage import merge_pending, stage_positions
-from .positions import POSITIONS, position_values
+from .positions.stage import merge_pending, stage_positions
+from .positions.values import POSITIONS, position_values
 
 if TYPE_CHECKING:
     from sqlalchemy.dialects import postgresql, sqlite
@@ -120,7 +120,7 @@ def process_file(path: str) -> FileResult:
             verdict, watcher, changes = verify_for_archive(record, positions=index)
             values = game_values(record, verdict, source_file=path)
             if watcher is not None:  # RECORDS_POSITION_INDEX=0: no index rows (`records reindex` makes them later)
-                values[POSITIONS] = position_values(watcher, values)  # the position index (schema/positions.py)
+                values[POSITIONS] = position_values(watcher, values)  # the position index (schema/positions/)
             values[PATTERNS] = pattern_values(changes)  # the change list for pattern search (schema/patterns.py)
             result.rows.append((values, problem_values(verdict)))
         except Exception as exc:  # one record the verifier cannot judge must not lose the others

@@ -4,7 +4,7 @@ replaced, with its problems).
 
 Each stored record is read back and replayed once (`patterns.verify_for_archive` follows the verifier's replay for
 both); each batch of games is replaced in one transaction (the positions through the stage, merged at the end:
-schema/position_stage.py), so both stay exact for the games already done if it is stopped.
+schema/positions/stage.py), so both stay exact for the games already done if it is stopped.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from .export import parse_row
 from .ingest import game_values, problem_values
 from .models import GameRow, PatternLineRow, PositionRow, ProblemRow
 from .patterns import PatternValues, pattern_values, verify_for_archive, write_patterns
-from .position_stage import merge_pending, stage_positions, unstage
-from .positions import PositionValues, position_values
+from .positions.stage import merge_pending, stage_positions, unstage
+from .positions.values import PositionValues, position_values
 
 # The stored bytes and where they came from are the user's; reindex never rewrites them.
 _KEPT = frozenset({"raw", "sha256", "encoding", "source_file", "source_index"})

@@ -245,7 +245,7 @@ def conditions(f: Filters, *, dialect: str = "", max_span: int | None = None, co
 
     `dialect` picks the text index to use; `max_span` (the longest date range stored, in days) lets a date search
     run on the `date_first` index alone. `common` and `rare` name the range filters ("opening", "date", "moves")
-    found to match many or few records (SQLite, see `_plan`): a common one is written so that no index serves it.
+    found to match many or few records (SQLite, see `query_plan`): a common one is written so that no index serves it.
     """
     g = GameRow
 
@@ -377,12 +377,12 @@ def search(session: Session, f: Filters, *, sort: str = "id", limit: int | None 
     `light` leaves out the original bytes, the moves and the text (for listings; they load on access while the
     session is open).
     """
-    stmt = search_statement(f, sort=sort, limit=limit, light=light, **_plan(session, f, sort))
+    stmt = search_statement(f, sort=sort, limit=limit, light=light, **query_plan(session, f, sort))
     return list(session.exec(stmt).all())
 
 
 def count(session: Session, f: Filters) -> int:
-    stmt = select(func.count()).select_from(GameRow).where(*conditions(f, **_plan(session, f)))
+    stmt = select(func.count()).select_from(GameRow).where(*conditions(f, **query_plan(session, f)))
     return session.exec(stmt).one()
 
 
@@ -401,7 +401,7 @@ def name_plan(session: Session, f: Filters) -> dict[str, Any]:
 COMMON_BOUND: int | None = None  # a fixed bound instead (tests)
 
 
-def _plan(session: Session, f: Filters, sort: str = "id") -> dict[str, Any]:
+def query_plan(session: Session, f: Filters, sort: str = "id") -> dict[str, Any]:
     """What the conditions need to know about the database: its dialect, the longest date range stored, and
     (SQLite) which range filters match many records and which few."""
     dialect = session.get_bind().dialect.name

@@ -14,7 +14,7 @@ from sqlalchemy import Engine, text
 
 from boardrecords.schema import importer
 from boardrecords.schema.db import make_engine
-from boardrecords.schema.position_stage import has_pending, merge_pending
+from boardrecords.schema.positions.stage import has_pending, merge_pending
 
 from .shared import exact_counts, run
 
