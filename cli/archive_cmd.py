@@ -89,7 +89,8 @@ def handling_errors() -> Iterator[None]:
 
 def reading(db: str | None, query: Callable[[Session], T]) -> T:
     """`query` run in a read session on the archive `db`, errors as one line and an exit status."""
-    from ..schema.db import open_archive, session_scope
+    from ..schema.archive.access import open_archive
+    from ..schema.db import session_scope
 
     with handling_errors():
         engine = open_archive(db)
@@ -300,7 +301,7 @@ def import_cmd(
     """Parse, verify and store records; an interrupted import completes when run again."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from ..schema.db import open_archive
+    from ..schema.archive.access import open_archive
     from ..schema.importer import Importer, collect_files
 
     err = _err()
@@ -414,7 +415,8 @@ def search_cmd(
         position_search(filters, db=db, moves=after, like=like, move=move, stones=stones, to_move=to_move,
                         limit=limit, as_json=as_json, as_csv=as_csv)
         return
-    from ..schema.archive import open_archive, rows
+    from ..schema.archive.access import open_archive
+    from ..schema.core.rows import rows
     from ..schema.db import session_scope
     from ..schema.search import count
 
@@ -455,7 +457,8 @@ def show_cmd(
     = False,
 ) -> None:
     """A stored record: its verdict as `verify` gives it, every problem, and the final position."""
-    from ..schema.archive import open_archive, problems_of, rows_by_ids
+    from ..schema.archive.access import open_archive
+    from ..schema.core.rows import problems_of, rows_by_ids
     from ..schema.export import parse_row
     from ..schema.stored import stored_verdict
     from .tournament_cmd import history_json, print_history
@@ -538,7 +541,8 @@ def export_cmd(
                                        max=DB_INT_MAX)] = 0,
 ) -> None:
     """Records out of the archive: their original bytes (byte for byte) or --canonical."""
-    from ..schema.archive import open_archive, rows, rows_by_ids
+    from ..schema.archive.access import open_archive
+    from ..schema.core.rows import rows, rows_by_ids
     from ..schema.export import record_bytes
 
     ids = ids or []
@@ -605,7 +609,8 @@ def stats_cmd(
 ) -> None:
     """Per game: records, the share that passes, results by method, win rates, the pie swap; per player: games
     and wins."""
-    from ..schema.db import open_archive, session_scope
+    from ..schema.archive.access import open_archive
+    from ..schema.db import session_scope
     from ..schema.stats import game_stats, player_stats
 
     filters = Filters(game=game)

@@ -89,8 +89,8 @@ def reference(pattern: Pattern, size: int) -> tuple[int, int]:
 def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, source: Path | None,
                    move: int | None, region: str | None, anchor: str | None, either_colour: bool, limit: int,
                    as_json: bool, as_csv: bool) -> None:
-    from ..schema.db import open_archive
-    from ..schema.patterns import search_pattern
+    from ..schema.archive.access import open_archive
+    from ..schema.patterns.search import search_pattern
 
     if as_json and as_csv:
         raise fail("--json and --csv exclude each other")
@@ -106,7 +106,7 @@ def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, sou
         try:
             result = search_pattern(engine, pat, game, size, filters, either_colour=either_colour)
             shown = result.hits[:limit] if limit else result.hits
-            from ..schema.archive import rows_by_ids
+            from ..schema.core.rows import rows_by_ids
 
             rows, _ = rows_by_ids(engine, [h.game_id for h in shown]) if shown else ([], [])
         finally:

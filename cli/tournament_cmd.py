@@ -296,7 +296,8 @@ def alias_cmd(
 ) -> None:
     """Make several spellings one player, in every search, statistic, crosstable and rating. Names that differ
     only in case, spacing or punctuation are one player already."""
-    from ..schema.db import open_archive, session_scope
+    from ..schema.archive.access import open_archive
+    from ..schema.db import session_scope
     from ..schema.tournaments.players import AliasError, add_alias, aliases, remove_alias
 
     names = names or []
@@ -470,8 +471,9 @@ def delete_cmd(
     a count and a confirmation unless --yes)."""
     import dataclasses
 
+    from ..schema.archive.access import open_archive
     from ..schema.curate import delete_records
-    from ..schema.db import open_archive, session_scope
+    from ..schema.db import session_scope
     from ..schema.search import count
 
     ids = ids or []
@@ -511,8 +513,8 @@ def fix_cmd(
     """Correct a stored record: stores it as a new version (same id), verifies it again and keeps the bytes it
     replaces (`records show ID --history`)."""
     from ..records.model import FormatError
+    from ..schema.archive.access import open_archive
     from ..schema.curate import FixError, fix_record, parse_settings, undo_fix
-    from ..schema.db import open_archive
 
     if bool(settings) == undo:
         raise fail("give --set PROP=VALUE (one or more) or --undo")
@@ -541,8 +543,8 @@ def fix_cmd(
 
 def history_json(db: str | None, record_id: int) -> list[dict[str, Any]]:
     """The versions `records fix` replaced, for `records show --history`."""
+    from ..schema.archive.access import open_archive
     from ..schema.curate import history
-    from ..schema.db import open_archive
 
     engine = open_archive(db)
     try:

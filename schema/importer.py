@@ -24,10 +24,11 @@ from ..records.files import record_files, why_unopened
 from ..records.model import FormatError
 from ..records.reader import read_file
 from ..verifier.status import STATUS_ORDER, VERDICT_ORDER, VerdictClass
+from .archive.analysis import verify_for_archive
 from .db import retrying, writer
 from .ingest import game_values, problem_values
 from .models import GameRow, ProblemRow
-from .patterns import PATTERNS, pattern_values, verify_for_archive, write_patterns
+from .patterns.lines import PATTERNS, pattern_values, write_patterns
 from .positions.stage import merge_pending, stage_positions
 from .positions.values import POSITIONS, position_values
 
@@ -121,7 +122,7 @@ def process_file(path: str) -> FileResult:
             values = game_values(record, verdict, source_file=path)
             if watcher is not None:  # RECORDS_POSITION_INDEX=0: no index rows (`records reindex` makes them later)
                 values[POSITIONS] = position_values(watcher, values)  # the position index (schema/positions/)
-            values[PATTERNS] = pattern_values(changes)  # the change list for pattern search (schema/patterns.py)
+            values[PATTERNS] = pattern_values(changes)  # the change list for pattern search (schema/patterns/)
             result.rows.append((values, problem_values(verdict)))
         except Exception as exc:  # one record the verifier cannot judge must not lose the others
             result.failures.append(f"{path}#{record.index}: verification failed: {type(exc).__name__}: {exc}")

@@ -214,7 +214,7 @@ class GameVersionRow(SQLModel, table=True):
 
 
 class PatternLineRow(SQLModel, table=True):
-    """The change list of a record's main line for pattern search (schema/patterns.py, docs/patterns.md): every
+    """The change list of a record's main line for pattern search (schema/patterns/, docs/patterns.md): every
     change of a point's state with its move number, packed (`changes`), and the points each colour ever held
     (`black`, `white`: bit masks, little-endian), which let a search skip the games that cannot hold a pattern.
     One row per record that was replayed; `game` and `size` repeat the game row's so that a search reads this

@@ -2,7 +2,7 @@
 each record's verdict up to the rules as they stand (a stored verdict that the rules now judge otherwise is
 replaced, with its problems).
 
-Each stored record is read back and replayed once (`patterns.verify_for_archive` follows the verifier's replay for
+Each stored record is read back and replayed once (schema/archive/analysis.py follows the verifier's replay for
 both); each batch of games is replaced in one transaction (the positions through the stage, merged at the end:
 schema/positions/stage.py), so both stay exact for the games already done if it is stopped.
 """
@@ -15,11 +15,12 @@ from typing import Any
 from sqlalchemy import Engine, select
 from sqlmodel import Session, col
 
+from .archive.analysis import verify_for_archive
 from .db import writer
 from .export import parse_row
 from .ingest import game_values, problem_values
 from .models import GameRow, PatternLineRow, PositionRow, ProblemRow
-from .patterns import PatternValues, pattern_values, verify_for_archive, write_patterns
+from .patterns.lines import PatternValues, pattern_values, write_patterns
 from .positions.stage import merge_pending, stage_positions, unstage
 from .positions.values import PositionValues, position_values
 

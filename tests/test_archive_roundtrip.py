@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlmodel import Session, select
 
-from boardrecords.schema.db import create_schema, make_engine
+from boardrecords.schema.archive.access import create_schema
+from boardrecords.schema.db import make_engine
 from boardrecords.schema.export import record_bytes
 from boardrecords.schema.importer import Importer
 from boardrecords.schema.models import GameRow

@@ -9,8 +9,9 @@ import pytest
 from sqlmodel import Session, select
 
 from boardrecords.schema import search as search_module
+from boardrecords.schema.archive.access import create_schema
 from boardrecords.schema.core.names import normalise_name
-from boardrecords.schema.db import create_schema, make_engine, resolve_url, sqlite_path
+from boardrecords.schema.db import make_engine, resolve_url, sqlite_path
 from boardrecords.schema.models import GameRow, ProblemRow
 from boardrecords.schema.search import (
     FilterError,

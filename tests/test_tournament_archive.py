@@ -11,8 +11,9 @@ from sqlmodel import Session, func, select
 from typer.testing import CliRunner
 
 from boardrecords.cli.main import app
+from boardrecords.schema.archive.access import create_schema
 from boardrecords.schema.core.names import identity_key, normalise_name
-from boardrecords.schema.db import create_schema, make_engine
+from boardrecords.schema.db import make_engine
 from boardrecords.schema.models import GameRow, ProblemRow
 
 runner = CliRunner()
