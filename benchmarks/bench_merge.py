@@ -99,7 +99,7 @@ def phases(staged: Path, work: Path) -> None:
 
 def stage_only(argv: list[str]) -> None:
     """`records import ARGS` with the merge switched off: every position row stays in the stage."""
-    from boardrecords.schema import importer
+    from boardrecords.schema.archive import importer
     from boardrecords.schema.positions import stage as position_stage
 
     importer.merge_pending = position_stage.merge_pending = lambda engine: 0  # type: ignore[assignment]

@@ -19,7 +19,7 @@ from rich.text import Text
 from ..records.games import SPECS, Game
 from ..records.model import Colour
 from ..records.notation import NotationError, column_name, parse_move_text, parse_point_text, point_name
-from ..schema.filters import FilterError, Filters
+from ..schema.core.filters import FilterError, Filters
 from .archive_cmd import (
     EXIT_NOTHING,
     DbOption,
@@ -320,7 +320,7 @@ def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: 
     player swapped on turn 4, and who won after it."""
     from ..schema.archive.access import open_archive
     from ..schema.core.rows import games_by_id
-    from ..schema.export import parse_row
+    from ..schema.core.stored import parse_row
     from ..schema.positions.explore import openings
 
     with handling_errors():
@@ -421,7 +421,7 @@ def reindex_cmd(
     """Rebuild the position and pattern indexes from the stored records, and update stored verdicts to the rules
     as they stand (older archives, or after a rules change)."""
     from ..schema.archive.access import open_archive
-    from ..schema.reindex import reindex
+    from ..schema.archive.reindex import reindex
 
     err = _err()
     with handling_errors():

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from ..records.games import Game
 from ..records.notation import NotationError, column_name, parse_point_text, point_name
-from ..schema.filters import FilterError, Filters
+from ..schema.core.filters import FilterError, Filters
 from ..verifier.patterns import Pattern, PatternError, offsets, parse_anchor, parse_pattern, pattern_of_board
 from .archive_cmd import EXIT_NOTHING, _err, _out, _print_json, _table, fail, handling_errors, row_json
 

@@ -79,7 +79,7 @@ def _read_path(path: Path, index: int | None) -> Record:
 
 def _read_archive(record_id: int, db: str | None) -> Record:
     from ..schema.archive.access import record_by_id
-    from ..schema.db import ArchiveError
+    from ..schema.core.db import ArchiveError
 
     try:
         found = record_by_id(db, record_id)

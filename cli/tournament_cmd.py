@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..records.games import short_name
-from ..schema.filters import Filters
+from ..schema.core.filters import Filters
 from .archive_cmd import (
     EXIT_NOTHING,
     DbOption,
@@ -297,7 +297,7 @@ def alias_cmd(
     """Make several spellings one player, in every search, statistic, crosstable and rating. Names that differ
     only in case, spacing or punctuation are one player already."""
     from ..schema.archive.access import open_archive
-    from ..schema.db import session_scope
+    from ..schema.core.db import session_scope
     from ..schema.tournaments.players import AliasError, add_alias, aliases, remove_alias
 
     names = names or []
@@ -472,9 +472,9 @@ def delete_cmd(
     import dataclasses
 
     from ..schema.archive.access import open_archive
-    from ..schema.curate import delete_records
-    from ..schema.db import session_scope
-    from ..schema.search import count
+    from ..schema.archive.curate import delete_records
+    from ..schema.core.db import session_scope
+    from ..schema.core.search import count
 
     ids = ids or []
     if not ids and filters.empty:
@@ -514,7 +514,7 @@ def fix_cmd(
     replaces (`records show ID --history`)."""
     from ..records.model import FormatError
     from ..schema.archive.access import open_archive
-    from ..schema.curate import FixError, fix_record, parse_settings, undo_fix
+    from ..schema.archive.curate import FixError, fix_record, parse_settings, undo_fix
 
     if bool(settings) == undo:
         raise fail("give --set PROP=VALUE (one or more) or --undo")
@@ -544,7 +544,7 @@ def fix_cmd(
 def history_json(db: str | None, record_id: int) -> list[dict[str, Any]]:
     """The versions `records fix` replaced, for `records show --history`."""
     from ..schema.archive.access import open_archive
-    from ..schema.curate import history
+    from ..schema.archive.curate import history
 
     engine = open_archive(db)
     try:

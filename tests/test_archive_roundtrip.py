@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 from sqlmodel import Session, select
 
 from boardrecords.schema.archive.access import create_schema
-from boardrecords.schema.db import make_engine
-from boardrecords.schema.export import record_bytes
-from boardrecords.schema.importer import Importer
-from boardrecords.schema.models import GameRow
+from boardrecords.schema.archive.importer import Importer
+from boardrecords.schema.core.db import make_engine
+from boardrecords.schema.core.export import record_bytes
+from boardrecords.schema.core.models import GameRow
 
 LETTERS = "abcdefghi"
 TEXT = st.text(st.characters(min_codepoint=32, max_codepoint=0x17F, exclude_categories=("Cs",)) | st.sampled_from(

@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 
 from boardrecords.cli.main import app
 from boardrecords.schema.archive.access import create_schema
+from boardrecords.schema.core.db import make_engine
+from boardrecords.schema.core.models import GameRow, ProblemRow
 from boardrecords.schema.core.names import identity_key, normalise_name
-from boardrecords.schema.db import make_engine
-from boardrecords.schema.models import GameRow, ProblemRow
 
 runner = CliRunner()
 

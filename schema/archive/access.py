@@ -11,8 +11,8 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import SQLModel
 
 from ...records.model import Record
-from ..db import ArchiveError, create_text_index, first_line, has_schema, make_engine, writer
-from ..models import GameRow  # and with it every table, on SQLModel.metadata
+from ..core.db import ArchiveError, create_text_index, first_line, has_schema, make_engine, writer
+from ..core.models import GameRow  # and with it every table, on SQLModel.metadata
 
 
 def create_schema(engine: Engine) -> None:
@@ -87,7 +87,7 @@ def record_by_id(db: str | None, record_id: int) -> tuple[Record, GameRow] | Non
     """
     # The reader and the search (which the rows' module imports), only when a record is read back.
     from ..core.rows import get_row
-    from ..export import parse_row
+    from ..core.stored import parse_row
 
     engine = open_archive(db)
     try:

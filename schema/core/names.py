@@ -21,7 +21,7 @@ from sqlalchemy import Engine, inspect, union
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
-from ..models import AliasRow, GameRow
+from .models import AliasRow, GameRow
 
 _SPACES = re.compile(r"\s+")
 

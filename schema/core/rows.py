@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
-from ..db import session_scope
-from ..filters import DEFAULT_LIMIT, Filters
-from ..models import GameRow, ProblemRow
-from ..search import search
+from .db import session_scope
+from .filters import DEFAULT_LIMIT, Filters
+from .models import GameRow, ProblemRow
+from .search import search
 
 
 def games_by_id(engine: Engine, ids: Sequence[int]) -> dict[int, GameRow]:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from sqlalchemy import Connection, Table, insert
 
 from ...verifier.patterns import ChangeWatcher, mask_bytes
-from ..models import PatternLineRow
+from ..core.models import PatternLineRow
 
 PATTERNS = "_patterns"  # the key of a game dict under which the worker sends the change list
 PatternValues = tuple[int, bytes, bytes, bytes]  # plies, black mask, white mask, changes

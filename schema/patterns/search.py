@@ -19,8 +19,8 @@ from ...records.games import Game
 from ...verifier.engine import BLACK, WHITE
 from ...verifier.patterns import Pattern, Placement, local_points, placements
 from ...verifier.scan import Hit, Scan
-from ..filters import Filters
-from ..models import GameRow, PatternLineRow
+from ..core.filters import Filters
+from ..core.models import GameRow, PatternLineRow
 
 CHUNK = 500
 # A search reads every change list in one pass when the masks of the first SAMPLE games let more than MOST of them
@@ -89,7 +89,7 @@ def _lines(engine: Engine, game: Game, size: int, f: Filters, *columns: ColumnEl
     p = _table()
     stmt = select(*columns).where(p.c.game == game.value, p.c.size == size)
     if not replace(f, game=None, size=None).empty:
-        from ..search import conditions
+        from ..core.search import conditions
 
         g: Table = GameRow.__table__  # type: ignore[attr-defined]
         stmt = stmt.join(g, g.c.id == p.c.game_id).where(*conditions(f, dialect=engine.dialect.name))

@@ -13,10 +13,10 @@ from sqlalchemy import Engine, Table, and_, case, func, select, union_all
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session
 
+from ..core.filters import Filters
+from ..core.models import AliasRow, GameRow, PositionCountRow, PositionRow, PositionStageRow
 from ..core.rows import games_by_id
-from ..filters import Filters
-from ..models import AliasRow, GameRow, PositionCountRow, PositionRow, PositionStageRow
-from ..search import conditions, date_bound, query_plan
+from ..core.search import conditions, date_bound, query_plan
 from .counts import COUNT_COLUMNS
 from .stage import has_pending
 from .values import DRAW, MOVER_WON, SWAPPED, SWAPPER_WON, WON_B, WON_W, day_number

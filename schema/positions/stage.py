@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection, Engine, Index, Table
 from sqlalchemy.exc import DBAPIError
 
-from ..db import writer
-from ..models import PositionRow, PositionStageRow
+from ..core.db import writer
+from ..core.models import PositionRow, PositionStageRow
 from .counts import COUNT_ADD_SQLITE, count_merge_pg, count_promote_sqlite, create_count_trigger, rebuild_counts
 
 if TYPE_CHECKING:

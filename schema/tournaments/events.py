@@ -13,8 +13,8 @@ from typing import Any
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
+from ..core.models import GameRow
 from ..core.names import display_names, identity_key, load_identities
-from ..models import GameRow
 from .crosstable import round_number
 
 

@@ -16,9 +16,9 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from ...verifier.status import drawn
+from ..core.db import writer
+from ..core.models import AliasRow, GameRow
 from ..core.names import has_alias_table, identity_key, load_identities
-from ..db import writer
-from ..models import AliasRow, GameRow
 
 
 def aliases(session: Session) -> list[AliasRow]:

@@ -20,8 +20,8 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col
 
 from ...verifier.status import drawn
+from ..core.models import GameRow
 from ..core.names import load_identities
-from ..models import GameRow
 
 W2 = 14.0  # Elo^2 per day of rating drift: goratings.org's choice for Go players
 ITERATIONS = 50

@@ -15,9 +15,9 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
 
-from ..verifier.status import VerdictClass
-from .core.names import load_identities, normalise_name
+from ...verifier.status import VerdictClass
 from .models import GameRow
+from .names import load_identities, normalise_name
 from .search import Filters, conditions, name_plan
 
 

@@ -15,14 +15,14 @@ from typing import Any
 from sqlalchemy import Engine, select
 from sqlmodel import Session, col
 
-from .archive.analysis import verify_for_archive
-from .db import writer
-from .export import parse_row
-from .ingest import game_values, problem_values
-from .models import GameRow, PatternLineRow, PositionRow, ProblemRow
-from .patterns.lines import PatternValues, pattern_values, write_patterns
-from .positions.stage import merge_pending, stage_positions, unstage
-from .positions.values import PositionValues, position_values
+from ..core.db import writer
+from ..core.ingest import game_values, problem_values
+from ..core.models import GameRow, PatternLineRow, PositionRow, ProblemRow
+from ..core.stored import parse_row
+from ..patterns.lines import PatternValues, pattern_values, write_patterns
+from ..positions.stage import merge_pending, stage_positions, unstage
+from ..positions.values import PositionValues, position_values
+from .analysis import verify_for_archive
 
 # The stored bytes and where they came from are the user's; reindex never rewrites them.
 _KEPT = frozenset({"raw", "sha256", "encoding", "source_file", "source_index"})

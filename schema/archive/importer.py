@@ -19,18 +19,18 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, Table, insert, select, text
 
-from ..common.workers import default_workers, in_order
-from ..records.files import record_files, why_unopened
-from ..records.model import FormatError
-from ..records.reader import read_file
-from ..verifier.status import STATUS_ORDER, VERDICT_ORDER, VerdictClass
-from .archive.analysis import verify_for_archive
-from .db import retrying, writer
-from .ingest import game_values, problem_values
-from .models import GameRow, ProblemRow
-from .patterns.lines import PATTERNS, pattern_values, write_patterns
-from .positions.stage import merge_pending, stage_positions
-from .positions.values import POSITIONS, position_values
+from ...common.workers import default_workers, in_order
+from ...records.files import record_files, why_unopened
+from ...records.model import FormatError
+from ...records.reader import read_file
+from ...verifier.status import STATUS_ORDER, VERDICT_ORDER, VerdictClass
+from ..core.db import retrying, writer
+from ..core.ingest import game_values, problem_values
+from ..core.models import GameRow, ProblemRow
+from ..patterns.lines import PATTERNS, pattern_values, write_patterns
+from ..positions.stage import merge_pending, stage_positions
+from ..positions.values import POSITIONS, position_values
+from .analysis import verify_for_archive
 
 if TYPE_CHECKING:
     from sqlalchemy.dialects import postgresql, sqlite

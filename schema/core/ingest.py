@@ -11,13 +11,13 @@ import hashlib
 import re
 from typing import TYPE_CHECKING, Any
 
-from ..records.games import MoveKind
-from ..records.model import Colour, Move, Record
-from .core.names import clean, normalise_name
+from ...records.games import MoveKind
+from ...records.model import Colour, Move, Record
 from .models import OPENING_CHARS
+from .names import clean, normalise_name
 
 if TYPE_CHECKING:
-    from ..verifier.verdict import Verdict
+    from ...verifier.verdict import Verdict
 
 # Where a comment may stand: a property identifier whose capitals spell C (`C`, `Comment`), then `[`. A record without
 # one holds no comment, and its nodes need not be looked at (finding a false one only costs the walk).

@@ -11,26 +11,15 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..records.model import Record
-from ..records.reader import read_bytes
 from .models import GameRow
+from .stored import parse_row
 
 SEPARATOR = b"\n"
 
 
-def parse_row(row: GameRow) -> Record:
-    """The stored record read back from its original bytes, named after its source for messages."""
-    records = read_bytes(row.raw, row.source_file or f"archive #{row.id}")
-    if not records:
-        raise ValueError(f"archive #{row.id}: the stored bytes hold no record")
-    record = records[0]
-    record.index = row.source_index
-    return record
-
-
 def canonical_bytes(rows: Sequence[GameRow]) -> bytes:
     """The records in the writer's canonical form (`records.writer.write`), one collection."""
-    from ..records.writer import write  # the writer is optional until `--canonical` asks for it
+    from ...records.writer import write  # the writer is optional until `--canonical` asks for it
 
     return write([parse_row(r) for r in rows])
 

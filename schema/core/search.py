@@ -29,14 +29,14 @@ from sqlalchemy.orm import QueryableAttribute, defer
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
-from ..records.games import SPECS, Game, game_from_name
-from ..records.model import Colour, ResultMethod, format_margin
-from ..records.notation import NotationError, parse_move_text
-from ..verifier.status import ResultStatus, VerdictClass
-from .core.names import normalise_name, spellings
+from ...records.games import SPECS, Game, game_from_name
+from ...records.model import Colour, ResultMethod, format_margin
+from ...records.notation import NotationError, parse_move_text
+from ...verifier.status import ResultStatus, VerdictClass
 from .db import TEXT_TABLE
 from .filters import DEFAULT_LIMIT, SORT_NAMES, FilterError, Filters
 from .models import OPENING_CHARS, GameRow
+from .names import normalise_name, spellings
 
 SORT_KEYS: dict[str, SQLColumnExpression[Any]] = {
     "id": col(GameRow.id),
