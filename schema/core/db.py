@@ -2,7 +2,7 @@
 
 `--db` takes a file path (SQLite) or any SQLAlchemy URL (`postgresql+psycopg://user:pw@host/db`). SQLite runs in WAL
 mode with a busy timeout and foreign keys on, so that searches read while an import writes and two imports into one
-file take turns instead of failing.
+file take turns instead of failing. Opening an archive and making its tables: schema/archive/access.py.
 """
 
 from __future__ import annotations

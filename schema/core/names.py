@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from sqlalchemy import Engine, inspect, union
+from sqlalchemy import inspect, union
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
@@ -72,9 +72,9 @@ class Identities:
         return {**display_names(pairs), **self.names}
 
 
-def has_alias_table(engine_or_session: Engine | Session) -> bool:
-    bind = engine_or_session.get_bind() if isinstance(engine_or_session, Session) else engine_or_session
-    return inspect(bind).has_table(AliasRow.__tablename__)
+def has_alias_table(session: Session) -> bool:
+    """Whether the archive has an alias table yet (`records alias` makes it)."""
+    return inspect(session.get_bind()).has_table(AliasRow.__tablename__)
 
 
 def load_identities(session: Session) -> Identities:

@@ -70,8 +70,11 @@ def remove_alias(engine: Engine, name: str) -> int:
     """Undo `records alias` for `name`: its own alias, or (for a player others were made) all that point to it.
     Returns how many aliases were removed."""
     key = identity_key(name)
-    if key is None or not has_alias_table(engine):
+    if key is None:
         return 0
+    with Session(engine) as session:  # not the writer's: looking takes no write lock
+        if not has_alias_table(session):
+            return 0
     with Session(writer(engine)) as session:
         rows = list(session.exec(select(AliasRow).where(col(AliasRow.key) == key)))
         if not rows:
