@@ -14,12 +14,6 @@ from .models import GameRow, ProblemRow
 from .search import search
 
 
-def games_by_id(engine: Engine, ids: Sequence[int]) -> dict[int, GameRow]:
-    """The rows of `ids` that the archive holds, by id."""
-    with Session(engine, expire_on_commit=False) as session:
-        return {int(r.id or 0): r for r in session.scalars(select(GameRow).where(col(GameRow.id).in_(list(ids))))}
-
-
 def get_row(engine: Engine, record_id: int) -> GameRow | None:
     with session_scope(engine) as session:
         return session.get(GameRow, record_id)
@@ -36,6 +30,11 @@ def rows_by_ids(engine: Engine, ids: Sequence[int]) -> tuple[list[GameRow], list
     with Session(engine, expire_on_commit=False) as session:
         found = {r.id: r for r in session.exec(select(GameRow).where(col(GameRow.id).in_(list(ids))))}
     return [found[i] for i in ids if i in found], [i for i in ids if i not in found]
+
+
+def games_by_id(engine: Engine, ids: Sequence[int]) -> dict[int, GameRow]:
+    """The rows of `ids` that the archive holds, by id."""
+    return {int(r.id or 0): r for r in rows_by_ids(engine, ids)[0]}
 
 
 def rows(engine: Engine, filters: Filters, *, sort: str = "id", limit: int | None = DEFAULT_LIMIT,
