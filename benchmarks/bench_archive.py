@@ -28,11 +28,12 @@ from sqlmodel import Session
 
 from boardrecords.common.workers import default_workers
 from boardrecords.records.reader import read_file
-from boardrecords.schema.db import create_schema, create_text_index, drop_text_index, make_engine
-from boardrecords.schema.importer import Importer, collect_files
-from boardrecords.schema.ingest import normalise_name
-from boardrecords.schema.models import GameRow
-from boardrecords.schema.search import Filters, search
+from boardrecords.schema.archive.access import create_schema
+from boardrecords.schema.archive.importer import Importer, collect_files
+from boardrecords.schema.core.db import create_text_index, drop_text_index, make_engine
+from boardrecords.schema.core.models import GameRow
+from boardrecords.schema.core.names import normalise_name
+from boardrecords.schema.core.search import Filters, search
 from boardrecords.verifier.verdict import verify
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"

@@ -56,9 +56,9 @@ def imports(folder: Path, work: Path) -> Path:
 
 
 def phases(staged: Path, work: Path) -> None:
-    """The merge's statements (schema/position_stage.py, the path of a merge into an empty index) one by one."""
-    from boardrecords.schema.position_stage import MERGE_CACHE_KIB
-    from boardrecords.schema.positions import rebuild_counts
+    """The merge's statements (schema/positions/stage.py, the path of a merge into an empty index) one by one."""
+    from boardrecords.schema.positions.counts import rebuild_counts
+    from boardrecords.schema.positions.stage import MERGE_CACHE_KIB
 
     copy = work / "merge.db"
     fresh(copy)
@@ -99,7 +99,8 @@ def phases(staged: Path, work: Path) -> None:
 
 def stage_only(argv: list[str]) -> None:
     """`records import ARGS` with the merge switched off: every position row stays in the stage."""
-    from boardrecords.schema import importer, position_stage
+    from boardrecords.schema.archive import importer
+    from boardrecords.schema.positions import stage as position_stage
 
     importer.merge_pending = position_stage.merge_pending = lambda engine: 0  # type: ignore[assignment]
     from boardrecords.cli.main import app

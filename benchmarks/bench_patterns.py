@@ -37,8 +37,8 @@ sys.path.insert(0, str(ROOT))
 
 from boardrecords.records.games import SPECS, Game  # noqa: E402
 from boardrecords.records.reader import read_file  # noqa: E402
-from boardrecords.schema.db import make_engine  # noqa: E402
-from boardrecords.schema.models import GameRow  # noqa: E402
+from boardrecords.schema.core.db import make_engine  # noqa: E402
+from boardrecords.schema.core.models import GameRow  # noqa: E402
 from boardrecords.verifier.patterns import pattern_of_board  # noqa: E402
 from boardrecords.verifier.replay import Replay  # noqa: E402
 from boardrecords.verifier.symmetry import all_symmetries  # noqa: E402

@@ -119,7 +119,7 @@ def grow(src: Path, dst: Path, target: int) -> float:
     """Copy the archive and its game and position rows until it holds `target` records; seconds taken. The
     position rows are copied in key order with the game_id index dropped, and the index and the counts table
     made again at the end (as a bulk load would)."""
-    from boardrecords.schema.positions import rebuild_counts
+    from boardrecords.schema.positions.counts import rebuild_counts
 
     shutil.copy(src, dst)
     start = time.perf_counter()
@@ -168,9 +168,9 @@ def p50_ms(times: list[float]) -> float:
 
 def in_process(db: Path, games: list[list[str]], runs: int = 5) -> dict[str, list[float]]:
     from boardrecords.cli.explore_cmd import resolve
-    from boardrecords.schema.db import open_archive
-    from boardrecords.schema.filters import Filters
-    from boardrecords.schema.positions import explore, games_at
+    from boardrecords.schema.archive.access import open_archive
+    from boardrecords.schema.core.filters import Filters
+    from boardrecords.schema.positions.explore import explore, games_at
 
     engine = open_archive(str(db))
     modes = {"explore": Filters(), "explore --player": Filters(player=NAMES[3]),

@@ -26,7 +26,7 @@ from rich.text import Text
 
 from ..records.games import short_name
 from ..records.model import FormatError
-from ..schema.filters import DEFAULT_LIMIT, SORT_NAMES, FilterError, Filters
+from ..schema.core.filters import DEFAULT_LIMIT, SORT_NAMES, FilterError, Filters
 from ..verifier.status import ResultStatus, VerdictClass
 from .console import SgfPointsOption, make_console
 from .safe_text import csv_cell, json_text
@@ -38,8 +38,8 @@ T = TypeVar("T")
 if TYPE_CHECKING:
     from sqlmodel import Session
 
-    from ..schema.importer import FileResult
-    from ..schema.models import GameRow
+    from ..schema.archive.importer import FileResult
+    from ..schema.core.models import GameRow
     from ..verifier.analysis import Analysis
     from ..verifier.verdict import Verdict
 
@@ -73,7 +73,7 @@ def handling_errors() -> Iterator[None]:
     """Turn every expected failure into `error: ...` and an exit code, never a traceback."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from ..schema.db import ArchiveError, first_line
+    from ..schema.core.db import ArchiveError, first_line
 
     try:
         yield
@@ -89,7 +89,8 @@ def handling_errors() -> Iterator[None]:
 
 def reading(db: str | None, query: Callable[[Session], T]) -> T:
     """`query` run in a read session on the archive `db`, errors as one line and an exit status."""
-    from ..schema.db import open_archive, session_scope
+    from ..schema.archive.access import open_archive
+    from ..schema.core.db import session_scope
 
     with handling_errors():
         engine = open_archive(db)
@@ -300,8 +301,8 @@ def import_cmd(
     """Parse, verify and store records; an interrupted import completes when run again."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from ..schema.db import open_archive
-    from ..schema.importer import Importer, collect_files
+    from ..schema.archive.access import open_archive
+    from ..schema.archive.importer import Importer, collect_files
 
     err = _err()
     out = _out()
@@ -414,9 +415,10 @@ def search_cmd(
         position_search(filters, db=db, moves=after, like=like, move=move, stones=stones, to_move=to_move,
                         limit=limit, as_json=as_json, as_csv=as_csv)
         return
-    from ..schema.archive import open_archive, rows
-    from ..schema.db import session_scope
-    from ..schema.search import count
+    from ..schema.archive.access import open_archive
+    from ..schema.core.db import session_scope
+    from ..schema.core.rows import rows
+    from ..schema.core.search import count
 
     if as_json and as_csv:
         raise fail("--json and --csv exclude each other")
@@ -455,9 +457,9 @@ def show_cmd(
     = False,
 ) -> None:
     """A stored record: its verdict as `verify` gives it, every problem, and the final position."""
-    from ..schema.archive import open_archive, problems_of, rows_by_ids
-    from ..schema.export import parse_row
-    from ..schema.stored import stored_verdict
+    from ..schema.archive.access import open_archive
+    from ..schema.core.rows import problems_of, rows_by_ids
+    from ..schema.core.stored import parse_row, stored_verdict
     from .tournament_cmd import history_json, print_history
 
     with handling_errors():
@@ -538,8 +540,9 @@ def export_cmd(
                                        max=DB_INT_MAX)] = 0,
 ) -> None:
     """Records out of the archive: their original bytes (byte for byte) or --canonical."""
-    from ..schema.archive import open_archive, rows, rows_by_ids
-    from ..schema.export import record_bytes
+    from ..schema.archive.access import open_archive
+    from ..schema.core.export import record_bytes
+    from ..schema.core.rows import rows, rows_by_ids
 
     ids = ids or []
     if not ids and filters.empty and not everything:
@@ -577,7 +580,7 @@ def export_cmd(
 def _export_files(found: Sequence[GameRow], output: str, *, canonical: bool, force: bool) -> list[Path]:
     """Write the records to the file `output` (one collection) or, for a folder, one file per record: nothing is
     overwritten without `force`, no symlink is followed, and every file is renamed into place once complete."""
-    from ..schema.export import file_name, record_bytes
+    from ..schema.core.export import file_name, record_bytes
     from .output_files import OutputError, write_files
 
     out = Path(output)
@@ -605,8 +608,9 @@ def stats_cmd(
 ) -> None:
     """Per game: records, the share that passes, results by method, win rates, the pie swap; per player: games
     and wins."""
-    from ..schema.db import open_archive, session_scope
-    from ..schema.stats import game_stats, player_stats
+    from ..schema.archive.access import open_archive
+    from ..schema.core.db import session_scope
+    from ..schema.core.stats import game_stats, player_stats
 
     filters = Filters(game=game)
     with handling_errors():

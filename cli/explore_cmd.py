@@ -19,7 +19,7 @@ from rich.text import Text
 from ..records.games import SPECS, Game
 from ..records.model import Colour
 from ..records.notation import NotationError, column_name, parse_move_text, parse_point_text, point_name
-from ..schema.filters import FilterError, Filters
+from ..schema.core.filters import FilterError, Filters
 from .archive_cmd import (
     EXIT_NOTHING,
     DbOption,
@@ -196,8 +196,8 @@ def explore_cmd(
     as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")] = False,
 ) -> None:
     """What was played at a position: each next move with its games, wins, draws, swaps and when last played."""
-    from ..schema.db import open_archive
-    from ..schema.positions import explore
+    from ..schema.archive.access import open_archive
+    from ..schema.positions.explore import explore
 
     with handling_errors():
         target = resolve(filters, moves=moves, like=like, move=move)
@@ -318,9 +318,10 @@ def _opening_stones(record: Any) -> tuple[list[str], list[str]]:
 def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: bool, as_csv: bool) -> None:
     """`records explore` at the start of Conversion Go: every opening of turns 1-3 (CON-5), how often the second
     player swapped on turn 4, and who won after it."""
-    from ..schema.db import open_archive
-    from ..schema.export import parse_row
-    from ..schema.positions import games_by_id, openings
+    from ..schema.archive.access import open_archive
+    from ..schema.core.rows import games_by_id
+    from ..schema.core.stored import parse_row
+    from ..schema.positions.explore import openings
 
     with handling_errors():
         engine = open_archive(db)
@@ -379,8 +380,8 @@ def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: 
 def position_search(filters: Filters, *, db: str | None, moves: str | None, like: Path | None, move: int | None,
                     stones: str | None, to_move: str | None, limit: int, as_json: bool, as_csv: bool) -> None:
     """`records search` with a position: the games that reached it, where, and what came next."""
-    from ..schema.db import open_archive
-    from ..schema.positions import count_at, games_at
+    from ..schema.archive.access import open_archive
+    from ..schema.positions.explore import count_at, games_at
 
     with handling_errors():
         target = resolve(filters, moves=moves, like=like, move=move, stones=stones, to_move=to_move)
@@ -419,8 +420,8 @@ def reindex_cmd(
 ) -> None:
     """Rebuild the position and pattern indexes from the stored records, and update stored verdicts to the rules
     as they stand (older archives, or after a rules change)."""
-    from ..schema.db import open_archive
-    from ..schema.reindex import reindex
+    from ..schema.archive.access import open_archive
+    from ..schema.archive.reindex import reindex
 
     err = _err()
     with handling_errors():

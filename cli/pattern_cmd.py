@@ -17,7 +17,7 @@ from rich.text import Text
 
 from ..records.games import Game
 from ..records.notation import NotationError, column_name, parse_point_text, point_name
-from ..schema.filters import FilterError, Filters
+from ..schema.core.filters import FilterError, Filters
 from ..verifier.patterns import Pattern, PatternError, offsets, parse_anchor, parse_pattern, pattern_of_board
 from .archive_cmd import EXIT_NOTHING, _err, _out, _print_json, _table, fail, handling_errors, row_json
 
@@ -89,8 +89,8 @@ def reference(pattern: Pattern, size: int) -> tuple[int, int]:
 def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, source: Path | None,
                    move: int | None, region: str | None, anchor: str | None, either_colour: bool, limit: int,
                    as_json: bool, as_csv: bool) -> None:
-    from ..schema.db import open_archive
-    from ..schema.patterns import search_pattern
+    from ..schema.archive.access import open_archive
+    from ..schema.patterns.search import search_pattern
 
     if as_json and as_csv:
         raise fail("--json and --csv exclude each other")
@@ -106,7 +106,7 @@ def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, sou
         try:
             result = search_pattern(engine, pat, game, size, filters, either_colour=either_colour)
             shown = result.hits[:limit] if limit else result.hits
-            from ..schema.archive import rows_by_ids
+            from ..schema.core.rows import rows_by_ids
 
             rows, _ = rows_by_ids(engine, [h.game_id for h in shown]) if shown else ([], [])
         finally:

@@ -78,8 +78,8 @@ def _read_path(path: Path, index: int | None) -> Record:
 
 
 def _read_archive(record_id: int, db: str | None) -> Record:
-    from ..schema.archive import record_by_id
-    from ..schema.db import ArchiveError
+    from ..schema.archive.access import record_by_id
+    from ..schema.core.db import ArchiveError
 
     try:
         found = record_by_id(db, record_id)

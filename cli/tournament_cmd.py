@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..records.games import short_name
-from ..schema.filters import Filters
+from ..schema.core.filters import Filters
 from .archive_cmd import (
     EXIT_NOTHING,
     DbOption,
@@ -35,8 +35,8 @@ from .archive_cmd import (
 )
 
 if TYPE_CHECKING:
-    from ..schema.crosstable import Crosstable
-    from ..schema.ratings import Rating
+    from ..schema.tournaments.crosstable import Crosstable
+    from ..schema.tournaments.ratings import Rating
 
 GameOption = Annotated[str | None, typer.Option("--game", help="Only this game (go-ing, conversion-go, cation, "
                                                                 "quentin, squer; also go, ConversionGo).")]
@@ -96,7 +96,7 @@ def _compact(*headers: str, right: Sequence[str] = ()) -> Table:
 def events_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption = False) -> None:
     """Every event (EV) in the archive: its games, first and last date, rounds, players, records and how many
     pass."""
-    from ..schema.events import list_events
+    from ..schema.tournaments.events import list_events
 
     kind = _game(game)
     found = reading(db, lambda session: list_events(session, kind))
@@ -129,9 +129,9 @@ def crosstable_cmd(
 ) -> None:
     """An event's players ranked by score, each round's opponent (by rank), colour and result, and the
     tie-breaks (docs/tournaments.md)."""
-    from ..schema.crosstable import crosstable, pairing_from_row
-    from ..schema.events import event_rows
-    from ..schema.players import load_identities
+    from ..schema.core.names import load_identities
+    from ..schema.tournaments.crosstable import crosstable, pairing_from_row
+    from ..schema.tournaments.events import event_rows
 
     if sum((as_json, as_csv, as_html)) > 1:
         raise fail("--json, --csv and --html exclude each other")
@@ -265,7 +265,7 @@ def crosstable_html(table: Crosstable) -> str:
 
 def players_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption = False) -> None:
     """Every player with games, wins, losses and draws per game, and the first and last date."""
-    from ..schema.players import player_list
+    from ..schema.tournaments.players import player_list
 
     kind = _game(game)
     found = reading(db, lambda session: player_list(session, kind))
@@ -296,8 +296,9 @@ def alias_cmd(
 ) -> None:
     """Make several spellings one player, in every search, statistic, crosstable and rating. Names that differ
     only in case, spacing or punctuation are one player already."""
-    from ..schema.db import open_archive, session_scope
-    from ..schema.players import AliasError, add_alias, aliases, remove_alias
+    from ..schema.archive.access import open_archive
+    from ..schema.core.db import session_scope
+    from ..schema.tournaments.players import AliasError, add_alias, aliases, remove_alias
 
     names = names or []
     if sum((bool(names), list_, remove is not None)) != 1:
@@ -357,8 +358,8 @@ def ratings_cmd(
 ) -> None:
     """Whole-History Rating of every player, per game, from the archive's records in date order, with the games
     played and a 95% interval (docs/tournaments.md says which records count)."""
-    from ..schema.players import load_identities
-    from ..schema.ratings import ratings
+    from ..schema.core.names import load_identities
+    from ..schema.tournaments.ratings import ratings
 
     kind = _game(game)
     if svg is not None and player is None:
@@ -470,9 +471,10 @@ def delete_cmd(
     a count and a confirmation unless --yes)."""
     import dataclasses
 
-    from ..schema.curate import delete_records
-    from ..schema.db import open_archive, session_scope
-    from ..schema.search import count
+    from ..schema.archive.access import open_archive
+    from ..schema.archive.curate import delete_records
+    from ..schema.core.db import session_scope
+    from ..schema.core.search import count
 
     ids = ids or []
     if not ids and filters.empty:
@@ -511,8 +513,8 @@ def fix_cmd(
     """Correct a stored record: stores it as a new version (same id), verifies it again and keeps the bytes it
     replaces (`records show ID --history`)."""
     from ..records.model import FormatError
-    from ..schema.curate import FixError, fix_record, parse_settings, undo_fix
-    from ..schema.db import open_archive
+    from ..schema.archive.access import open_archive
+    from ..schema.archive.curate import FixError, fix_record, parse_settings, undo_fix
 
     if bool(settings) == undo:
         raise fail("give --set PROP=VALUE (one or more) or --undo")
@@ -541,8 +543,8 @@ def fix_cmd(
 
 def history_json(db: str | None, record_id: int) -> list[dict[str, Any]]:
     """The versions `records fix` replaced, for `records show --history`."""
-    from ..schema.curate import history
-    from ..schema.db import open_archive
+    from ..schema.archive.access import open_archive
+    from ..schema.archive.curate import history
 
     engine = open_archive(db)
     try:

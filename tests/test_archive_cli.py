@@ -296,7 +296,8 @@ def test_collections_store_each_game_tree_with_its_index(db_url: str, tmp_path: 
 
 
 def test_record_by_id_gives_the_stored_record_and_its_row(imported, tmp_path: Path) -> None:
-    from boardrecords.schema.archive import ArchiveError, record_by_id
+    from boardrecords.schema.archive.access import record_by_id
+    from boardrecords.schema.core.db import ArchiveError
 
     db, _, truth, _, _ = imported
     row = _search(db, "--game", "quentin", "--limit", "1")[0]

@@ -11,10 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlmodel import Session, select
 
-from boardrecords.schema.db import create_schema, make_engine
-from boardrecords.schema.export import export, record_bytes
-from boardrecords.schema.importer import Importer
-from boardrecords.schema.models import GameRow
+from boardrecords.schema.archive.access import create_schema
+from boardrecords.schema.archive.importer import Importer
+from boardrecords.schema.core.db import make_engine
+from boardrecords.schema.core.export import record_bytes
+from boardrecords.schema.core.models import GameRow
 
 LETTERS = "abcdefghi"
 TEXT = st.text(st.characters(min_codepoint=32, max_codepoint=0x17F, exclude_categories=("Cs",)) | st.sampled_from(
@@ -77,8 +78,6 @@ def test_export_after_import_is_byte_for_byte(engine, tmp_path: Path, case: tupl
         row = session.exec(select(GameRow).where(GameRow.sha256 == sha)).one()
     assert row.raw == tree
     assert record_bytes([row]) == tree
-    out = export([row], tmp_path / "out", folder=True)[0]
-    assert out.read_bytes() == tree
 
 
 _counter = itertools.count()

@@ -8,11 +8,12 @@ import hashlib
 import pytest
 from sqlmodel import Session, select
 
-from boardrecords.schema import search as search_module
-from boardrecords.schema.db import create_schema, make_engine, resolve_url, sqlite_path
-from boardrecords.schema.ingest import normalise_name
-from boardrecords.schema.models import GameRow, ProblemRow
-from boardrecords.schema.search import (
+from boardrecords.schema.archive.access import create_schema
+from boardrecords.schema.core import search as search_module
+from boardrecords.schema.core.db import make_engine, resolve_url, sqlite_path
+from boardrecords.schema.core.models import GameRow, ProblemRow
+from boardrecords.schema.core.names import normalise_name
+from boardrecords.schema.core.search import (
     FilterError,
     Filters,
     canonical_opening,

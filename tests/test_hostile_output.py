@@ -22,8 +22,8 @@ from boardrecords.cli.safe_text import csv_cell, json_text, terminal, xml_text
 from boardrecords.cli.svg import diagram_svg
 from boardrecords.cli.verdict_view import render_report
 from boardrecords.records.reader import read_bytes
-from boardrecords.schema.ingest import game_values
-from boardrecords.schema.models import GameRow
+from boardrecords.schema.core.ingest import game_values
+from boardrecords.schema.core.models import GameRow
 from boardrecords.verifier.analysis import analyse
 from boardrecords.verifier.verdict import verify
 

@@ -15,10 +15,10 @@ from boardrecords.cli.main import app
 from boardrecords.records.games import Game
 from boardrecords.records.reader import read_file
 from boardrecords.records.writer import new_record, write
-from boardrecords.schema import patterns as schema_patterns
-from boardrecords.schema.db import make_engine
-from boardrecords.schema.filters import Filters
-from boardrecords.schema.patterns import search_pattern
+from boardrecords.schema.core.db import make_engine
+from boardrecords.schema.core.filters import Filters
+from boardrecords.schema.patterns import search as schema_patterns
+from boardrecords.schema.patterns.search import search_pattern
 from boardrecords.verifier.patterns import brute_force, parse_pattern, placements
 
 from .shared import import_games, run

@@ -11,8 +11,8 @@ from sqlalchemy import text
 from typer.testing import CliRunner
 
 from boardrecords.cli.main import app
-from boardrecords.schema import positions
-from boardrecords.schema.db import make_engine
+from boardrecords.schema.core.db import make_engine
+from boardrecords.schema.positions import counts as positions
 
 from .shared import exact_counts, import_games, run
 

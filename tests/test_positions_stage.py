@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, text
 
-from boardrecords.schema import importer
-from boardrecords.schema.db import make_engine
-from boardrecords.schema.position_stage import has_pending, merge_pending
+from boardrecords.schema.archive import importer
+from boardrecords.schema.core.db import make_engine
+from boardrecords.schema.positions.stage import has_pending, merge_pending
 
 from .shared import exact_counts, run
 
@@ -148,10 +148,10 @@ def test_a_deleted_game_takes_its_pending_rows_along(tmp_path: Path, db_url: str
 def test_reindex_replaces_the_pending_rows_of_its_games(tmp_path: Path, db_url: str, engine: Engine,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     _interrupted_import(_folder(tmp_path, "a", {**FIRST, **SECOND}), db_url, monkeypatch)
-    from boardrecords.schema.reindex import reindex
+    from boardrecords.schema.archive.reindex import reindex
 
     with monkeypatch.context() as m:  # the pending rows are still there when the batches are made again
-        m.setattr("boardrecords.schema.reindex.merge_pending", lambda engine: 0)
+        m.setattr("boardrecords.schema.archive.reindex.merge_pending", lambda engine: 0)
         done, positions, _, _ = reindex(engine)
     assert (done, positions) == (5, sum(POSITIONS.values()))
     assert _rows(engine, "position_stage") == sum(POSITIONS.values())

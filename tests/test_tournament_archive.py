@@ -11,10 +11,10 @@ from sqlmodel import Session, func, select
 from typer.testing import CliRunner
 
 from boardrecords.cli.main import app
-from boardrecords.schema.db import create_schema, make_engine
-from boardrecords.schema.ingest import normalise_name
-from boardrecords.schema.models import GameRow, ProblemRow
-from boardrecords.schema.players import identity_key
+from boardrecords.schema.archive.access import create_schema
+from boardrecords.schema.core.db import make_engine
+from boardrecords.schema.core.models import GameRow, ProblemRow
+from boardrecords.schema.core.names import identity_key, normalise_name
 
 runner = CliRunner()
 

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from boardrecords.schema.crosstable import crosstable, natural_key, pairing_from_row, round_number
-from boardrecords.schema.players import identity_key
+from boardrecords.schema.core.names import identity_key
+from boardrecords.schema.tournaments.crosstable import crosstable, natural_key, pairing_from_row, round_number
 
 
 def row(n: int, game: str, black: str, white: str, result: str | None, *, ro: str | None = None,

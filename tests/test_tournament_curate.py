@@ -11,8 +11,8 @@ from sqlmodel import Session, func, select
 from typer.testing import CliRunner
 
 from boardrecords.cli.main import app
-from boardrecords.schema.db import make_engine
-from boardrecords.schema.models import GameRow, GameVersionRow, ProblemRow
+from boardrecords.schema.core.db import make_engine
+from boardrecords.schema.core.models import GameRow, GameVersionRow, ProblemRow
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from boardrecords.schema.db import make_engine
+from boardrecords.schema.core.db import make_engine
 
 from .shared import import_games, run
 

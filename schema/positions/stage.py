@@ -9,21 +9,24 @@ move number), and one merge writes each page of the index once.
 Exactness: a staged row belongs to its game (deleted with it, by the same foreign key), and a merge moves rows from
 the stage to the index in one transaction, so every stored game's positions are at every moment either staged or
 indexed, never both nor lost. An interrupted import leaves its rows staged: the next command that opens the archive
-for writing merges them, and the questions read the stage beside the index meanwhile (schema/positions.py).
+for writing merges them, and the questions read the stage beside the index meanwhile (schema/positions/explore.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, count, repeat
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine, Index, Table
 from sqlalchemy.exc import DBAPIError
 
-from .db import writer
-from .models import PositionRow, PositionStageRow
-from .positions import COUNT_ADD_SQLITE, PositionValues, count_merge_pg, count_promote_sqlite, rebuild_counts
+from ..core.db import writer
+from ..core.models import PositionRow, PositionStageRow
+from .counts import COUNT_ADD_SQLITE, count_merge_pg, count_promote_sqlite, create_count_trigger, rebuild_counts
+
+if TYPE_CHECKING:
+    from .values import PositionValues
 
 _COLUMNS = "key, game_id, ply, next, outcome, day"
 # Below this many index rows per staged row the merge drops the (game_id, ply) index and builds it again after:
@@ -68,6 +71,24 @@ def unstage(conn: Connection, ids: Sequence[int | None]) -> None:
     """Drop the staged rows of games (their positions are about to be made again)."""
     stage: Table = PositionStageRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
     conn.execute(stage.delete().where(stage.c.game_id.in_(list(ids))))
+
+
+def create_position_counts(engine: Engine) -> None:
+    """The counts table's trigger, its rows when the position index is older than the table, and the rows an
+    interrupted import left in the stage merged."""
+    dialect = engine.dialect.name
+    if dialect not in ("sqlite", "postgresql"):
+        return
+    with writer(engine).begin() as conn:
+        # The index on game_id alone became (game_id, ply): a game's row at a move number is then one seek.
+        conn.exec_driver_sql("DROP INDEX IF EXISTS ix_position_game_id")
+        create_count_trigger(conn)
+        # An index whose every position is reached fewer than COUNTED_AT times is summed again here each time,
+        # and found to need no counts: such an archive is small (the start alone is reached by every game).
+        if (conn.exec_driver_sql("SELECT 1 FROM position_count LIMIT 1").first() is None
+                and conn.exec_driver_sql("SELECT 1 FROM position LIMIT 1").first() is not None):
+            conn.exec_driver_sql(rebuild_counts())
+    merge_pending(engine)  # the rows an interrupted import left staged
 
 
 def has_pending(engine: Engine) -> bool:
@@ -135,4 +156,4 @@ def _merge_pg(conn: Connection) -> int:
     return int(moved or 0)
 
 
-__all__ = ["has_pending", "merge_pending", "stage_positions", "staged_rows", "unstage"]
+__all__ = ["create_position_counts", "has_pending", "merge_pending", "stage_positions", "staged_rows", "unstage"]

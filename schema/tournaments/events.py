@@ -13,9 +13,9 @@ from typing import Any
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
+from ..core.models import GameRow
+from ..core.names import display_names, identity_key, load_identities
 from .crosstable import round_number
-from .models import GameRow
-from .players import display_names, identity_key, load_identities
 
 
 @dataclass(slots=True)

@@ -3,7 +3,7 @@
 Pure computation on plain values (`Pairing`, made from archive rows by `pairing_from_row`); docs/tournaments.md
 states every reading:
 
-- Players are identities (schema/players.py); a player's colour is the one held at the end, after any pie swap
+- Players are identities (schema/core/names.py); a player's colour is the one held at the end, after any pie swap
   (GEN-6, GEN-7), and the cell says when a swap changed it.
 - The result is the verdict's winner (GEN-8, "who won, everywhere"): the declared one where the record cannot
   contradict it, the replay's where it does, nobody where a result outside the vocabulary (`B+J`) meets a game the
@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..verifier.status import drawn
+from ...verifier.status import drawn
 
 GO_FAMILY = ("go-ing", "conversion-go")
 TIE_BREAKS = {"go": ("SOS", "SOSOS", "SODOS"), "swiss": ("Buchholz", "SB")}

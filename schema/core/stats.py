@@ -15,9 +15,9 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
 
-from ..verifier.status import VerdictClass
-from .ingest import normalise_name
+from ...verifier.status import VerdictClass
 from .models import GameRow
+from .names import load_identities, normalise_name
 from .search import Filters, conditions, name_plan
 
 
@@ -128,9 +128,7 @@ def or_first_player(winner: SQLColumnExpression[Any], swapped: SQLColumnExpressi
 
 def player_stats(session: Session, filters: Filters | None = None, *, limit: int = 20) -> list[PlayerStats]:
     """The players with the most records (either colour), with their wins; one player per identity (case, spacing,
-    punctuation and aliases: schema/players.py), shown by its most frequent spelling."""
-    from .players import load_identities
-
+    punctuation and aliases: schema/core/names.py), shown by its most frequent spelling."""
     g = GameRow
     where = conditions(filters, **name_plan(session, filters)) if filters else []
     stmt = (

@@ -2,7 +2,7 @@
 
 `--db` takes a file path (SQLite) or any SQLAlchemy URL (`postgresql+psycopg://user:pw@host/db`). SQLite runs in WAL
 mode with a busy timeout and foreign keys on, so that searches read while an import writes and two imports into one
-file take turns instead of failing.
+file take turns instead of failing. Opening an archive and making its tables: schema/archive/access.py.
 """
 
 from __future__ import annotations
@@ -17,9 +17,7 @@ from urllib.parse import quote
 
 from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
-from sqlmodel import Session, SQLModel
-
-from . import models  # registers the tables on SQLModel.metadata
+from sqlmodel import Session
 
 DEFAULT_DB = "records.db"
 ENV_DB = "RECORDS_DB"
@@ -146,22 +144,6 @@ def writer(engine: Engine) -> Engine:
     return engine.execution_options(sqlite_begin="IMMEDIATE")
 
 
-def create_schema(engine: Engine) -> None:
-    """Create the tables that are missing. Two processes may race here; the loser finds the tables made."""
-    for attempt in range(5):
-        try:
-            SQLModel.metadata.create_all(writer(engine))
-            create_text_index(engine)
-            from .positions import create_position_counts
-
-            create_position_counts(engine)
-            return
-        except DBAPIError as exc:
-            if attempt == 4 or not _is_race(exc):
-                raise
-            time.sleep(0.2 * (attempt + 1))
-
-
 # `--text` is a substring search. SQLite answers it from an FTS5 table with the trigram tokenizer (rowid = game id,
 # contentless: the text itself stays in game.search_text); PostgreSQL from a trigram GIN index (pg_trgm, a trusted
 # extension the database owner may create). Without them the search still works, by reading every row.
@@ -203,11 +185,6 @@ def drop_text_index(engine: Engine) -> None:
             conn.exec_driver_sql("DROP INDEX IF EXISTS ix_game_search_text_trgm")
 
 
-def _is_race(exc: DBAPIError) -> bool:
-    text = str(exc.orig).lower()
-    return any(s in text for s in ("already exists", "locked", "busy", "duplicate key", "deadlock"))
-
-
 def has_schema(engine: Engine) -> bool:
     return inspect(engine).has_table("game")
 
@@ -239,49 +216,6 @@ def session_scope(engine: Engine) -> Iterator[Session]:
     """A read session whose objects stay usable after it closes."""
     with Session(engine, expire_on_commit=False) as session:
         yield session
-
-
-def open_archive(db: str | None, *, create: bool = False, write: bool = False) -> Engine:
-    """The engine of an existing archive, or of a new one with `create`, checked to be reachable. Read-only unless
-    the command changes the archive (`write`, `create`).
-
-    Raises ArchiveError with a one-line reason when the database cannot be reached or holds no archive.
-    """
-    engine = make_engine(db, must_exist=not create, read_only=not (create or write))
-    where = engine.url.render_as_string(hide_password=True)
-    try:
-        if create:
-            _refuse_foreign(engine, where)
-            create_schema(engine)
-        elif not has_schema(engine):
-            raise ArchiveError(f"{where} holds no archive (run `records import` first)")
-    except OperationalError as exc:
-        engine.dispose()
-        raise ArchiveError(f"cannot reach database {where}: {first_line(exc.orig)}") from exc
-    except DBAPIError as exc:
-        engine.dispose()
-        raise ArchiveError(f"database error on {where}: {first_line(exc.orig)}") from exc
-    return engine
-
-
-def _refuse_foreign(engine: Engine, where: str) -> None:
-    """An SQLite file that holds another program's tables, or an archive of another layout, is left alone."""
-    if engine.dialect.name != "sqlite":
-        return  # a server database is named for the archive on purpose; its other schemas are not ours to judge
-    insp = inspect(engine)
-    names = set(insp.get_table_names())
-    ours = {t.name for t in SQLModel.metadata.sorted_tables}
-    foreign = sorted(n for n in names - ours if not n.startswith(("game_text", "sqlite_")))
-    if foreign:
-        listed = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
-        raise ArchiveError(f"{where} holds tables of another program ({listed}); records adds none of its own "
-                           "there: name another file with --db")
-    if "game" in names:
-        have = {c["name"] for c in insp.get_columns("game")}
-        missing = sorted(set(models.GameRow.model_fields) - have)
-        if missing:
-            raise ArchiveError(f"{where} holds an archive of an older layout (no {', '.join(missing[:3])}); import "
-                               "the records into a new archive")
 
 
 def first_line(exc: BaseException | None) -> str:

@@ -2,9 +2,9 @@
 each record's verdict up to the rules as they stand (a stored verdict that the rules now judge otherwise is
 replaced, with its problems).
 
-Each stored record is read back and replayed once (`patterns.verify_for_archive` follows the verifier's replay for
+Each stored record is read back and replayed once (schema/archive/analysis.py follows the verifier's replay for
 both); each batch of games is replaced in one transaction (the positions through the stage, merged at the end:
-schema/position_stage.py), so both stay exact for the games already done if it is stopped.
+schema/positions/stage.py), so both stay exact for the games already done if it is stopped.
 """
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ from typing import Any
 from sqlalchemy import Engine, select
 from sqlmodel import Session, col
 
-from .db import writer
-from .export import parse_row
-from .ingest import game_values, problem_values
-from .models import GameRow, PatternLineRow, PositionRow, ProblemRow
-from .patterns import PatternValues, pattern_values, verify_for_archive, write_patterns
-from .position_stage import merge_pending, stage_positions, unstage
-from .positions import PositionValues, position_values
+from ..core.db import writer
+from ..core.ingest import game_values, problem_values
+from ..core.models import GameRow, PatternLineRow, PositionRow, ProblemRow
+from ..core.stored import parse_row
+from ..patterns.lines import PatternValues, pattern_values, write_patterns
+from ..positions.stage import merge_pending, stage_positions, unstage
+from ..positions.values import PositionValues, position_values
+from .analysis import verify_for_archive
 
 # The stored bytes and where they came from are the user's; reindex never rewrites them.
 _KEPT = frozenset({"raw", "sha256", "encoding", "source_file", "source_index"})

@@ -19,17 +19,18 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, Table, insert, select, text
 
-from ..common.workers import default_workers, in_order
-from ..records.files import record_files, why_unopened
-from ..records.model import FormatError
-from ..records.reader import read_file
-from ..verifier.status import STATUS_ORDER, VERDICT_ORDER, VerdictClass
-from .db import retrying, writer
-from .ingest import game_values, problem_values
-from .models import GameRow, ProblemRow
-from .patterns import PATTERNS, pattern_values, verify_for_archive, write_patterns
-from .position_stage import merge_pending, stage_positions
-from .positions import POSITIONS, position_values
+from ...common.workers import default_workers, in_order
+from ...records.files import record_files, why_unopened
+from ...records.model import FormatError
+from ...records.reader import read_file
+from ...verifier.status import STATUS_ORDER, VERDICT_ORDER, VerdictClass
+from ..core.db import retrying, writer
+from ..core.ingest import game_values, problem_values
+from ..core.models import GameRow, ProblemRow
+from ..patterns.lines import PATTERNS, pattern_values, write_patterns
+from ..positions.stage import merge_pending, stage_positions
+from ..positions.values import POSITIONS, position_values
+from .analysis import verify_for_archive
 
 if TYPE_CHECKING:
     from sqlalchemy.dialects import postgresql, sqlite
@@ -120,8 +121,8 @@ def process_file(path: str) -> FileResult:
             verdict, watcher, changes = verify_for_archive(record, positions=index)
             values = game_values(record, verdict, source_file=path)
             if watcher is not None:  # RECORDS_POSITION_INDEX=0: no index rows (`records reindex` makes them later)
-                values[POSITIONS] = position_values(watcher, values)  # the position index (schema/positions.py)
-            values[PATTERNS] = pattern_values(changes)  # the change list for pattern search (schema/patterns.py)
+                values[POSITIONS] = position_values(watcher, values)  # the position index (schema/positions/)
+            values[PATTERNS] = pattern_values(changes)  # the change list for pattern search (schema/patterns/)
             result.rows.append((values, problem_values(verdict)))
         except Exception as exc:  # one record the verifier cannot judge must not lose the others
             result.failures.append(f"{path}#{record.index}: verification failed: {type(exc).__name__}: {exc}")

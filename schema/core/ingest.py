@@ -9,43 +9,21 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from typing import TYPE_CHECKING, Any
 
-from ..records.games import MoveKind
-from ..records.model import Colour, Move, Record
-from .models import OPENING_CHARS, GameRow, ProblemRow
+from ...records.games import MoveKind
+from ...records.model import Colour, Move, Record
+from .models import OPENING_CHARS
+from .names import clean, normalise_name
 
 if TYPE_CHECKING:
-    from ..verifier.verdict import Verdict
+    from ...verifier.verdict import Verdict
 
-_SPACES = re.compile(r"\s+")
 # Where a comment may stand: a property identifier whose capitals spell C (`C`, `Comment`), then `[`. A record without
 # one holds no comment, and its nodes need not be looked at (finding a false one only costs the walk).
 _MAY_COMMENT = re.compile(rb"(?<![A-Za-z])[a-z]*C[a-z]*\s*\[")
 # Properties whose text `--text` searches besides the comments (C): the names of the game, players, event, place.
 _NAME_PROPS = ("GN", "PB", "PW", "EV", "PC", "GC")
-
-
-def clean(text: str | None) -> str | None:
-    """`text` made storable in any database: lone surrogates and NUL become U+FFFD."""
-    if text is None:
-        return None
-    if text.isascii() and "\x00" not in text:
-        return text
-    try:
-        text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    except UnicodeEncodeError:
-        text = text.encode("utf-8", "replace").decode("utf-8")
-    return text.replace("\x00", "\ufffd")
-
-
-def normalise_name(name: str | None) -> str | None:
-    """A name as search compares it: NFKC, casefolded, spacing collapsed; None for a missing or blank name."""
-    if name is None:
-        return None
-    text = _SPACES.sub(" ", unicodedata.normalize("NFKC", clean(name) or "").casefold()).strip()
-    return text or None
 
 
 def record_hash(record: Record) -> str:
@@ -177,11 +155,3 @@ def problem_values(verdict: Verdict) -> list[dict[str, Any]]:
         row["point"] = clean(row["point"])
         row["message"] = clean(row["message"]) or ""
     return rows
-
-
-def ingest(record: Record, verdict: Verdict, **source: Any) -> tuple[GameRow, list[ProblemRow]]:
-    """The record as ORM objects (for callers that add a single record through a Session)."""
-    game = GameRow(**game_values(record, verdict, **source))
-    problems = [ProblemRow(game_id=0, **values) for values in problem_values(verdict)]
-    game.problems = problems
-    return game, problems

@@ -1,67 +1,24 @@
-"""One identity per player: names that differ only in case, spacing or punctuation are one player, and `records
-alias` makes further spellings one player too.
+"""Players: the aliases `records alias` makes (further spellings made one player) and the player list.
 
-A name's identity key is its normalised form (ingest.normalise_name: NFKC, casefolded, spacing collapsed) with every
-character that is not a letter or a digit dropped: "Lee Sedol", "Lee Se-dol" and "LEE  Sedol" all give `leesedol`.
-The `alias` table maps a key to the key of the player it belongs to; every search filter on a player, the player
-list, crosstables and ratings look names up through it (`Identities`).
+Names are players through their identity keys (schema/core/names.py: case, spacing and punctuation aside); an alias
+maps one more key to the key of the player it belongs to, and never chains.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine, inspect, union
+from sqlalchemy import Engine
 from sqlalchemy import select as sa_select
-from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
-from ..verifier.status import drawn
-from .db import writer
-from .ingest import normalise_name
-from .models import AliasRow, GameRow
-
-
-def identity_key(name: str | None) -> str | None:
-    """The key that makes spellings one player: the normalised name without punctuation and spaces."""
-    norm = normalise_name(name)
-    if norm is None:
-        return None
-    key = "".join(ch for ch in norm if ch.isalnum())
-    return key or norm  # a name of punctuation alone keeps its punctuation
-
-
-@dataclass(slots=True)
-class Identities:
-    """The alias table in memory: `key(name)` gives the key of the player a name belongs to."""
-
-    aliases: dict[str, str] = field(default_factory=dict)  # identity key -> canonical key
-    names: dict[str, str] = field(default_factory=dict)  # canonical key -> the player's name given to `alias`
-
-    def key(self, name: str | None) -> str | None:
-        k = identity_key(name)
-        return None if k is None else self.aliases.get(k, k)
-
-    def display(self, pairs: Iterable[tuple[str | None, str | None]]) -> dict[str, str]:
-        """Each player's name: the one given to `records alias`, else its most frequent spelling."""
-        return {**display_names(pairs), **self.names}
-
-
-def has_alias_table(engine_or_session: Engine | Session) -> bool:
-    bind = engine_or_session.get_bind() if isinstance(engine_or_session, Session) else engine_or_session
-    return inspect(bind).has_table(AliasRow.__tablename__)
-
-
-def load_identities(session: Session) -> Identities:
-    """The archive's aliases (none when the archive has no alias table yet)."""
-    if not has_alias_table(session):
-        return Identities()
-    rows = list(session.exec(select(AliasRow)))
-    return Identities({r.key: r.canonical for r in rows}, {r.canonical: r.player for r in rows if r.player})
+from ...verifier.status import drawn
+from ..core.db import writer
+from ..core.models import AliasRow, GameRow
+from ..core.names import has_alias_table, identity_key, load_identities
 
 
 def aliases(session: Session) -> list[AliasRow]:
@@ -113,8 +70,11 @@ def remove_alias(engine: Engine, name: str) -> int:
     """Undo `records alias` for `name`: its own alias, or (for a player others were made) all that point to it.
     Returns how many aliases were removed."""
     key = identity_key(name)
-    if key is None or not has_alias_table(engine):
+    if key is None:
         return 0
+    with Session(engine) as session:  # not the writer's: looking takes no write lock
+        if not has_alias_table(session):
+            return 0
     with Session(writer(engine)) as session:
         rows = list(session.exec(select(AliasRow).where(col(AliasRow.key) == key)))
         if not rows:
@@ -123,48 +83,6 @@ def remove_alias(engine: Engine, name: str) -> int:
             session.delete(row)
         session.commit()
     return len(rows)
-
-
-def stored_names(session: Session) -> list[str]:
-    """Every distinct normalised name the archive holds (players at the start and at the finish)."""
-    g = GameRow
-    stmt = union(*(select(c).where(c.is_not(None)) for c in
-                   (col(g.black_norm), col(g.white_norm), col(g.black_final_norm), col(g.white_final_norm))))
-    return [n for (n,) in session.execute(stmt)]
-
-
-def spellings(session: Session, names: Iterable[str]) -> dict[str, list[str]]:
-    """For each name asked, the normalised names stored in the archive that are the same player (its aliases
-    followed); a name no record holds maps to its own normalised form, so that it still matches nothing wrongly."""
-    asked = [n for n in names if n]
-    if not asked:
-        return {}
-    try:
-        ids = load_identities(session)
-        stored = stored_names(session)
-    except DBAPIError:
-        return {}
-    by_key: dict[str, list[str]] = {}
-    for stored_norm in stored:
-        stored_key = ids.key(stored_norm)
-        if stored_key is not None:
-            by_key.setdefault(stored_key, []).append(stored_norm)
-    out: dict[str, list[str]] = {}
-    for name in asked:
-        k = ids.key(name)
-        norm = normalise_name(name)
-        found = sorted(set(by_key.get(k, [])) | ({norm} if norm else set())) if k else []
-        out[name] = found
-    return out
-
-
-def display_names(pairs: Iterable[tuple[str | None, str | None]]) -> dict[str, str]:
-    """For (key, name as written) pairs, each key's most frequent spelling (ties: the one seen first)."""
-    counts: dict[str, Counter[str]] = {}
-    for key, name in pairs:
-        if key is not None and name:
-            counts.setdefault(key, Counter())[name] += 1
-    return {k: c.most_common(1)[0][0] for k, c in counts.items()}
 
 
 @dataclass(slots=True)

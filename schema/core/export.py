@@ -11,26 +11,15 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..records.model import Record
-from ..records.reader import read_bytes
 from .models import GameRow
+from .stored import parse_row
 
 SEPARATOR = b"\n"
 
 
-def parse_row(row: GameRow) -> Record:
-    """The stored record read back from its original bytes, named after its source for messages."""
-    records = read_bytes(row.raw, row.source_file or f"archive #{row.id}")
-    if not records:
-        raise ValueError(f"archive #{row.id}: the stored bytes hold no record")
-    record = records[0]
-    record.index = row.source_index
-    return record
-
-
 def canonical_bytes(rows: Sequence[GameRow]) -> bytes:
     """The records in the writer's canonical form (`records.writer.write`), one collection."""
-    from ..records.writer import write  # the writer is optional until `--canonical` asks for it
+    from ...records.writer import write  # the writer is optional until `--canonical` asks for it
 
     return write([parse_row(r) for r in rows])
 
@@ -52,20 +41,3 @@ def is_folder_target(out: Path, raw: str | None = None) -> bool:
     text = raw if raw is not None else str(out)
     return out.is_dir() or text.endswith((os.sep, "/"))
 
-
-def export(rows: Sequence[GameRow], out: Path, *, canonical: bool = False, folder: bool | None = None) -> list[Path]:
-    """Write `rows` to the file `out` (one collection) or, for a folder, one file per record. Returns the paths."""
-    if folder is None:
-        folder = is_folder_target(out)
-    if folder:
-        out.mkdir(parents=True, exist_ok=True)
-        written = []
-        for row in rows:
-            path = out / file_name(row, canonical=canonical)
-            path.write_bytes(record_bytes([row], canonical=canonical))
-            written.append(path)
-        return written
-    if out.parent != Path(""):
-        out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(record_bytes(rows, canonical=canonical))
-    return [out]

@@ -21,10 +21,10 @@ from sqlalchemy import Engine, delete, insert, inspect, update
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
-from .db import retrying, writer
-from .filters import Filters
-from .models import GameRow, GameVersionRow, ProblemRow
-from .search import conditions, name_plan
+from ..core.db import retrying, writer
+from ..core.filters import Filters
+from ..core.models import GameRow, GameVersionRow, ProblemRow
+from ..core.search import conditions, name_plan
 
 # Properties a fix may not set: the moves and setup (the record would be another game) and the file's own frame.
 FIXED = frozenset({"B", "W", "AB", "AW", "AE", "GM", "SZ", "FF", "CA"})
@@ -76,9 +76,9 @@ def parse_settings(settings: Sequence[str]) -> list[tuple[str, str]]:
 
 def fixed_bytes(row: GameRow, settings: Sequence[tuple[str, str]]) -> bytes:
     """The record of `row` with `settings` applied to its root, in the writer's canonical form."""
-    from ..records.model import Property
-    from ..records.writer import write
-    from .export import parse_row
+    from ...records.model import Property
+    from ...records.writer import write
+    from ..core.stored import parse_row
 
     record = parse_row(row)
     props = record.root.properties
@@ -128,9 +128,9 @@ def _row(engine: Engine, record_id: int) -> GameRow:
 
 
 def _replace(engine: Engine, row: GameRow, raw: bytes, change: str) -> GameRow:
-    from ..records.reader import read_bytes
-    from ..verifier.verdict import verify
-    from .ingest import game_values, problem_values
+    from ...records.reader import read_bytes
+    from ...verifier.verdict import verify
+    from ..core.ingest import game_values, problem_values
 
     records = read_bytes(raw, row.source_file or f"archive #{row.id}")
     if not records:

@@ -1,5 +1,5 @@
-"""The pattern index: one change list per record (made in the import's workers, from the verifier's own replay, and
-written beside its game row), rebuilding it, and the pattern search over it. docs/patterns.md describes it.
+"""Pattern search over the change lists (schema/patterns/lines.py): every appearance of a pattern in the archive's
+games of one game and size, and what was played next in or around it.
 
 A search reads the masks of the points each colour ever held for the games of the right game and size (and the
 filters), keeps the games where some placement of the pattern could stand, and finds each appearance in their
@@ -9,85 +9,28 @@ the change lists with them in one pass.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Engine, Select, Table, bindparam, insert, select
+from sqlalchemy import ColumnElement, Engine, Select, Table, bindparam, select
 
-from ..records.games import Game
-from ..records.model import Record
-from ..verifier.engine import BLACK, WHITE
-from ..verifier.patterns import ChangeWatcher, Pattern, Placement, local_points, mask_bytes, placements
-from ..verifier.positions import PositionWatcher
-from ..verifier.replay import Replay, Step
-from ..verifier.scan import Hit, Scan
-from ..verifier.verdict import Verdict, verify
-from .filters import Filters
-from .models import GameRow, PatternLineRow
+from ...records.games import Game
+from ...verifier.engine import BLACK, WHITE
+from ...verifier.patterns import Pattern, Placement, local_points, placements
+from ...verifier.scan import Hit, Scan
+from ..core.filters import Filters
+from ..core.models import GameRow, PatternLineRow
 
-PATTERNS = "_patterns"  # the key of a game dict under which the worker sends the change list
-PatternValues = tuple[int, bytes, bytes, bytes]  # plies, black mask, white mask, changes
 CHUNK = 500
 # A search reads every change list in one pass when the masks of the first SAMPLE games let more than MOST of them
 # through: then reading the masks of all games first would cost more than it saves.
 SAMPLE, MOST = 1000, 0.25
 
 
-def enabled() -> bool:
-    """The change lists are kept unless the environment says `RECORDS_PATTERNS=off`."""
-    return os.environ.get("RECORDS_PATTERNS", "").strip().lower() not in ("off", "0", "no")
-
-
-def verify_for_archive(record: Record, *, positions: bool = True
-                       ) -> tuple[Verdict, PositionWatcher | None, ChangeWatcher | None]:
-    """The verdict and, from the same replay, the positions (unless `positions` is off) and the change list of the
-    main line (unless RECORDS_PATTERNS=off)."""
-    position_watcher = PositionWatcher() if positions else None
-    change_watcher = ChangeWatcher() if enabled() else None
-    watchers = [w for w in (position_watcher, change_watcher) if w is not None]
-    if not watchers:
-        return verify(record), None, None
-
-    def every(run: Replay) -> Callable[[Step], None]:
-        steps = [w(run) for w in watchers]
-
-        def step(s: Step) -> None:
-            for follow in steps:
-                follow(s)
-
-        return step
-
-    return verify(record, watch=every), position_watcher, change_watcher
-
-
-def pattern_values(watcher: ChangeWatcher | None) -> PatternValues | None:
-    line = watcher.finish() if watcher is not None else None
-    if line is None:
-        return None
-    return (line.plies, mask_bytes(line.ever_black), mask_bytes(line.ever_white), line.blob())
-
-
 def _table() -> Table:
     return PatternLineRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
 
-
-def write_patterns(conn: Connection, rows: Sequence[tuple[int, str, int, PatternValues | None]]) -> int:
-    """Insert the change lists of games (game id, game, size, values) inside the caller's transaction."""
-    values = [(gid, game, size, *v) for gid, game, size, v in rows if v is not None]
-    if not values:
-        return 0
-    if conn.dialect.name == "sqlite":
-        conn.exec_driver_sql("INSERT INTO pattern_line (game_id, game, size, plies, black, white, changes) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?)", values)
-    else:
-        names = ("game_id", "game", "size", "plies", "black", "white", "changes")
-        conn.execute(insert(_table()), [dict(zip(names, v, strict=True)) for v in values])
-    return len(values)
-
-
-# -- searching ----------------------------------------------------------------------------------------------
 
 @dataclass(slots=True)
 class Appearance:
@@ -146,7 +89,7 @@ def _lines(engine: Engine, game: Game, size: int, f: Filters, *columns: ColumnEl
     p = _table()
     stmt = select(*columns).where(p.c.game == game.value, p.c.size == size)
     if not replace(f, game=None, size=None).empty:
-        from .search import conditions
+        from ..core.search import conditions
 
         g: Table = GameRow.__table__  # type: ignore[attr-defined]
         stmt = stmt.join(g, g.c.id == p.c.game_id).where(*conditions(f, dialect=engine.dialect.name))
@@ -257,14 +200,3 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
                     c.white_wins += 1
     ordered = sorted(conts.values(), key=lambda c: (c.local is None, -c.hits, c.colour, c.local or (0, 0)))
     return PatternResult(game, size, found, hits, ordered, scanned=scanned, considered=considered)
-
-
-def line_count(engine: Engine) -> int:
-    from sqlalchemy import func
-
-    with engine.connect() as conn:
-        return int(conn.execute(select(func.count()).select_from(_table())).scalar() or 0)
-
-
-__all__ = ["PATTERNS", "Appearance", "GameHits", "PatternContinuation", "PatternResult", "enabled", "line_count",
-           "pattern_values", "search_pattern", "verify_for_archive", "write_patterns"]

@@ -29,14 +29,14 @@ from sqlalchemy.orm import QueryableAttribute, defer
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
-from ..records.games import SPECS, Game, game_from_name
-from ..records.model import Colour, ResultMethod, format_margin
-from ..records.notation import NotationError, parse_move_text
-from ..verifier.status import ResultStatus, VerdictClass
+from ...records.games import SPECS, Game, game_from_name
+from ...records.model import Colour, ResultMethod, format_margin
+from ...records.notation import NotationError, parse_move_text
+from ...verifier.status import ResultStatus, VerdictClass
 from .db import TEXT_TABLE
 from .filters import DEFAULT_LIMIT, SORT_NAMES, FilterError, Filters
-from .ingest import normalise_name
 from .models import OPENING_CHARS, GameRow
+from .names import normalise_name, spellings
 
 SORT_KEYS: dict[str, SQLColumnExpression[Any]] = {
     "id": col(GameRow.id),
@@ -188,7 +188,7 @@ def _name_condition(columns: Sequence[SQLColumnExpression[Any]], name: str,
                     same: dict[str, list[str]] | None = None) -> ColumnElement[bool]:
     """A normalised name equal to one of `columns`; `*` in the name is a wildcard (`--player 'lee*'`).
 
-    `same` gives, for a player's name, every stored spelling of the same player (players.spellings: case, spacing,
+    `same` gives, for a player's name, every stored spelling of the same player (names.spellings: case, spacing,
     punctuation and aliases); without it the name is compared as it is normalised.
     """
     norm = normalise_name(name)
@@ -245,7 +245,7 @@ def conditions(f: Filters, *, dialect: str = "", max_span: int | None = None, co
 
     `dialect` picks the text index to use; `max_span` (the longest date range stored, in days) lets a date search
     run on the `date_first` index alone. `common` and `rare` name the range filters ("opening", "date", "moves")
-    found to match many or few records (SQLite, see `_plan`): a common one is written so that no index serves it.
+    found to match many or few records (SQLite, see `query_plan`): a common one is written so that no index serves it.
     """
     g = GameRow
 
@@ -377,19 +377,17 @@ def search(session: Session, f: Filters, *, sort: str = "id", limit: int | None 
     `light` leaves out the original bytes, the moves and the text (for listings; they load on access while the
     session is open).
     """
-    stmt = search_statement(f, sort=sort, limit=limit, light=light, **_plan(session, f, sort))
+    stmt = search_statement(f, sort=sort, limit=limit, light=light, **query_plan(session, f, sort))
     return list(session.exec(stmt).all())
 
 
 def count(session: Session, f: Filters) -> int:
-    stmt = select(func.count()).select_from(GameRow).where(*conditions(f, **_plan(session, f)))
+    stmt = select(func.count()).select_from(GameRow).where(*conditions(f, **query_plan(session, f)))
     return session.exec(stmt).one()
 
 
 def name_plan(session: Session, f: Filters) -> dict[str, Any]:
-    """The stored spellings of the players the filters name (players.spellings), as `conditions` takes them."""
-    from .players import spellings
-
+    """The stored spellings of the players the filters name (names.spellings), as `conditions` takes them."""
     winner = f.winner if f.winner and f.winner.strip().lower() not in ("b", "w", "black", "white") else None
     names = [n for n in (f.player, f.black, f.white, winner) if n and "*" not in n]
     return {"same": spellings(session, names)} if names else {}
@@ -403,7 +401,7 @@ def name_plan(session: Session, f: Filters) -> dict[str, Any]:
 COMMON_BOUND: int | None = None  # a fixed bound instead (tests)
 
 
-def _plan(session: Session, f: Filters, sort: str = "id") -> dict[str, Any]:
+def query_plan(session: Session, f: Filters, sort: str = "id") -> dict[str, Any]:
     """What the conditions need to know about the database: its dialect, the longest date range stored, and
     (SQLite) which range filters match many records and which few."""
     dialect = session.get_bind().dialect.name

@@ -1,7 +1,5 @@
-"""The archive as the rest of the program sees it: open it, fetch a record by id, its problems, and search.
-
-`record_by_id` is what `records replay ID` (and `diagram`, `html`) use to show a stored record.
-"""
+"""Stored rows by id and by search, each read in a session of its own (the commands that show, export or list
+them)."""
 
 from __future__ import annotations
 
@@ -10,12 +8,10 @@ from collections.abc import Sequence
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
-from ..records.model import Record
-from .db import ArchiveError, open_archive, session_scope
+from .db import session_scope
+from .filters import DEFAULT_LIMIT, Filters
 from .models import GameRow, ProblemRow
-from .search import DEFAULT_LIMIT, Filters, search
-
-__all__ = ["ArchiveError", "get_row", "open_archive", "problems_of", "record_by_id", "rows", "rows_by_ids"]
+from .search import search
 
 
 def get_row(engine: Engine, record_id: int) -> GameRow | None:
@@ -36,26 +32,13 @@ def rows_by_ids(engine: Engine, ids: Sequence[int]) -> tuple[list[GameRow], list
     return [found[i] for i in ids if i in found], [i for i in ids if i not in found]
 
 
+def games_by_id(engine: Engine, ids: Sequence[int]) -> dict[int, GameRow]:
+    """The rows of `ids` that the archive holds, by id."""
+    return {int(r.id or 0): r for r in rows_by_ids(engine, ids)[0]}
+
+
 def rows(engine: Engine, filters: Filters, *, sort: str = "id", limit: int | None = DEFAULT_LIMIT,
          light: bool = False) -> list[GameRow]:
     """Search results; `light` rows lack raw, moves and search_text (they cannot load once returned)."""
     with session_scope(engine) as session:
         return search(session, filters, sort=sort, limit=limit, light=light)
-
-
-def record_by_id(db: str | None, record_id: int) -> tuple[Record, GameRow] | None:
-    """The stored record `record_id` (read back from its original bytes) and its row; None when there is none.
-
-    `db` is a path or URL as `--db` takes it (None: env RECORDS_DB, else records.db). Raises ArchiveError when the
-    archive cannot be opened, and FormatError if the stored bytes no longer read (a reader change).
-    """
-    from .export import parse_row  # the reader, only when a record is read back
-
-    engine = open_archive(db)
-    try:
-        row = get_row(engine, record_id)
-        if row is None:
-            return None
-        return parse_row(row), row
-    finally:
-        engine.dispose()

@@ -39,6 +39,3 @@ class Filters:
     @property
     def empty(self) -> bool:
         return all(getattr(self, f.name) in (None, ()) for f in fields(self))
-
-    def as_dict(self) -> dict[str, object]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -125,7 +125,7 @@ class ProblemRow(SQLModel, table=True):
 
 
 class PositionRow(SQLModel, table=True):
-    """One position of a record's main line (schema/positions.py, docs/positions.md): its canonical key (game and
+    """One position of a record's main line (schema/positions/, docs/positions.md): its canonical key (game and
     size are part of it), the move number, the move played next in the key's frame, and what the explorer counts
     (`outcome` bits) and shows (`day`, the first date as YYYYMMDD), so that it reads no game row unless filtered.
 
@@ -147,7 +147,7 @@ class PositionRow(SQLModel, table=True):
 
 class PositionStageRow(SQLModel, table=True):
     """Position rows an import has stored beside their game rows but not yet merged into `position` and
-    `position_count` (schema/position_stage.py): appended in game order, which costs little, and merged in key order
+    `position_count` (schema/positions/stage.py): appended in game order, which costs little, and merged in key order
     once the import run ends (or by the next command that writes, after an interrupted import)."""
 
     __tablename__ = "position_stage"
@@ -163,7 +163,7 @@ class PositionStageRow(SQLModel, table=True):
 
 
 class PositionCountRow(SQLModel, table=True):
-    """The position index summed per position and next move (schema/positions.py): what an unfiltered `explore`
+    """The position index summed per position and next move (schema/positions/counts.py): what an unfiltered `explore`
     shows, read in one indexed range however many games reached the position. `next` is '' where games ended.
     Kept by the import (added in the same transaction as the position rows) and by a trigger on deleted rows."""
 
@@ -214,7 +214,7 @@ class GameVersionRow(SQLModel, table=True):
 
 
 class PatternLineRow(SQLModel, table=True):
-    """The change list of a record's main line for pattern search (schema/patterns.py, docs/patterns.md): every
+    """The change list of a record's main line for pattern search (schema/patterns/, docs/patterns.md): every
     change of a point's state with its move number, packed (`changes`), and the points each colour ever held
     (`black`, `white`: bit masks, little-endian), which let a search skip the games that cannot hold a pattern.
     One row per record that was replayed; `game` and `size` repeat the game row's so that a search reads this

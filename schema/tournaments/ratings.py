@@ -5,7 +5,7 @@ Which records count: those with a date, two players, and a winner the verdict na
 fails (invalid, wrong-result) are left out, since their result is not the one the moves give or the moves break a
 rule; records whose result is unconfirmed (a resignation or a time win the replay cannot contradict) count, as they
 are most of a tournament's results. The time step of WHR is the day (days since the archive's first date); players
-are identities (schema/players.py). Ratings are on WHR's Elo scale, 0 for the average player, with the 95%
+are identities (schema/core/names.py). Ratings are on WHR's Elo scale, 0 for the average player, with the 95%
 interval (1.96 standard deviations) WHR gives.
 """
 
@@ -19,9 +19,9 @@ from typing import Any
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col
 
-from ..verifier.status import drawn
-from .models import GameRow
-from .players import load_identities
+from ...verifier.status import drawn
+from ..core.models import GameRow
+from ..core.names import load_identities
 
 W2 = 14.0  # Elo^2 per day of rating drift: goratings.org's choice for Go players
 ITERATIONS = 50

@@ -1,0 +1,99 @@
+"""Opening the archive: where it lives (schema/core/db.py), its tables made when an import creates it (the
+position index's triggers and counts with them), and a stored record read back by id for `records replay ID`.
+"""
+
+from __future__ import annotations
+
+import time
+
+from sqlalchemy import Engine, inspect
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlmodel import SQLModel
+
+from ...records.model import Record
+from ..core.db import ArchiveError, create_text_index, first_line, has_schema, make_engine, writer
+from ..core.models import GameRow  # and with it every table, on SQLModel.metadata
+
+
+def create_schema(engine: Engine) -> None:
+    """Create the tables that are missing. Two processes may race here; the loser finds the tables made."""
+    for attempt in range(5):
+        try:
+            SQLModel.metadata.create_all(writer(engine))
+            create_text_index(engine)
+            from ..positions.stage import create_position_counts
+
+            create_position_counts(engine)
+            return
+        except DBAPIError as exc:
+            if attempt == 4 or not _is_race(exc):
+                raise
+            time.sleep(0.2 * (attempt + 1))
+
+
+def _is_race(exc: DBAPIError) -> bool:
+    text = str(exc.orig).lower()
+    return any(s in text for s in ("already exists", "locked", "busy", "duplicate key", "deadlock"))
+
+
+def open_archive(db: str | None, *, create: bool = False, write: bool = False) -> Engine:
+    """The engine of an existing archive, or of a new one with `create`, checked to be reachable. Read-only unless
+    the command changes the archive (`write`, `create`).
+
+    Raises ArchiveError with a one-line reason when the database cannot be reached or holds no archive.
+    """
+    engine = make_engine(db, must_exist=not create, read_only=not (create or write))
+    where = engine.url.render_as_string(hide_password=True)
+    try:
+        if create:
+            _refuse_foreign(engine, where)
+            create_schema(engine)
+        elif not has_schema(engine):
+            raise ArchiveError(f"{where} holds no archive (run `records import` first)")
+    except OperationalError as exc:
+        engine.dispose()
+        raise ArchiveError(f"cannot reach database {where}: {first_line(exc.orig)}") from exc
+    except DBAPIError as exc:
+        engine.dispose()
+        raise ArchiveError(f"database error on {where}: {first_line(exc.orig)}") from exc
+    return engine
+
+
+def _refuse_foreign(engine: Engine, where: str) -> None:
+    """An SQLite file that holds another program's tables, or an archive of another layout, is left alone."""
+    if engine.dialect.name != "sqlite":
+        return  # a server database is named for the archive on purpose; its other schemas are not ours to judge
+    insp = inspect(engine)
+    names = set(insp.get_table_names())
+    ours = {t.name for t in SQLModel.metadata.sorted_tables}
+    foreign = sorted(n for n in names - ours if not n.startswith(("game_text", "sqlite_")))
+    if foreign:
+        listed = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
+        raise ArchiveError(f"{where} holds tables of another program ({listed}); records adds none of its own "
+                           "there: name another file with --db")
+    if "game" in names:
+        have = {c["name"] for c in insp.get_columns("game")}
+        missing = sorted(set(GameRow.model_fields) - have)
+        if missing:
+            raise ArchiveError(f"{where} holds an archive of an older layout (no {', '.join(missing[:3])}); import "
+                               "the records into a new archive")
+
+
+def record_by_id(db: str | None, record_id: int) -> tuple[Record, GameRow] | None:
+    """The stored record `record_id` (read back from its original bytes) and its row; None when there is none.
+
+    `db` is a path or URL as `--db` takes it (None: env RECORDS_DB, else records.db). Raises ArchiveError when the
+    archive cannot be opened, and FormatError if the stored bytes no longer read (a reader change).
+    """
+    # The reader and the search (which the rows' module imports), only when a record is read back.
+    from ..core.rows import get_row
+    from ..core.stored import parse_row
+
+    engine = open_archive(db)
+    try:
+        row = get_row(engine, record_id)
+        if row is None:
+            return None
+        return parse_row(row), row
+    finally:
+        engine.dispose()

@@ -1,0 +1,37 @@
+"""The one replay of a record that the archive needs: the verdict and, followed from the same replay, the
+positions of the position index and the change list of the pattern index (the import's workers and `records
+reindex` both analyse a record so).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...records.model import Record
+from ...verifier.patterns import ChangeWatcher
+from ...verifier.positions import PositionWatcher
+from ...verifier.replay import Replay, Step
+from ...verifier.verdict import Verdict, verify
+from ..patterns.lines import enabled
+
+
+def verify_for_archive(record: Record, *, positions: bool = True
+                       ) -> tuple[Verdict, PositionWatcher | None, ChangeWatcher | None]:
+    """The verdict and, from the same replay, the positions (unless `positions` is off) and the change list of the
+    main line (unless RECORDS_PATTERNS=off)."""
+    position_watcher = PositionWatcher() if positions else None
+    change_watcher = ChangeWatcher() if enabled() else None
+    watchers = [w for w in (position_watcher, change_watcher) if w is not None]
+    if not watchers:
+        return verify(record), None, None
+
+    def every(run: Replay) -> Callable[[Step], None]:
+        steps = [w(run) for w in watchers]
+
+        def step(s: Step) -> None:
+            for follow in steps:
+                follow(s)
+
+        return step
+
+    return verify(record, watch=every), position_watcher, change_watcher
