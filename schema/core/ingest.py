@@ -81,7 +81,8 @@ def game_values(record: Record, verdict: Verdict, *, source_file: str | None = N
                 source_index: int | None = None) -> dict[str, Any]:
     """The column values of the record's `game` row (without `id`)."""
     main_line = record.moves()
-    moves = moves_text(record, main_line)
+    # A move value with an undecodable byte (`W[d\xffp]`) must not cost the batch: derived text is made storable.
+    moves = clean(moves_text(record, main_line)) or ""
     result = record.result
     declared = result.declared
     date = record.date
@@ -144,7 +145,7 @@ def game_values(record: Record, verdict: Verdict, *, source_file: str | None = N
         "source_index": record.index if source_index is None else source_index,
         "moves": moves,
         "opening": moves[:OPENING_CHARS],
-        "search_text": search_text(record),
+        "search_text": clean(search_text(record)),
     }
 
 
