@@ -32,6 +32,11 @@ _SIZE = re.compile(r"\s*(\d+)\s*([kmg]?)i?b?\s*", re.I)
 _UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
 
 
+class SettingError(ValueError):
+    """An environment variable of these limits holds something that is not a setting: a usage error, never read
+    as the default."""
+
+
 class InputRefused(OSError):
     """A path that is not read: not a regular file, or larger than the cap. `strerror` says why in words."""
 
@@ -46,7 +51,8 @@ def max_file_size() -> int | None:
         return DEFAULT_MAX_FILE_SIZE
     m = _SIZE.fullmatch(raw)
     if m is None:
-        return DEFAULT_MAX_FILE_SIZE
+        raise SettingError(f"{ENV_MAX_FILE_SIZE}={raw} is not a size: write a whole number of bytes, or one with "
+                           "K, M or G (64K, 16M, 1G), or 0 for no cap")
     value = int(m.group(1)) * _UNITS[m.group(2).lower()]
     return value or None
 
@@ -54,9 +60,18 @@ def max_file_size() -> int | None:
 def max_records() -> int | None:
     """The most game records one file may hold (None: no limit), from RECORDS_MAX_RECORDS or the default."""
     raw = os.environ.get(ENV_MAX_RECORDS, "").strip().replace("_", "")
-    if not raw.isdigit():
+    if not raw:
         return DEFAULT_MAX_RECORDS
+    if not raw.isascii() or not raw.isdigit():
+        raise SettingError(f"{ENV_MAX_RECORDS}={os.environ[ENV_MAX_RECORDS]} is not a number of records: write a "
+                           "whole number, or 0 for no limit")
     return int(raw) or None
+
+
+def check_settings() -> None:
+    """Raise SettingError when a limit's environment variable holds no setting (commands check it first)."""
+    max_file_size()
+    max_records()
 
 
 def describe_size(n: int) -> str:

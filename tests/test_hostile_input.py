@@ -234,3 +234,12 @@ def test_a_file_with_too_many_records_is_refused(tmp_path: Path, monkeypatch) ->
     assert "50 records:" in allowed.output and "more than" not in allowed.output
     monkeypatch.delenv(limits.ENV_MAX_RECORDS)
     assert limits.max_records() == limits.DEFAULT_MAX_RECORDS
+
+
+@pytest.mark.parametrize(("name", "raw"), [("RECORDS_MAX_FILE_SIZE", "1.5M"), ("RECORDS_MAX_FILE_SIZE", "1e9"),
+                                           ("RECORDS_MAX_FILE_SIZE", "abc"), ("RECORDS_MAX_FILE_SIZE", "-5"),
+                                           ("RECORDS_MAX_RECORDS", "ten"), ("RECORDS_MAX_RECORDS", "-1")])
+def test_a_limit_that_is_no_setting_is_refused_never_read_as_the_default(monkeypatch, name, raw) -> None:
+    monkeypatch.setenv(name, raw)
+    with pytest.raises(limits.SettingError, match=name):
+        limits.check_settings()
