@@ -29,9 +29,9 @@ from ..records.model import FormatError
 from ..schema.filters import DEFAULT_LIMIT, SORT_NAMES, FilterError, Filters
 from ..verifier.status import ResultStatus, VerdictClass
 from .console import SgfPointsOption, make_console
-from .safe_text import csv_cell, json_text
-from .safe_text import plain as shown
-from .words import status_word, totals_line, verdict_word
+from .views.safe_text import csv_cell, json_text
+from .views.safe_text import plain as shown
+from .views.words import status_word, totals_line, verdict_word
 
 T = TypeVar("T")
 
@@ -483,12 +483,12 @@ def show_cmd(
     analysis = analyse(record, notation=Notation.SGF if sgf_points else Notation.CUSTOMARY)
     console = _out()
     console.print(_header(row))
-    from .verdict_view import render_report
+    from .views.verdict_view import render_report
 
     render_report(console, (row.source_file or f"archive #{row.id}", record, _in_notation(verdict, analysis)),
                   sgf_points=sgf_points, analysis=analysis)
     if analysis.replayed:
-        from .boards import board_renderable
+        from .views.boards import board_renderable
 
         last = analysis.last
         console.print(board_renderable(record, analysis.step_at(last), analysis.rows_at(last), ascii=ascii_only,

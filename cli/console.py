@@ -17,8 +17,8 @@ import typer
 from rich.console import Console
 from rich.segment import Segment
 
-from .layout import output_width
-from .safe_text import terminal
+from .views.layout import output_width
+from .views.safe_text import terminal
 
 # One option on every command that shows points (GEN-10): the game's own notation by default, SGF letters with it.
 SgfPointsOption = Annotated[bool, typer.Option(

@@ -17,8 +17,8 @@ from rich.console import Console
 from rich.text import Text
 
 from ..records.model import FormatError, Record
-from .boards import console_needs_ascii, move_line
 from .console import SafeConsole, SgfPointsOption
+from .views.boards import console_needs_ascii, move_line
 
 if TYPE_CHECKING:
     from ..verifier.analysis import Analysis
@@ -181,7 +181,7 @@ def replay_command(
             for i in range(data.last + 1):
                 _print_position(console, data, i, ascii)
             return
-        from .interactive import run
+        from .views.interactive import run
 
         key_fd, opened = keys
         try:
@@ -207,7 +207,7 @@ def _terminal_input() -> tuple[int, bool] | None:
 
 
 def _print_position(console: Console, data: Analysis, index: int, ascii: bool) -> None:
-    from .interactive import position_view
+    from .views.interactive import position_view
 
     if data.last > 0 or index > 0:
         console.print(Text(("=" if ascii else "━") * 3 + " " + move_line(data, index), style="bold"))
@@ -231,7 +231,7 @@ def diagram_command(
     """Write an SVG diagram of one position: stones, coordinates, owned edges, last move and what it changed."""
 
     def action() -> None:
-        from .svg import diagram_svg
+        from .views.svg import diagram_svg
 
         data = load_replay(source, db, index, sgf_points)
         at = data.last if move is None else _check_move(data, move)
@@ -252,7 +252,7 @@ def html_command(
     """Write one self-contained HTML page (no network access) that replays the game with buttons and arrow keys."""
 
     def action() -> None:
-        from .html_page import html_page
+        from .views.html_page import html_page
 
         data = load_replay(source, db, index, sgf_points)
         _write(output, html_page(data), force)
@@ -263,7 +263,7 @@ def html_command(
 def _write(output: Path | None, text: str, force: bool = False) -> None:
     from .output_files import OutputError, write_file
 
-    # Record text in the output is already made safe (cli/safe_text.py); "replace" only guards the encoding.
+    # Record text in the output is already made safe (cli/views/safe_text.py); "replace" only guards the encoding.
     data = text.encode("utf-8", "replace")
     if output is None or str(output) == "-":
         sys.stdout.buffer.write(data)

@@ -13,9 +13,9 @@ from ..records.model import Problem, Severity
 from ..records.notation import Notation
 from ..verifier.status import VerdictClass
 from .console import SgfPointsOption, make_console
-from .safe_text import json_text
-from .verdict_view import render_report, render_summary
 from .verify_work import FileFailure, Item, Options, read_records, verify_paths, verify_records
+from .views.safe_text import json_text
+from .views.verdict_view import render_report, render_summary
 
 if TYPE_CHECKING:
     from rich.console import Console
