@@ -4,8 +4,6 @@ of `records search` (`--after`, `--like/--move`, `--stones`). docs/positions.md 
 
 from __future__ import annotations
 
-import csv
-import io
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,19 +18,9 @@ from ..records.games import SPECS, Game
 from ..records.model import Colour
 from ..records.notation import NotationError, column_name, parse_move_text, parse_point_text, point_name
 from ..schema.filters import FilterError, Filters
-from .archive_cmd import (
-    EXIT_NOTHING,
-    DbOption,
-    JsonOption,
-    _err,
-    _out,
-    _print_json,
-    _table,
-    fail,
-    handling_errors,
-    row_json,
-    with_filters,
-)
+from .common import EXIT_FAILED, add_commands, expected_failures, make_console, note, open_archive, print_json
+from .options import CsvOption, DbOption, JsonOption, game_and_size, with_filters
+from .tables import count_line, dicts_csv, game_table, percent, row_json
 
 
 @dataclass(slots=True)
@@ -61,18 +49,6 @@ class Target:
             return f"{colour.value} {value}"
         parts = [point_name(p, self.game, self.size) if (p := parse_point(x)) else x for x in value.split("-")]
         return f"{colour.value} {'-'.join(parts)}"
-
-
-def _game_size(filters: Filters) -> tuple[Game, int]:
-    from ..records.games import game_from_name
-
-    game = game_from_name(filters.game) if filters.game else Game.GO
-    if game is None:
-        raise FilterError(f"unknown game {filters.game!r}")
-    size = filters.size or SPECS[game].default_size
-    if size is None:
-        raise FilterError(f"{game.value} needs --size")
-    return game, size
 
 
 def moves_record_bytes(moves: str, game: Game, size: int) -> bytes:
@@ -135,7 +111,7 @@ def resolve(filters: Filters, *, moves: str | None = None, like: Path | None = N
         if not records:
             raise FilterError(f"{like}: no record")
         return _target_of_record(records[0], move)
-    game, size = _game_size(filters)
+    game, size = game_and_size(filters)
     if stones is not None:
         from ..verifier.positions import key_of_board
 
@@ -172,15 +148,10 @@ def _board(target: Target) -> Text:
     return Text("\n".join(lines))
 
 
-def _pct(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.0f}%" if whole else ""
-
-
 # -- commands -----------------------------------------------------------------------------------------------
 
 def register(app: typer.Typer) -> None:
-    app.command("explore")(explore_cmd)
-    app.command("reindex")(reindex_cmd)
+    add_commands(app, {"explore": explore_cmd, "reindex": reindex_cmd})
 
 
 @with_filters
@@ -193,21 +164,17 @@ def explore_cmd(
     move: Annotated[int | None, typer.Option("--move", help="... after this many moves (0: the start).")] = None,
     db: DbOption = None,
     as_json: JsonOption = False,
-    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")] = False,
+    as_csv: CsvOption = False,
 ) -> None:
     """What was played at a position: each next move with its games, wins, draws, swaps and when last played."""
-    from ..schema.db import open_archive
     from ..schema.positions import explore
 
-    with handling_errors():
+    with expected_failures():
         target = resolve(filters, moves=moves, like=like, move=move)
-        if target.game is Game.CONVERSION_GO and moves is None and like is None:
-            return opening_table(target, filters, db=db, as_json=as_json, as_csv=as_csv)
-        engine = open_archive(db)
-        try:
-            total, found = explore(engine, target.key, filters)
-        finally:
-            engine.dispose()
+    if target.game is Game.CONVERSION_GO and moves is None and like is None:
+        return opening_table(target, filters, db=db, as_json=as_json, as_csv=as_csv)
+    with open_archive(db) as engine:
+        total, found = explore(engine, target.key, filters)
     pie = target.game in (Game.CATION, Game.QUENTIN, Game.CONVERSION_GO)
     data = []
     for c in found:
@@ -218,18 +185,13 @@ def explore_cmd(
             item |= {"swapped": c.swapped, "swapper_wins": c.swapper_wins}
         data.append(item)
     if as_json:
-        _print_json({"game": target.game.value, "size": target.size, "key": target.key, "games": total,
-                     "continuations": data})
+        print_json({"game": target.game.value, "size": target.size, "key": target.key, "games": total,
+                    "continuations": data})
     elif as_csv:
-        buf = io.StringIO()
         fields = ["move", "games", "black_wins", "white_wins", "draws", "mover_wins", "last_played"]
-        w = csv.DictWriter(buf, fieldnames=fields + (["swapped", "swapper_wins"] if pie else []),
-                           lineterminator="\n")
-        w.writeheader()
-        w.writerows(data)
-        sys.stdout.write(buf.getvalue())
+        sys.stdout.write(dicts_csv(data, fields + (["swapped", "swapper_wins"] if pie else [])))
     else:
-        out = _out()
+        out = make_console()
         out.print(_board(target))
         table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
         for name in ("move", "games", "B won", "W won", "draws", "mover"):
@@ -239,17 +201,17 @@ def explore_cmd(
             table.add_column("swapper", justify="right", no_wrap=True)
         table.add_column("last", no_wrap=True)
         for c, item in zip(found, data, strict=True):
-            cells: list[Text | str] = [Text(item["move"]), str(c.games), _pct(c.black_wins, c.games),
-                                       _pct(c.white_wins, c.games), str(c.draws), _pct(c.mover_wins, c.games)]
+            cells: list[Text | str] = [Text(item["move"]), str(c.games), percent(c.black_wins, c.games),
+                                       percent(c.white_wins, c.games), str(c.draws), percent(c.mover_wins, c.games)]
             if pie:
-                cells += [_pct(c.swapped, c.games), _pct(c.swapper_wins, c.swapped)]
+                cells += [percent(c.swapped, c.games), percent(c.swapper_wins, c.swapped)]
             cells.append(c.last_played or "")
             table.add_row(*cells)
         if found:
             out.print(table)
         out.print(Text(f"{total} game{'s' if total != 1 else ''} reached this position", style="dim"))
     if not total:
-        raise typer.Exit(EXIT_NOTHING)
+        raise typer.Exit(EXIT_FAILED)
 
 
 def _with_position_columns(games: list[Any], data: list[dict[str, Any]], width: int) -> Table:
@@ -259,7 +221,7 @@ def _with_position_columns(games: list[Any], data: list[dict[str, Any]], width: 
     nxt = [item["next"] or "" for item in data]
     at_width = max([2, *map(len, at)])
     next_width = max([4, *map(len, nxt)])
-    base = _table(games, width - at_width - next_width - 6)  # the two columns and their padding ("  " each side)
+    base = game_table(games, width - at_width - next_width - 6)  # the two columns and their padding ("  " each side)
     # The name columns wrap between words down to their longest word; when even that is too wide (a long name on
     # a narrow terminal), they share what is left and fold inside words.
     fixed = sum((c.max_width or c.min_width or 0) for c in base.columns if c.no_wrap)
@@ -318,17 +280,12 @@ def _opening_stones(record: Any) -> tuple[list[str], list[str]]:
 def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: bool, as_csv: bool) -> None:
     """`records explore` at the start of Conversion Go: every opening of turns 1-3 (CON-5), how often the second
     player swapped on turn 4, and who won after it."""
-    from ..schema.db import open_archive
     from ..schema.export import parse_row
     from ..schema.positions import games_by_id, openings
 
-    with handling_errors():
-        engine = open_archive(db)
-        try:
-            found = openings(engine, target.key, filters, ply=OPENING_TURNS)
-            rows = games_by_id(engine, [o.game_id for o in found])
-        finally:
-            engine.dispose()
+    with open_archive(db) as engine:
+        found = openings(engine, target.key, filters, ply=OPENING_TURNS)
+        rows = games_by_id(engine, [o.game_id for o in found])
     data: list[dict[str, Any]] = []
     for o in found:
         try:
@@ -342,18 +299,15 @@ def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: 
                      "swapper_wins": o.swapper_wins, "last_played": o.last_played})
     total = sum(o.games for o in found)
     if as_json:
-        _print_json({"game": target.game.value, "size": target.size, "turns": OPENING_TURNS, "games": total,
-                     "openings": data})
+        print_json({"game": target.game.value, "size": target.size, "turns": OPENING_TURNS, "games": total,
+                    "openings": data})
     elif as_csv:
-        buf = io.StringIO()
         fields = ["black", "white", "games", "swapped", "swap_rate", "black_wins", "white_wins", "draws",
                   "first_player_wins", "second_player_wins", "swapper_wins", "last_played"]
-        w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
-        w.writeheader()
-        w.writerows({**d, "black": " ".join(d["black"]), "white": " ".join(d["white"])} for d in data)
-        sys.stdout.write(buf.getvalue())
+        sys.stdout.write(dicts_csv([{**d, "black": " ".join(d["black"]), "white": " ".join(d["white"])}
+                                    for d in data], fields))
     else:
-        out = _out()
+        out = make_console()
         # Ten columns: no rules between them, so that they fit 80 columns whole (a date is never cut).
         table = Table(header_style="bold", box=None, pad_edge=False, show_edge=False)
         table.add_column("black", no_wrap=True)
@@ -362,9 +316,9 @@ def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: 
             table.add_column(name, justify="right", no_wrap=True)
         table.add_column("last", no_wrap=True)
         for o, d in zip(found, data, strict=True):
-            table.add_row(" ".join(d["black"]), " ".join(d["white"]), str(o.games), _pct(o.swapped, o.games),
-                          _pct(o.black_wins, o.games), _pct(o.white_wins, o.games), str(o.draws),
-                          _pct(o.first_wins, o.games), _pct(o.swapper_wins, o.swapped), o.last_played or "")
+            table.add_row(" ".join(d["black"]), " ".join(d["white"]), str(o.games), percent(o.swapped, o.games),
+                          percent(o.black_wins, o.games), percent(o.white_wins, o.games), str(o.draws),
+                          percent(o.first_wins, o.games), percent(o.swapper_wins, o.swapped), o.last_played or "")
         if found:
             out.print(table)
         plural = "s" if len(found) != 1 else ""
@@ -373,44 +327,33 @@ def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: 
                        "first: the first player's wins; swapper: the swapper's wins of the swapped games",
                        style="dim"))
     if not found:
-        raise typer.Exit(EXIT_NOTHING)
+        raise typer.Exit(EXIT_FAILED)
 
 
 def position_search(filters: Filters, *, db: str | None, moves: str | None, like: Path | None, move: int | None,
                     stones: str | None, to_move: str | None, limit: int, as_json: bool, as_csv: bool) -> None:
     """`records search` with a position: the games that reached it, where, and what came next."""
-    from ..schema.db import open_archive
     from ..schema.positions import count_at, games_at
 
-    with handling_errors():
+    with expected_failures():
         target = resolve(filters, moves=moves, like=like, move=move, stones=stones, to_move=to_move)
-        engine = open_archive(db)
-        try:
-            found = games_at(engine, target.key, filters, limit=limit or 1_000_000)
-            total = count_at(engine, target.key, filters) if limit and len(found) == limit else len(found)
-        finally:
-            engine.dispose()
+    with open_archive(db) as engine:
+        found = games_at(engine, target.key, filters, limit=limit or 1_000_000)
+        total = count_at(engine, target.key, filters) if limit and len(found) == limit else len(found)
     data = [row_json(r.game) | {"at_move": r.ply, "next": target.shown(r.next) if r.next else None} for r in found]
     if as_json:
-        _print_json(data)
+        print_json(data)
     elif as_csv:
-        buf = io.StringIO()
-        if data:
-            w = csv.DictWriter(buf, fieldnames=list(data[0]), lineterminator="\n")
-            w.writeheader()
-            w.writerows(data)
-        sys.stdout.write(buf.getvalue())
+        sys.stdout.write(dicts_csv(data))
     elif found:
-        out = _out()
+        out = make_console()
         table = _with_position_columns([r.game for r in found], data, out.width)
         out.print(table)
-        plural = "s" if total != 1 else ""
-        more = f" of {total} record{plural}; --limit 0 for all" if total > len(found) else f" record{plural}"
-        out.print(Text(f"{len(found)}{more}", style="dim"))
+        out.print(Text(count_line(len(found), total), style="dim"))
     if not found:
         if not as_json and not as_csv:
-            _err().print("no records reached this position")
-        raise typer.Exit(EXIT_NOTHING)
+            note("no records reached this position")
+        raise typer.Exit(EXIT_FAILED)
 
 
 def reindex_cmd(
@@ -419,23 +362,17 @@ def reindex_cmd(
 ) -> None:
     """Rebuild the position and pattern indexes from the stored records, and update stored verdicts to the rules
     as they stand (older archives, or after a rules change)."""
-    from ..schema.db import open_archive
     from ..schema.reindex import reindex
 
-    err = _err()
-    with handling_errors():
-        open_archive(db).dispose()  # an archive that exists (read-only), then for writing (tables added since)
-        engine = open_archive(db, create=True)
-        try:
-            done, count, lines, updated = reindex(engine, on_batch=None if quiet else (
-                lambda n: err.print(f"\r{n} records", end="")))
-        finally:
-            engine.dispose()
+    err = make_console(stderr=True)
+    with open_archive(db):  # an archive that exists (read-only), then for writing (tables added since)
+        pass
+    with open_archive(db, create=True) as engine:
+        done, count, lines, updated = reindex(engine, on_batch=None if quiet else (
+            lambda n: err.print(f"\r{n} records", end="")))
     if not quiet:
         err.print()
-    _out().print(Text(f"{done} records, {count} positions indexed, {lines} change lists for pattern search"))
+    out = make_console()
+    out.print(Text(f"{done} records, {count} positions indexed, {lines} change lists for pattern search"))
     if updated:
-        _out().print(Text(f"{updated} stored verdicts updated to the rules as they stand"))
-
-
-__all__ = ["fail", "position_search", "register", "resolve"]
+        out.print(Text(f"{updated} stored verdicts updated to the rules as they stand"))

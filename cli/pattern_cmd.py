@@ -4,8 +4,6 @@ around it. docs/patterns.md describes patterns and the index behind them.
 
 from __future__ import annotations
 
-import csv
-import io
 import string
 import sys
 from pathlib import Path
@@ -19,7 +17,9 @@ from ..records.games import Game
 from ..records.notation import NotationError, column_name, parse_point_text, point_name
 from ..schema.filters import FilterError, Filters
 from ..verifier.patterns import Pattern, PatternError, offsets, parse_anchor, parse_pattern, pattern_of_board
-from .archive_cmd import EXIT_NOTHING, _err, _out, _print_json, _table, fail, handling_errors, row_json
+from .common import EXIT_FAILED, CommandError, expected_failures, make_console, note, open_archive, print_json
+from .options import game_and_size
+from .tables import count_line, dicts_csv, game_table, percent, row_json
 
 # Labels of the continuations on the drawing: lower-case letters that are not a stone's X or O.
 SIDE_ORDER = ("top", "bottom", "left", "right")
@@ -40,8 +40,6 @@ def _region(text: str, game: Game, size: int) -> tuple[int, int, int, int]:
 def resolve_pattern(filters: Filters, *, pattern: str | None, source: Path | None, move: int | None,
                     region: str | None, anchor: str | None) -> tuple[Pattern, Game, int, tuple[int, int]]:
     """The pattern asked for, its game and board size, and where it is drawn (the offset of its top left)."""
-    from .explore_cmd import _game_size
-
     try:
         if source is not None:
             from ..records.reader import read_file
@@ -68,7 +66,7 @@ def resolve_pattern(filters: Filters, *, pattern: str | None, source: Path | Non
             if move is not None and last != move:
                 raise FilterError(f"the record has no position after move {move} (its line stops at move {last})")
             return pattern_of_board(rows, left, top, right, bottom, anchor=anchor), game, size, (left, top)
-        game, size = _game_size(filters)
+        game, size = game_and_size(filters)
         assert pattern is not None
         found = parse_pattern(pattern, anchor)
         return found, game, size, reference(found, size)
@@ -89,12 +87,11 @@ def reference(pattern: Pattern, size: int) -> tuple[int, int]:
 def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, source: Path | None,
                    move: int | None, region: str | None, anchor: str | None, either_colour: bool, limit: int,
                    as_json: bool, as_csv: bool) -> None:
-    from ..schema.db import open_archive
     from ..schema.patterns import search_pattern
 
     if as_json and as_csv:
-        raise fail("--json and --csv exclude each other")
-    with handling_errors():
+        raise CommandError("--json and --csv exclude each other")
+    with expected_failures():
         if anchor is not None:
             try:
                 parse_anchor(anchor)
@@ -102,15 +99,12 @@ def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, sou
                 raise FilterError(str(exc)) from None
         pat, game, size, (ox, oy) = resolve_pattern(filters, pattern=pattern, source=source, move=move,
                                                     region=region, anchor=anchor)
-        engine = open_archive(db)
-        try:
-            result = search_pattern(engine, pat, game, size, filters, either_colour=either_colour)
-            shown = result.hits[:limit] if limit else result.hits
-            from ..schema.archive import rows_by_ids
+    with open_archive(db) as engine:
+        result = search_pattern(engine, pat, game, size, filters, either_colour=either_colour)
+        shown = result.hits[:limit] if limit else result.hits
+        from ..schema.archive import rows_by_ids
 
-            rows, _ = rows_by_ids(engine, [h.game_id for h in shown]) if shown else ([], [])
-        finally:
-            engine.dispose()
+        rows, _ = rows_by_ids(engine, [h.game_id for h in shown]) if shown else ([], [])
     by_id = {r.id: r for r in rows}
 
     def name(local: tuple[int, int] | None) -> str:
@@ -124,19 +118,13 @@ def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, sou
     games = [row_json(by_id[h.game_id]) | {"at_moves": h.moves} for h in shown if h.game_id in by_id]
     total = len(result.hits)
     if as_json:
-        _print_json({"game": game.value, "size": size, "pattern": pat.rows(), "anchor": sorted(pat.sides),
-                     "either_colour": either_colour, "games": total, "appearances": result.appearances,
-                     "records": games, "continuations": conts})
+        print_json({"game": game.value, "size": size, "pattern": pat.rows(), "anchor": sorted(pat.sides),
+                    "either_colour": either_colour, "games": total, "appearances": result.appearances,
+                    "records": games, "continuations": conts})
     elif as_csv:
-        buf = io.StringIO()
-        if games:
-            data = [g | {"at_moves": " ".join(map(str, g["at_moves"]))} for g in games]
-            w = csv.DictWriter(buf, fieldnames=list(data[0]), lineterminator="\n")
-            w.writeheader()
-            w.writerows(data)
-        sys.stdout.write(buf.getvalue())
+        sys.stdout.write(dicts_csv([g | {"at_moves": " ".join(map(str, g["at_moves"]))} for g in games]))
     else:
-        out = _out()
+        out = make_console()
         labels: dict[tuple[int, int], str] = {}
         for c in result.continuations:
             if c.local is not None and c.local not in labels and len(labels) < len(LABELS):
@@ -148,32 +136,24 @@ def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, sou
                 table.add_column(head, justify="left" if head in ("", "next") else "right", no_wrap=True)
             for c, item in zip(result.continuations, conts, strict=True):
                 table.add_row(labels.get(c.local, "") if c.local is not None else "", Text(str(item["move"])),
-                              str(c.hits), str(c.games), _pct(c.black_wins, c.hits), _pct(c.white_wins, c.hits))
+                              str(c.hits), str(c.games), percent(c.black_wins, c.hits), percent(c.white_wins, c.hits))
             out.print(table)
         if shown:
-            table = _table([by_id[h.game_id] for h in shown if h.game_id in by_id], out.width - 16)
-            table.add_column("at", no_wrap=False, max_width=14)
-            for g in games:  # the column is added after the rows: its cells go in directly
-                table.columns[-1]._cells.append(Text(_moves_text(g["at_moves"])))
-            out.print(table)
-        plural = "s" if total != 1 else ""
-        more = f" of {total} record{plural}; --limit 0 for all" if total > len(shown) else f" record{plural}"
+            at = [Text(_moves_text(g["at_moves"])) for g in games]
+            out.print(game_table([by_id[h.game_id] for h in shown if h.game_id in by_id], out.width - 16,
+                                 extra=[("at", {"no_wrap": False, "max_width": 14}, at)]))
         if total:
-            out.print(Text(f"{len(shown)}{more}, {result.appearances} appearance"
+            out.print(Text(f"{count_line(len(shown), total)}, {result.appearances} appearance"
                            f"{'s' if result.appearances != 1 else ''}", style="dim"))
     if not total:
         if not as_json and not as_csv:
-            _err().print("no records hold this pattern")
-        raise typer.Exit(EXIT_NOTHING)
+            note("no records hold this pattern")
+        raise typer.Exit(EXIT_FAILED)
 
 
 def _moves_text(moves: list[int], most: int = 4) -> str:
     text = ", ".join(map(str, moves[:most]))
     return text + (f" +{len(moves) - most}" if len(moves) > most else "")
-
-
-def _pct(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.0f}%" if whole else ""
 
 
 def _drawing(pat: Pattern, game: Game, size: int, ox: int, oy: int, labels: dict[tuple[int, int], str]) -> Text:

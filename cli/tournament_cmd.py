@@ -21,18 +21,18 @@ from rich.text import Text
 
 from ..records.games import short_name
 from ..schema.filters import Filters
-from .archive_cmd import (
-    EXIT_NOTHING,
-    DbOption,
-    JsonOption,
-    _err,
-    _out,
-    _print_json,
-    fail,
-    handling_errors,
+from .common import (
+    EXIT_FAILED,
+    CommandError,
+    add_commands,
+    make_console,
+    note,
+    open_archive,
+    print_json,
     reading,
-    with_filters,
 )
+from .options import CsvOption, DbOption, JsonOption, with_filters
+from .tables import compact_table
 
 if TYPE_CHECKING:
     from ..schema.crosstable import Crosstable
@@ -43,13 +43,8 @@ GameOption = Annotated[str | None, typer.Option("--game", help="Only this game (
 
 
 def register(app: typer.Typer) -> None:
-    app.command("events")(events_cmd)
-    app.command("crosstable")(crosstable_cmd)
-    app.command("players")(players_cmd)
-    app.command("alias")(alias_cmd)
-    app.command("ratings")(ratings_cmd)
-    app.command("delete")(delete_cmd)
-    app.command("fix")(fix_cmd)
+    add_commands(app, {"events": events_cmd, "crosstable": crosstable_cmd, "players": players_cmd,
+                       "alias": alias_cmd, "ratings": ratings_cmd, "delete": delete_cmd, "fix": fix_cmd})
 
 
 def _game(game: str | None) -> str | None:
@@ -59,7 +54,7 @@ def _game(game: str | None) -> str | None:
         return None
     found = game_from_name(game)
     if found is None:
-        raise fail(f"unknown game {game!r} (one of: {', '.join(g.value for g in Game)})")
+        raise CommandError(f"unknown game {game!r} (one of: {', '.join(g.value for g in Game)})")
     return found.value
 
 
@@ -79,18 +74,6 @@ def _dates(first: Any, last: Any) -> str:
     return f"{a}/{b}"
 
 
-_WRAPS = {"event": 16, "player": 12, "spelling": 12, "game": 7, "replaced by": 16}
-
-
-def _compact(*headers: str, right: Sequence[str] = ()) -> Table:
-    """A table whose name columns wrap (down to a useful width); the others never do."""
-    table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=0)
-    for h in headers:
-        table.add_column(h, justify="right" if h in right else "left", no_wrap=h not in _WRAPS,
-                         min_width=_WRAPS.get(h), overflow="fold")
-    return table
-
-
 # -- events ---------------------------------------------------------------------------------------------------
 
 def events_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption = False) -> None:
@@ -99,21 +82,22 @@ def events_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption
     from ..schema.events import list_events
 
     kind = _game(game)
-    found = reading(db, lambda session: list_events(session, kind))
+    with reading(db) as session:
+        found = list_events(session, kind)
     if as_json:
-        _print_json([e.to_json() for e in found])
+        print_json([e.to_json() for e in found])
     elif found:
-        t = _compact("event", "game", "dates", "rounds", "players", "records", "pass",
+        t = compact_table("event", "game", "dates", "rounds", "players", "records", "pass",
                      right=("rounds", "players", "records", "pass"))
         for e in found:
             t.add_row(Text(e.name), " ".join(short_name(g) for g in sorted(e.games)),
                       _dates(e.first, e.last), str(len(e.rounds)) if e.rounds else "-", str(len(e.players)),
                       str(e.records), str(e.passed))
-        _out().print(t)
+        make_console().print(t)
     if not found:
         if not as_json:
-            _err().print("no records name an event (EV)")
-        raise typer.Exit(EXIT_NOTHING)
+            note("no records name an event (EV)")
+        raise typer.Exit(EXIT_FAILED)
 
 
 # -- crosstable -----------------------------------------------------------------------------------------------
@@ -124,7 +108,7 @@ def crosstable_cmd(
     db: DbOption = None,
     game: GameOption = None,
     as_json: JsonOption = False,
-    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")] = False,
+    as_csv: CsvOption = False,
     as_html: Annotated[bool, typer.Option("--html", help="Print one self-contained, printable HTML page.")] = False,
 ) -> None:
     """An event's players ranked by score, each round's opponent (by rank), colour and result, and the
@@ -134,19 +118,21 @@ def crosstable_cmd(
     from ..schema.players import load_identities
 
     if sum((as_json, as_csv, as_html)) > 1:
-        raise fail("--json, --csv and --html exclude each other")
+        raise CommandError("--json, --csv and --html exclude each other")
     kind = _game(game)
-    (name, rows), ids = reading(db, lambda session: (event_rows(session, event, kind), load_identities(session)))
+    with reading(db) as session:
+        name, rows = event_rows(session, event, kind)
+        ids = load_identities(session)
     if not rows or name is None:
-        raise fail(f"no records of event {event!r}" + (f" in {kind}" if kind else ""), EXIT_NOTHING)
+        raise CommandError(f"no records of event {event!r}" + (f" in {kind}" if kind else ""), EXIT_FAILED)
     kinds = sorted({r.game for r in rows})
     if len(kinds) > 1:
-        raise fail(f"event {name!r} holds records of several games ({', '.join(kinds)}): name one with --game")
+        raise CommandError(f"event {name!r} holds records of several games ({', '.join(kinds)}): name one with --game")
     pairings = [p for p in (pairing_from_row(r, ids.key) for r in rows) if p is not None]
     spelled = [(p.black, p.black_name) for p in pairings] + [(p.white, p.white_name) for p in pairings]
     table = crosstable(name, pairings, ids.display(spelled))
     if as_json:
-        _print_json(table.to_json())
+        print_json(table.to_json())
     elif as_csv:
         sys.stdout.write(crosstable_csv(table))
     elif as_html:
@@ -161,7 +147,7 @@ def _num(value: float) -> str:
 
 def _print_crosstable(table: Crosstable) -> None:
     """One table when it fits the terminal; else the standings, then the rounds in as many tables as they need."""
-    out = _out()
+    out = make_console()
     header = f"{table.event} ({short_name(table.game)}; rounds from {table.rounds_from})"
     out.print(Text(header, style="bold"))
     by_round = {s.key: [" ".join(table.cell_text(c) for c in s.cells if c.round == r) for r in table.rounds]
@@ -268,20 +254,21 @@ def players_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOptio
     from ..schema.players import player_list
 
     kind = _game(game)
-    found = reading(db, lambda session: player_list(session, kind))
+    with reading(db) as session:
+        found = player_list(session, kind)
     if as_json:
-        _print_json([p.to_json() for p in found])
+        print_json([p.to_json() for p in found])
     elif found:
-        t = _compact("player", "game", "games", "wins", "losses", "draws", "first", "last",
+        t = compact_table("player", "game", "games", "wins", "losses", "draws", "first", "last",
                      right=("games", "wins", "losses", "draws"))
         for p in found:
             t.add_row(Text(p.name), short_name(p.game), str(p.games), str(p.wins), str(p.losses),
                       str(p.draws), _date(p.first), _date(p.last))
-        _out().print(t)
+        make_console().print(t)
     if not found:
         if not as_json:
-            _err().print("the archive holds no players")
-        raise typer.Exit(EXIT_NOTHING)
+            note("the archive holds no players")
+        raise typer.Exit(EXIT_FAILED)
 
 
 def alias_cmd(
@@ -296,51 +283,47 @@ def alias_cmd(
 ) -> None:
     """Make several spellings one player, in every search, statistic, crosstable and rating. Names that differ
     only in case, spacing or punctuation are one player already."""
-    from ..schema.db import open_archive, session_scope
+    from ..schema.db import session_scope
     from ..schema.players import AliasError, add_alias, aliases, remove_alias
 
     names = names or []
     if sum((bool(names), list_, remove is not None)) != 1:
-        raise fail("give NAME OTHER..., --list or --remove NAME")
+        raise CommandError("give NAME OTHER..., --list or --remove NAME")
     if names and len(names) < 2:
-        raise fail("give a player and at least one other spelling")
-    with handling_errors():
-        engine = open_archive(db, write=True)
-        try:
-            if remove is not None:
-                n = remove_alias(engine, remove)
-                if as_json:
-                    _print_json({"removed": n})
-                else:
-                    _err().print(Text(f"removed {n} alias(es) of {remove}" if n else f"{remove} has no alias"))
-                if not n:
-                    raise typer.Exit(EXIT_NOTHING)
-                return
-            if names:
-                try:
-                    made = add_alias(engine, names[0], names[1:])
-                except AliasError as exc:
-                    raise fail(str(exc)) from None
-                if as_json:
-                    _print_json([{"key": k, "player": c} for k, c in made])
-                else:
-                    _err().print(Text(f"{len(made)} spelling(s) made one player with {names[0]}"))
-                return
-            with session_scope(engine) as session:
-                listed = aliases(session)
-        finally:
-            engine.dispose()
+        raise CommandError("give a player and at least one other spelling")
+    with open_archive(db, write=True) as engine:
+        if remove is not None:
+            n = remove_alias(engine, remove)
+            if as_json:
+                print_json({"removed": n})
+            else:
+                note(f"removed {n} alias(es) of {remove}" if n else f"{remove} has no alias")
+            if not n:
+                raise typer.Exit(EXIT_FAILED)
+            return
+        if names:
+            try:
+                made = add_alias(engine, names[0], names[1:])
+            except AliasError as exc:
+                raise CommandError(str(exc)) from None
+            if as_json:
+                print_json([{"key": k, "player": c} for k, c in made])
+            else:
+                note(f"{len(made)} spelling(s) made one player with {names[0]}")
+            return
+        with session_scope(engine) as session:
+            listed = aliases(session)
     if as_json:
-        _print_json([{"spelling": a.name, "key": a.key, "player": a.player, "player_key": a.canonical}
+        print_json([{"spelling": a.name, "key": a.key, "player": a.player, "player_key": a.canonical}
                      for a in listed])
         return
     if not listed:
-        _err().print("no aliases")
-        raise typer.Exit(EXIT_NOTHING)
-    t = _compact("player", "spelling", "key")
+        note("no aliases")
+        raise typer.Exit(EXIT_FAILED)
+    t = compact_table("player", "spelling", "key")
     for a in listed:
         t.add_row(Text(a.player or a.canonical), Text(a.name), Text(a.key))
-    _out().print(t)
+    make_console().print(t)
 
 
 # -- ratings --------------------------------------------------------------------------------------------------
@@ -362,25 +345,27 @@ def ratings_cmd(
 
     kind = _game(game)
     if svg is not None and player is None:
-        raise fail("--svg needs --player")
-    run, ids = reading(db, lambda session: (ratings(session, kind), load_identities(session)))
+        raise CommandError("--svg needs --player")
+    with reading(db) as session:
+        run = ratings(session, kind)
+        ids = load_identities(session)
     found = run.ratings
     if player is not None:
         key = ids.key(player)
         found = [r for r in found if r.key == key]
         if not found:
-            raise fail(f"no rated records of {player!r}", EXIT_NOTHING)
+            raise CommandError(f"no rated records of {player!r}", EXIT_FAILED)
         if svg is not None:
             try:
                 svg.write_text(rating_svg(found), encoding="utf-8")
             except OSError as exc:
-                raise fail(f"{svg}: {exc.strerror or exc}", EXIT_NOTHING) from None
+                raise CommandError(f"{svg}: {exc.strerror or exc}", EXIT_FAILED) from None
         if as_json:
-            _print_json([r.to_json(history=True) for r in found])
+            print_json([r.to_json(history=True) for r in found])
             return
-        out = _out()
+        out = make_console()
         for r in found:
-            t = _compact("date", "rating", "95% interval", right=("rating",))
+            t = compact_table("date", "rating", "95% interval", right=("rating",))
             for day, value, sd in r.history:
                 t.add_row(day.isoformat(), f"{value:.0f}", f"{value - 1.96 * sd:.0f} .. {value + 1.96 * sd:.0f}")
             out.print(Text(f"{r.name} ({short_name(r.game)}, {r.games} games)", style="bold"))
@@ -395,24 +380,24 @@ def ratings_cmd(
                 trimmed.append(r)
         found = trimmed
     if as_json:
-        _print_json({"ratings": [r.to_json() for r in found], "records_rated": run.counted,
+        print_json({"ratings": [r.to_json() for r in found], "records_rated": run.counted,
                      "records_left_out": dict(run.skipped)})
     elif found:
-        t = _compact("#", "player", "game", "rating", "95% interval", "games", "last",
+        t = compact_table("#", "player", "game", "rating", "95% interval", "games", "last",
                      right=("#", "rating", "games"))
         place: dict[str, int] = {}
         for r in found:
             place[r.game] = place.get(r.game, 0) + 1
             t.add_row(str(place[r.game]), Text(r.name), short_name(r.game), f"{r.rating:.0f}",
                       f"{r.low:.0f} .. {r.high:.0f}", str(r.games), _date(r.last))
-        out = _out()
+        out = make_console()
         out.print(t)
         left = ", ".join(f"{n} {why}" for why, n in run.skipped.most_common())
         out.print(Text(f"{run.counted} records rated" + (f"; left out: {left}" if left else ""), style="dim"))
     if not found:
         if not as_json:
-            _err().print("no records to rate")
-        raise typer.Exit(EXIT_NOTHING)
+            note("no records to rate")
+        raise typer.Exit(EXIT_FAILED)
 
 
 def rating_svg(found: Sequence[Rating]) -> str:
@@ -471,32 +456,28 @@ def delete_cmd(
     import dataclasses
 
     from ..schema.curate import delete_records
-    from ..schema.db import open_archive, session_scope
+    from ..schema.db import session_scope
     from ..schema.search import count
 
     ids = ids or []
     if not ids and filters.empty:
-        raise fail("name record ids or give search filters")
+        raise CommandError("name record ids or give search filters")
     chosen = dataclasses.replace(filters, ids=ids) if ids else filters
-    with handling_errors():
-        engine = open_archive(db, write=True)
-        try:
-            with session_scope(engine) as session:
-                n = count(session, chosen)
-            if not n:
-                raise fail("no records match", EXIT_NOTHING)
-            if not yes:
-                if not sys.stdin.isatty():
-                    raise fail(f"{n} record(s) match: confirm with --yes")
-                if not typer.confirm(f"delete {n} record(s)?", err=True):
-                    raise typer.Exit(EXIT_NOTHING)
-            deleted = delete_records(engine, chosen)
-        finally:
-            engine.dispose()
+    with open_archive(db, write=True) as engine:
+        with session_scope(engine) as session:
+            n = count(session, chosen)
+        if not n:
+            raise CommandError("no records match", EXIT_FAILED)
+        if not yes:
+            if not sys.stdin.isatty():
+                raise CommandError(f"{n} record(s) match: confirm with --yes")
+            if not typer.confirm(f"delete {n} record(s)?", err=True):
+                raise typer.Exit(EXIT_FAILED)
+        deleted = delete_records(engine, chosen)
     if as_json:
-        _print_json({"deleted": deleted})
+        print_json({"deleted": deleted})
     else:
-        _err().print(f"deleted {len(deleted)} record(s)")
+        note(f"deleted {len(deleted)} record(s)")
 
 
 def fix_cmd(
@@ -512,43 +493,35 @@ def fix_cmd(
     replaces (`records show ID --history`)."""
     from ..records.model import FormatError
     from ..schema.curate import FixError, fix_record, parse_settings, undo_fix
-    from ..schema.db import open_archive
 
     if bool(settings) == undo:
-        raise fail("give --set PROP=VALUE (one or more) or --undo")
-    with handling_errors():
-        try:
-            pairs = parse_settings(settings or [])
-        except FixError as exc:
-            raise fail(str(exc)) from None
-        engine = open_archive(db, write=True)
+        raise CommandError("give --set PROP=VALUE (one or more) or --undo")
+    try:
+        pairs = parse_settings(settings or [])
+    except FixError as exc:
+        raise CommandError(str(exc)) from None
+    with open_archive(db, write=True) as engine:
         try:
             row = undo_fix(engine, record_id) if undo else fix_record(engine, record_id, pairs)
         except LookupError as exc:
-            raise fail(str(exc).strip("'\""), EXIT_NOTHING) from None
+            raise CommandError(str(exc).strip("'\""), EXIT_FAILED) from None
         except (FixError, FormatError) as exc:
-            raise fail(exc.describe() if isinstance(exc, FormatError) else str(exc)) from None
-        finally:
-            engine.dispose()
+            raise CommandError(exc.describe() if isinstance(exc, FormatError) else str(exc)) from None
     if as_json:
-        _print_json({"id": row.id, "sha256": row.sha256, "verdict": row.verdict, "result_status": row.result_status,
+        print_json({"id": row.id, "sha256": row.sha256, "verdict": row.verdict, "result_status": row.result_status,
                      "black": row.black, "white": row.white, "event": row.event, "round": row.round,
                      "result": row.result})
     else:
-        _out().print(Text(f"record {row.id} {'restored' if undo else 'fixed'}: verdict {row.verdict}, result "
+        make_console().print(Text(f"record {row.id} {'restored' if undo else 'fixed'}: verdict {row.verdict}, result "
                           f"{row.result_status}"))
 
 
 def history_json(db: str | None, record_id: int) -> list[dict[str, Any]]:
     """The versions `records fix` replaced, for `records show --history`."""
     from ..schema.curate import history
-    from ..schema.db import open_archive
 
-    engine = open_archive(db)
-    try:
+    with open_archive(db) as engine:
         versions = history(engine, record_id)
-    finally:
-        engine.dispose()
     return [{"version": v.version, "sha256": v.sha256, "verdict": v.verdict, "result_status": v.result_status,
              "replaced_at": v.replaced_at.isoformat(), "replaced_by": v.change,
              "raw": v.raw.decode(v.encoding or "utf-8", "replace")} for v in versions]
@@ -556,11 +529,11 @@ def history_json(db: str | None, record_id: int) -> list[dict[str, Any]]:
 
 def print_history(db: str | None, record_id: int) -> None:
     versions = history_json(db, record_id)
-    out = _out()
+    out = make_console()
     if not versions:
         out.print(Text("history: the record as imported; never fixed", style="dim"))
         return
-    t = _compact("version", "sha256", "verdict", "replaced", "replaced by", right=("version",))
+    t = compact_table("version", "sha256", "verdict", "replaced", "replaced by", right=("version",))
     for v in versions:
         t.add_row(str(v["version"]), v["sha256"][:12], v["verdict"], v["replaced_at"][:16].replace("T", " "),
                   Text(v["replaced_by"]))

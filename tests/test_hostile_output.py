@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from boardrecords.cli.archive_cmd import _csv
-from boardrecords.cli.console import SafeConsole
+from boardrecords.cli.common import SafeConsole
 from boardrecords.cli.main import app
+from boardrecords.cli.tables import rows_csv as _csv
 from boardrecords.cli.views.html_page import html_page
 from boardrecords.cli.views.interactive import position_view
 from boardrecords.cli.views.safe_text import csv_cell, json_text, terminal, xml_text
