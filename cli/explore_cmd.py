@@ -5,135 +5,25 @@ of `records search` (`--after`, `--like/--move`, `--stones`). docs/positions.md 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from ..records.games import SPECS, Game
+from ..records.games import Game
 from ..records.model import Colour
-from ..records.notation import NotationError, column_name, parse_move_text, parse_point_text, point_name
-from ..schema.filters import FilterError, Filters
-from .common import EXIT_FAILED, add_commands, expected_failures, make_console, note, open_archive, print_json
-from .options import CsvOption, DbOption, JsonOption, game_and_size, with_filters
+from ..records.notation import column_name
+from ..schema.filters import Filters
+from .common import EXIT_FAILED, add_commands, make_console, note, open_archive, print_json
+from .options import CsvOption, DbOption, JsonOption, with_filters
+from .positions import resolve
 from .tables import count_line, dicts_csv, game_table, percent, row_json
 
-
-@dataclass(slots=True)
-class Target:
-    """A position asked for: its game, size, key, frames, board (rows) and the colour to move."""
-
-    game: Game
-    size: int
-    key: int
-    frames: tuple[int, ...]
-    rows: list[list[Colour | None]]
-    to_move: Colour | None
-    ply: int
-
-    def shown(self, stored: str) -> str:
-        """A stored next move in the asker's orientation and notation (`B Q16`, `W swap`, `B e5-c3`)."""
-        from ..records.points import parse_point
-        from ..verifier.positions import parse_stored, transform_stored
-        from ..verifier.symmetry import all_symmetries, inverse
-
-        sym = inverse(all_symmetries(self.size)[self.frames[0]])
-        colour, value = parse_stored(transform_stored(stored, sym))
-        if not value:
-            return f"{colour.value} pass"
-        if value.startswith(("swap", "sweep")):
-            return f"{colour.value} {value}"
-        parts = [point_name(p, self.game, self.size) if (p := parse_point(x)) else x for x in value.split("-")]
-        return f"{colour.value} {'-'.join(parts)}"
-
-
-def moves_record_bytes(moves: str, game: Game, size: int) -> bytes:
-    """A record of `moves` (`Q16,D4`, `pd dp`, `B[pd];W[dp]`, `swap`, `pass`, `B:ba`): colours alternate from Black
-    (Conversion Go: Black, Black, White, then White), a swap keeps its colour for the next move, and a colour
-    written before a move (`B:`, `W:`, `B[..]`) is taken as written."""
-    import re
-
-    tokens = [t for t in re.split(r"[\s,;]+", moves.strip()) if t]
-    colour = Colour.BLACK
-    out = []
-    for n, token in enumerate(tokens):
-        if game is Game.CONVERSION_GO and n < 4:
-            colour = (Colour.BLACK, Colour.BLACK, Colour.WHITE, Colour.WHITE)[n]
-        m = re.fullmatch(r"([BW])\[(.*)\]", token) or re.fullmatch(r"([BWbw]):(.*)", token)
-        value = token
-        if m:
-            colour, value = Colour(m[1].upper()), m[2]
-        try:
-            text = "" if value.lower() == "tt" else parse_move_text(value, game, size, colour)
-        except NotationError as exc:
-            raise FilterError(f"{token!r}: {exc}") from None
-        out.append(f";{colour.value}[{text}]")
-        if text != "swap-sides":
-            colour = colour.other
-    head = f"(;GM[{SPECS[game].gm_value}]SZ[{size}]"
-    return (head + "".join(out) + ")").encode()
-
-
-def _target_of_record(record: Any, ply: int | None) -> Target:
-    from ..verifier.positions import PositionWatcher
-    from ..verifier.replay import Replay
-
-    run = Replay(record)
-    watcher = PositionWatcher()
-    step = watcher(run)
-    rows = run.engine.rows()
-    to_move = run.engine.to_move
-    for s in run:
-        if ply is not None and s.number > ply:
-            break
-        if s.illegal is not None:
-            raise FilterError(f"move {s.number} is not legal: {s.illegal.message} ({s.illegal.rule})")
-        step(s)
-        rows = run.engine.rows()
-        to_move = run.engine.to_move
-    found = watcher.finish()
-    last = found[-1]
-    if ply is not None and last.ply != ply:
-        raise FilterError(f"the record has no position after move {ply} (its line stops at move {last.ply})")
-    return Target(record.game, record.size, last.key, last.frames, rows, to_move, last.ply)
-
-
-def resolve(filters: Filters, *, moves: str | None = None, like: Path | None = None, move: int | None = None,
-            stones: str | None = None, to_move: str | None = None) -> Target:
-    from ..records.reader import read_bytes, read_file
-
-    if like is not None:
-        records = read_file(like)
-        if not records:
-            raise FilterError(f"{like}: no record")
-        return _target_of_record(records[0], move)
-    game, size = game_and_size(filters)
-    if stones is not None:
-        from ..verifier.positions import key_of_board
-
-        board: dict[tuple[int, int], Colour] = {}
-        for part in stones.split():
-            colour_text, _, points = part.partition(":")
-            colour = Colour(colour_text.upper()[:1]) if colour_text[:1].upper() in "BW" else None
-            if colour is None or not points:
-                raise FilterError(f"--stones: write B:Q16,D4 W:C3, not {part!r}")
-            for text in points.split(","):
-                try:
-                    board[parse_point_text(text, game, size)] = colour
-                except NotationError as exc:
-                    raise FilterError(f"--stones: {exc}") from None
-        blacks = sum(1 for c in board.values() if c is Colour.BLACK)
-        mover = Colour(to_move.upper()[:1]) if to_move else (
-            Colour.BLACK if blacks <= len(board) - blacks else Colour.WHITE)
-        key, frames = key_of_board(game, size, board, mover)
-        rows = [[board.get((c, r)) for c in range(size)] for r in range(size)]
-        return Target(game, size, key, frames, rows, mover, -1)
-    record = read_bytes(moves_record_bytes(moves or "", game, size), "moves")[0]
-    return _target_of_record(record, None)
+if TYPE_CHECKING:
+    from ..verifier.targets import Target
 
 
 def _board(target: Target) -> Text:
@@ -169,8 +59,7 @@ def explore_cmd(
     """What was played at a position: each next move with its games, wins, draws, swaps and when last played."""
     from ..schema.positions import explore
 
-    with expected_failures():
-        target = resolve(filters, moves=moves, like=like, move=move)
+    target = resolve(filters, moves=moves, like=like, move=move)
     if target.game is Game.CONVERSION_GO and moves is None and like is None:
         return opening_table(target, filters, db=db, as_json=as_json, as_csv=as_csv)
     with open_archive(db) as engine:
@@ -243,45 +132,12 @@ def _with_position_columns(games: list[Any], data: list[dict[str, Any]], width: 
     return table
 
 
-# Conversion Go's refined pie (CON-5): the first player makes turns 1-3 (two Black moves and a White one, in any
-# order), the second player may swap on turn 4. The opening is the position after turn 3.
-OPENING_TURNS = 3
-
-
-def _opening_stones(record: Any) -> tuple[list[str], list[str]]:
-    """The moves of a record's opening turns in the frame of the position they make (that of its key): Black's and
-    White's, each as point names (`pass` for a pass), sorted."""
-    from ..records.points import parse_point
-    from ..verifier.positions import PositionWatcher, move_text, parse_stored
-    from ..verifier.replay import Replay
-    from ..verifier.symmetry import symmetries
-
-    run = Replay(record)
-    watcher = PositionWatcher()
-    step = watcher(run)
-    moves = []
-    for s in run:
-        if s.number > OPENING_TURNS or s.illegal is not None:
-            break
-        step(s)
-        moves.append(s.move)
-    frame = watcher.finish()[-1].frames[0]
-    sym = symmetries(record.game, record.size)[frame]
-    black: list[str] = []
-    white: list[str] = []
-    for m in moves:
-        colour, value = parse_stored(move_text(m, sym))
-        point = parse_point(value) if value else None
-        name = point_name(point, record.game, record.size) if point is not None else (value or "pass")
-        (black if colour is Colour.BLACK else white).append(name)
-    return sorted(black), sorted(white)
-
-
 def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: bool, as_csv: bool) -> None:
     """`records explore` at the start of Conversion Go: every opening of turns 1-3 (CON-5), how often the second
     player swapped on turn 4, and who won after it."""
     from ..schema.export import parse_row
     from ..schema.positions import games_by_id, openings
+    from ..verifier.targets import OPENING_TURNS, opening_stones
 
     with open_archive(db) as engine:
         found = openings(engine, target.key, filters, ply=OPENING_TURNS)
@@ -289,7 +145,7 @@ def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: 
     data: list[dict[str, Any]] = []
     for o in found:
         try:
-            black, white = _opening_stones(parse_row(rows[o.game_id]))
+            black, white = opening_stones(parse_row(rows[o.game_id]))
         except Exception:  # a stored record that no longer reads: the opening is still counted
             black, white = [], []
         data.append({"black": black, "white": white, "games": o.games, "swapped": o.swapped,
@@ -335,8 +191,7 @@ def position_search(filters: Filters, *, db: str | None, moves: str | None, like
     """`records search` with a position: the games that reached it, where, and what came next."""
     from ..schema.positions import count_at, games_at
 
-    with expected_failures():
-        target = resolve(filters, moves=moves, like=like, move=move, stones=stones, to_move=to_move)
+    target = resolve(filters, moves=moves, like=like, move=move, stones=stones, to_move=to_move)
     with open_archive(db) as engine:
         found = games_at(engine, target.key, filters, limit=limit or 1_000_000)
         total = count_at(engine, target.key, filters) if limit and len(found) == limit else len(found)

@@ -15,10 +15,11 @@ from rich.text import Text
 
 from ..records.games import Game
 from ..records.notation import NotationError, column_name, parse_point_text, point_name
-from ..schema.filters import FilterError, Filters
+from ..schema.filters import Filters
 from ..verifier.patterns import Pattern, PatternError, offsets, parse_anchor, parse_pattern, pattern_of_board
-from .common import EXIT_FAILED, CommandError, expected_failures, make_console, note, open_archive, print_json
+from .common import EXIT_FAILED, CommandError, make_console, note, open_archive, print_json
 from .options import game_and_size
+from .positions import first_record
 from .tables import count_line, dicts_csv, game_table, percent, row_json
 
 # Labels of the continuations on the drawing: lower-case letters that are not a stone's X or O.
@@ -29,49 +30,34 @@ LABELS = [ch for ch in string.ascii_lowercase if ch not in "ox"]
 def _region(text: str, game: Game, size: int) -> tuple[int, int, int, int]:
     a, sep, b = text.partition(":")
     if not sep:
-        raise FilterError(f"--region: write two corners, Q16:T19, not {text!r}")
+        raise CommandError(f"--region: write two corners, Q16:T19, not {text!r}")
     try:
         (c1, r1), (c2, r2) = parse_point_text(a, game, size), parse_point_text(b, game, size)
     except NotationError as exc:
-        raise FilterError(f"--region: {exc}") from None
+        raise CommandError(f"--region: {exc}") from None
     return min(c1, c2), min(r1, r2), max(c1, c2), max(r1, r2)
 
 
 def resolve_pattern(filters: Filters, *, pattern: str | None, source: Path | None, move: int | None,
                     region: str | None, anchor: str | None) -> tuple[Pattern, Game, int, tuple[int, int]]:
     """The pattern asked for, its game and board size, and where it is drawn (the offset of its top left)."""
+    from ..verifier.targets import PositionError, board_after
+
     try:
         if source is not None:
-            from ..records.reader import read_file
-            from ..verifier.replay import Replay
-
             if region is None:
-                raise FilterError("--pattern-from needs --region, e.g. --region Q16:T19")
-            records = read_file(source)
-            if not records:
-                raise FilterError(f"{source}: no record")
-            record = records[0]
+                raise CommandError("--pattern-from needs --region, e.g. --region Q16:T19")
+            record = first_record(source)
             game, size = record.game, record.size
             left, top, right, bottom = _region(region, game, size)
-            run = Replay(record)
-            rows = run.engine.rows()
-            last = 0
-            for s in run:
-                if move is not None and s.number > move:
-                    break
-                if s.illegal is not None:
-                    raise FilterError(f"move {s.number} is not legal: {s.illegal.message} ({s.illegal.rule})")
-                rows = run.engine.rows()
-                last = s.number
-            if move is not None and last != move:
-                raise FilterError(f"the record has no position after move {move} (its line stops at move {last})")
+            rows = board_after(record, move)
             return pattern_of_board(rows, left, top, right, bottom, anchor=anchor), game, size, (left, top)
         game, size = game_and_size(filters)
         assert pattern is not None
         found = parse_pattern(pattern, anchor)
         return found, game, size, reference(found, size)
-    except PatternError as exc:
-        raise FilterError(str(exc)) from None
+    except (PatternError, PositionError) as exc:
+        raise CommandError(str(exc)) from None
 
 
 def reference(pattern: Pattern, size: int) -> tuple[int, int]:
@@ -91,14 +77,13 @@ def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, sou
 
     if as_json and as_csv:
         raise CommandError("--json and --csv exclude each other")
-    with expected_failures():
-        if anchor is not None:
-            try:
-                parse_anchor(anchor)
-            except PatternError as exc:
-                raise FilterError(str(exc)) from None
-        pat, game, size, (ox, oy) = resolve_pattern(filters, pattern=pattern, source=source, move=move,
-                                                    region=region, anchor=anchor)
+    if anchor is not None:
+        try:
+            parse_anchor(anchor)
+        except PatternError as exc:
+            raise CommandError(str(exc)) from None
+    pat, game, size, (ox, oy) = resolve_pattern(filters, pattern=pattern, source=source, move=move, region=region,
+                                                anchor=anchor)
     with open_archive(db) as engine:
         result = search_pattern(engine, pat, game, size, filters, either_colour=either_colour)
         shown = result.hits[:limit] if limit else result.hits
