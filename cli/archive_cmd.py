@@ -1,4 +1,4 @@
-"""The archive's commands: `records import`, `search`, `show`, `export`, `stats`.
+"""The archive's commands: `records import`, `show`, `export`, `stats` (search_cmd.py: `records search`).
 
 Exit codes as in common.py: 0 ok; 1 nothing found, or some files or records failed; 2 bad usage or an unreachable
 database. Every text that comes from a record is shown literally (never read as rich markup).
@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..records.games import short_name
-from ..schema.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
+from ..schema.filters import Filters
 from ..verifier.status import ResultStatus, VerdictClass
 from .common import (
     EXIT_FAILED,
@@ -34,8 +34,8 @@ from .common import (
     print_json,
     reading,
 )
-from .options import DB_INT_MAX, CsvOption, DbOption, JsonOption, SgfPointsOption, with_filters
-from .tables import count_line, game_table, percent, row_json, rows_csv
+from .options import DB_INT_MAX, DbOption, JsonOption, SgfPointsOption, with_filters
+from .tables import percent, row_json
 from .views.safe_text import plain as shown
 from .views.words import totals_line
 
@@ -48,8 +48,7 @@ if TYPE_CHECKING:
 
 def register(app: typer.Typer) -> None:
     """Add the archive's commands to the app."""
-    add_commands(app, {"import": import_cmd, "search": search_cmd, "show": show_cmd, "export": export_cmd,
-                       "stats": stats_cmd})
+    add_commands(app, {"import": import_cmd, "show": show_cmd, "export": export_cmd, "stats": stats_cmd})
 
 
 def import_cmd(
@@ -125,81 +124,6 @@ def _import_exit(ok: bool, missing: bool) -> None:
     if missing:
         raise typer.Exit(EXIT_USAGE)
     if not ok:
-        raise typer.Exit(EXIT_FAILED)
-
-
-@with_filters
-def search_cmd(
-    filters: Filters,
-    db: DbOption = None,
-    sort: Annotated[str, typer.Option("--sort", help=f"Sort by {', '.join(SORT_NAMES)}; `-` first for "
-                                                     "descending; several with commas.")] = "id",
-    limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", min=0,
-                                       max=DB_INT_MAX)] = DEFAULT_LIMIT,
-    as_json: JsonOption = False,
-    as_csv: CsvOption = False,
-    after: Annotated[str | None, typer.Option("--after", "--position", help="Games that reached the position after "
-                                              "these moves (Q16,D4 or pd,dp; any move order, any symmetry).",
-                                              rich_help_panel="Position")] = None,
-    like: Annotated[Path | None, typer.Option("--like", help="... the position of this record (with --move).",
-                                              rich_help_panel="Position")] = None,
-    move: Annotated[int | None, typer.Option("--move", help="... after this many of its moves.",
-                                             rich_help_panel="Position")] = None,
-    stones: Annotated[str | None, typer.Option("--stones", help="... these stones: 'B:Q16,D4 W:C3'.",
-                                               rich_help_panel="Position")] = None,
-    to_move: Annotated[str | None, typer.Option("--to-move", help="With --stones: B or W (default: the colour "
-                                                "with fewer stones, Black on a tie).", rich_help_panel="Position")
-                       ] = None,
-    pattern: Annotated[str | None, typer.Option("--pattern", help="Games where this pattern appeared: rows of X, O, "
-                                                ". (empty) and * (any), separated by / or newlines.",
-                                                rich_help_panel="Pattern")] = None,
-    pattern_from: Annotated[Path | None, typer.Option("--pattern-from", help="... the pattern of a region of this "
-                                                      "record (with --region, and --move).",
-                                                      rich_help_panel="Pattern")] = None,
-    region: Annotated[str | None, typer.Option("--region", help="... the region: two corners, Q16:T19.",
-                                               rich_help_panel="Pattern")] = None,
-    anchor: Annotated[str | None, typer.Option("--anchor", help="anywhere, corner (top left of the pattern in a "
-                                               "corner), edge (top row on an edge), or sides: top-right...",
-                                               rich_help_panel="Pattern")] = None,
-    either_colour: Annotated[bool, typer.Option("--either-colour", help="Also with Black and White exchanged.",
-                                                rich_help_panel="Pattern")] = False,
-) -> None:
-    """Find records in the archive (by a position or a pattern too: docs/positions.md, docs/patterns.md)."""
-    if pattern is not None or pattern_from is not None:
-        from .pattern_cmd import pattern_search
-
-        pattern_search(filters, db=db, pattern=pattern, source=pattern_from, move=move, region=region,
-                       anchor=anchor, either_colour=either_colour, limit=limit, as_json=as_json, as_csv=as_csv)
-        return
-    if after is not None or like is not None or stones is not None:
-        from .explore_cmd import position_search
-
-        position_search(filters, db=db, moves=after, like=like, move=move, stones=stones, to_move=to_move,
-                        limit=limit, as_json=as_json, as_csv=as_csv)
-        return
-    from ..schema.archive import rows
-    from ..schema.db import session_scope
-    from ..schema.search import count
-
-    if as_json and as_csv:
-        raise CommandError("--json and --csv exclude each other")
-    with open_archive(db) as engine:
-        found = rows(engine, filters, sort=sort, limit=limit or None, light=True)
-        total = len(found)
-        if limit and total == limit:
-            with session_scope(engine) as session:
-                total = count(session, filters)
-    if as_json:
-        print_json([row_json(r) for r in found])
-    elif as_csv:
-        sys.stdout.write(rows_csv(found))
-    elif found:
-        out = make_console()
-        out.print(game_table(found, out.width))
-        out.print(Text(count_line(len(found), total), style="dim"))
-    if not found:
-        if not as_json and not as_csv:
-            note("no records match")
         raise typer.Exit(EXIT_FAILED)
 
 

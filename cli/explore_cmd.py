@@ -1,5 +1,5 @@
-"""`records explore` (what was played at a position, and how it went), `records reindex`, and the position forms
-of `records search` (`--after`, `--like/--move`, `--stones`). docs/positions.md describes the index.
+"""`records explore` (what was played at a position, and how it went) and `records reindex`. docs/positions.md
+describes the index; `records search --after` finds the games that reached a position (search_cmd.py).
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from ..records.games import Game
 from ..records.model import Colour
 from ..records.notation import column_name
 from ..schema.filters import Filters
-from .common import EXIT_FAILED, add_commands, make_console, note, open_archive, print_json
+from .common import EXIT_FAILED, add_commands, make_console, open_archive, print_json
 from .options import CsvOption, DbOption, JsonOption, with_filters
 from .positions import resolve
-from .tables import count_line, dicts_csv, game_table, percent, row_json
+from .tables import dicts_csv, percent
 
 if TYPE_CHECKING:
     from ..verifier.targets import Target
@@ -103,35 +103,6 @@ def explore_cmd(
         raise typer.Exit(EXIT_FAILED)
 
 
-def _with_position_columns(games: list[Any], data: list[dict[str, Any]], width: int) -> Table:
-    """The archive's table of `games` (fitted to `width` less the two columns added here) with the move number and
-    the next move: a second table built with every column from the start, through rich's public API."""
-    at = [str(item["at_move"]) for item in data]
-    nxt = [item["next"] or "" for item in data]
-    at_width = max([2, *map(len, at)])
-    next_width = max([4, *map(len, nxt)])
-    base = game_table(games, width - at_width - next_width - 6)  # the two columns and their padding ("  " each side)
-    # The name columns wrap between words down to their longest word; when even that is too wide (a long name on
-    # a narrow terminal), they share what is left and fold inside words.
-    fixed = sum((c.max_width or c.min_width or 0) for c in base.columns if c.no_wrap)
-    wrapping = [c for c in base.columns if not c.no_wrap]
-    spare = width - 2 - 3 * (len(base.columns) + 1) - at_width - next_width - fixed
-    share = max(4, spare // len(wrapping)) if wrapping else 0
-    squeeze = sum(c.min_width or 0 for c in wrapping) > spare
-    table = Table(header_style=base.header_style, box=base.box, pad_edge=base.pad_edge)
-    for c in base.columns:
-        narrow = squeeze and not c.no_wrap
-        table.add_column(c.header, justify=c.justify, no_wrap=c.no_wrap,
-                         min_width=min(c.min_width or 0, share) if narrow else c.min_width,
-                         max_width=share if narrow else c.max_width, overflow=c.overflow)
-    table.add_column("at", justify="right", no_wrap=True, min_width=at_width)
-    table.add_column("next", no_wrap=True, min_width=next_width)
-    columns = [list(c.cells) for c in base.columns]
-    for i, (a, n) in enumerate(zip(at, nxt, strict=True)):
-        table.add_row(*(cells[i] for cells in columns), a, Text(n))
-    return table
-
-
 def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: bool, as_csv: bool) -> None:
     """`records explore` at the start of Conversion Go: every opening of turns 1-3 (CON-5), how often the second
     player swapped on turn 4, and who won after it."""
@@ -183,31 +154,6 @@ def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: 
                        "first: the first player's wins; swapper: the swapper's wins of the swapped games",
                        style="dim"))
     if not found:
-        raise typer.Exit(EXIT_FAILED)
-
-
-def position_search(filters: Filters, *, db: str | None, moves: str | None, like: Path | None, move: int | None,
-                    stones: str | None, to_move: str | None, limit: int, as_json: bool, as_csv: bool) -> None:
-    """`records search` with a position: the games that reached it, where, and what came next."""
-    from ..schema.positions import count_at, games_at
-
-    target = resolve(filters, moves=moves, like=like, move=move, stones=stones, to_move=to_move)
-    with open_archive(db) as engine:
-        found = games_at(engine, target.key, filters, limit=limit or 1_000_000)
-        total = count_at(engine, target.key, filters) if limit and len(found) == limit else len(found)
-    data = [row_json(r.game) | {"at_move": r.ply, "next": target.shown(r.next) if r.next else None} for r in found]
-    if as_json:
-        print_json(data)
-    elif as_csv:
-        sys.stdout.write(dicts_csv(data))
-    elif found:
-        out = make_console()
-        table = _with_position_columns([r.game for r in found], data, out.width)
-        out.print(table)
-        out.print(Text(count_line(len(found), total), style="dim"))
-    if not found:
-        if not as_json and not as_csv:
-            note("no records reached this position")
         raise typer.Exit(EXIT_FAILED)
 
 

@@ -21,7 +21,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "diagram": ("replay_cmd", "Replay", "An SVG diagram of one position."),
     "html": ("replay_cmd", "Replay", "A self-contained HTML page that replays the game."),
     "import": ("archive_cmd", "Archive", "Verify and store records in the archive."),
-    "search": ("archive_cmd", "Archive", "Find records: players, events, dates, results, verdicts, positions."),
+    "search": ("search_cmd", "Archive", "Find records: players, events, dates, results, verdicts, positions."),
     "show": ("archive_cmd", "Archive", "A stored record, its verdict and its final position."),
     "export": ("archive_cmd", "Archive", "Records out of the archive, byte for byte."),
     "stats": ("archive_cmd", "Archive", "Results, win rates and pie swaps per game and per player."),
