@@ -35,7 +35,7 @@ from .common import (
     reading,
 )
 from .options import DB_INT_MAX, DbOption, JsonOption, SgfPointsOption, with_filters
-from .tables import percent, row_json
+from .tables import compact_table, percent, row_json
 from .views.safe_text import plain as shown
 from .views.words import totals_line
 
@@ -141,7 +141,6 @@ def show_cmd(
     from ..schema.archive import problems_of, rows_by_ids
     from ..schema.export import parse_row
     from ..schema.stored import stored_verdict
-    from .tournament_cmd import history_json, print_history
 
     with open_archive(db) as engine:
         found, _ = rows_by_ids(engine, [record_id])
@@ -153,7 +152,7 @@ def show_cmd(
         verdict = stored_verdict(row, problems)
         if as_json:
             print_json({**row_json(row), **verdict.to_json(), "id": row.id,
-                        **({"history": history_json(db, record_id)} if history else {})})
+                        **({"history": _history_json(db, record_id)} if history else {})})
             return
         record = parse_row(row)
     from ..records.notation import Notation
@@ -174,7 +173,7 @@ def show_cmd(
         console.print(board_renderable(record, analysis.step_at(last), analysis.rows_at(last), ascii=ascii_only,
                                        names=analysis.points))
     if history:
-        print_history(db, record_id)
+        _print_history(db, record_id)
 
 
 def _header(row: GameRow) -> Table:
@@ -198,6 +197,33 @@ def _in_notation(verdict: Verdict, analysis: Analysis) -> Verdict:
             [(p.code, p.move) for p in fresh] != [(p.code, p.move) for p in verdict.problems]:
         return verdict
     return dataclasses.replace(verdict, problems=fresh)
+
+
+def _history_json(db: str | None, record_id: int) -> list[dict[str, Any]]:
+    """The versions `records fix` replaced, for `records show --history`."""
+    from ..schema.curate import history
+
+    with open_archive(db) as engine:
+        versions = history(engine, record_id)
+    return [{"version": v.version, "sha256": v.sha256, "verdict": v.verdict, "result_status": v.result_status,
+             "replaced_at": v.replaced_at.isoformat(), "replaced_by": v.change,
+             "raw": v.raw.decode(v.encoding or "utf-8", "replace")} for v in versions]
+
+
+def _print_history(db: str | None, record_id: int) -> None:
+    """The versions `records fix` replaced, as a table."""
+    versions = _history_json(db, record_id)
+    out = make_console()
+    if not versions:
+        out.print(Text("history: the record as imported; never fixed", style="dim"))
+        return
+    t = compact_table("version", "sha256", "verdict", "replaced", "replaced by", right=("version",))
+    for v in versions:
+        t.add_row(str(v["version"]), v["sha256"][:12], v["verdict"], v["replaced_at"][:16].replace("T", " "),
+                  Text(v["replaced_by"]))
+    t.add_row(str(len(versions) + 1), "", "", "", Text("(the current version)"))
+    out.print(Text("history", style="bold"))
+    out.print(t)
 
 
 @with_filters

@@ -1,4 +1,4 @@
-"""Tournament commands: `records events`, `crosstable`, `players`, `alias`, `ratings`, `delete`.
+"""Tournament commands: `records events`, `crosstable`, `players`, `alias`, `ratings`.
 
 Every text from a record is shown through rich Text (never read as markup) and escaped in HTML and SVG.
 Exit codes as in archive_cmd: 0 ok; 1 nothing found; 2 bad usage or an unreachable database.
@@ -20,7 +20,6 @@ from rich.table import Table
 from rich.text import Text
 
 from ..records.games import short_name
-from ..schema.filters import Filters
 from .common import (
     EXIT_FAILED,
     CommandError,
@@ -31,7 +30,7 @@ from .common import (
     print_json,
     reading,
 )
-from .options import CsvOption, DbOption, JsonOption, with_filters
+from .options import CsvOption, DbOption, JsonOption
 from .tables import compact_table
 
 if TYPE_CHECKING:
@@ -44,7 +43,7 @@ GameOption = Annotated[str | None, typer.Option("--game", help="Only this game (
 
 def register(app: typer.Typer) -> None:
     add_commands(app, {"events": events_cmd, "crosstable": crosstable_cmd, "players": players_cmd,
-                       "alias": alias_cmd, "ratings": ratings_cmd, "delete": delete_cmd, "fix": fix_cmd})
+                       "alias": alias_cmd, "ratings": ratings_cmd})
 
 
 def _game(game: str | None) -> str | None:
@@ -438,105 +437,3 @@ def rating_svg(found: Sequence[Rating]) -> str:
         parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2"/>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
-
-
-# -- curating -------------------------------------------------------------------------------------------------
-
-@with_filters
-def delete_cmd(
-    filters: Filters,
-    ids: Annotated[list[int] | None, typer.Argument(metavar="ID", help="Record ids; or use the filters.",
-                                                    show_default=False)] = None,
-    db: DbOption = None,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Delete without asking.")] = False,
-    as_json: JsonOption = False,
-) -> None:
-    """Delete records (and their problems) from the archive: by id, or every record the filters select (after
-    a count and a confirmation unless --yes)."""
-    import dataclasses
-
-    from ..schema.curate import delete_records
-    from ..schema.db import session_scope
-    from ..schema.search import count
-
-    ids = ids or []
-    if not ids and filters.empty:
-        raise CommandError("name record ids or give search filters")
-    chosen = dataclasses.replace(filters, ids=ids) if ids else filters
-    with open_archive(db, write=True) as engine:
-        with session_scope(engine) as session:
-            n = count(session, chosen)
-        if not n:
-            raise CommandError("no records match", EXIT_FAILED)
-        if not yes:
-            if not sys.stdin.isatty():
-                raise CommandError(f"{n} record(s) match: confirm with --yes")
-            if not typer.confirm(f"delete {n} record(s)?", err=True):
-                raise typer.Exit(EXIT_FAILED)
-        deleted = delete_records(engine, chosen)
-    if as_json:
-        print_json({"deleted": deleted})
-    else:
-        note(f"deleted {len(deleted)} record(s)")
-
-
-def fix_cmd(
-    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record's id in the archive.")],
-    settings: Annotated[list[str] | None, typer.Option("--set", metavar="PROP=VALUE", help="A root property to set "
-                                                       "(PB='Lee Sedol', RO=3, RE=B+R; empty VALUE removes it); "
-                                                       "repeat for several.", show_default=False)] = None,
-    undo: Annotated[bool, typer.Option("--undo", help="Bring back the version the last fix replaced.")] = False,
-    db: DbOption = None,
-    as_json: JsonOption = False,
-) -> None:
-    """Correct a stored record: stores it as a new version (same id), verifies it again and keeps the bytes it
-    replaces (`records show ID --history`)."""
-    from ..records.model import FormatError
-    from ..schema.curate import FixError, fix_record, parse_settings, undo_fix
-
-    if bool(settings) == undo:
-        raise CommandError("give --set PROP=VALUE (one or more) or --undo")
-    try:
-        pairs = parse_settings(settings or [])
-    except FixError as exc:
-        raise CommandError(str(exc)) from None
-    with open_archive(db, write=True) as engine:
-        try:
-            row = undo_fix(engine, record_id) if undo else fix_record(engine, record_id, pairs)
-        except LookupError as exc:
-            raise CommandError(str(exc).strip("'\""), EXIT_FAILED) from None
-        except (FixError, FormatError) as exc:
-            raise CommandError(exc.describe() if isinstance(exc, FormatError) else str(exc)) from None
-    if as_json:
-        print_json({"id": row.id, "sha256": row.sha256, "verdict": row.verdict, "result_status": row.result_status,
-                     "black": row.black, "white": row.white, "event": row.event, "round": row.round,
-                     "result": row.result})
-    else:
-        make_console().print(Text(f"record {row.id} {'restored' if undo else 'fixed'}: verdict {row.verdict}, result "
-                          f"{row.result_status}"))
-
-
-def history_json(db: str | None, record_id: int) -> list[dict[str, Any]]:
-    """The versions `records fix` replaced, for `records show --history`."""
-    from ..schema.curate import history
-
-    with open_archive(db) as engine:
-        versions = history(engine, record_id)
-    return [{"version": v.version, "sha256": v.sha256, "verdict": v.verdict, "result_status": v.result_status,
-             "replaced_at": v.replaced_at.isoformat(), "replaced_by": v.change,
-             "raw": v.raw.decode(v.encoding or "utf-8", "replace")} for v in versions]
-
-
-def print_history(db: str | None, record_id: int) -> None:
-    versions = history_json(db, record_id)
-    out = make_console()
-    if not versions:
-        out.print(Text("history: the record as imported; never fixed", style="dim"))
-        return
-    t = compact_table("version", "sha256", "verdict", "replaced", "replaced by", right=("version",))
-    for v in versions:
-        t.add_row(str(v["version"]), v["sha256"][:12], v["verdict"], v["replaced_at"][:16].replace("T", " "),
-                  Text(v["replaced_by"]))
-    t.add_row(str(len(versions) + 1), "", "", "", Text("(the current version)"))
-    out.print(Text("history", style="bold"))
-    out.print(t)
