@@ -50,6 +50,8 @@ EXIT_INTERRUPTED = 130
 # -- consoles -------------------------------------------------------------------------------------------------
 
 class SafeConsole(Console):
+    """A Console that writes no control character it did not make itself (see the module's description)."""
+
     def _render_buffer(self, buffer: Iterable[Segment]) -> str:
         return super()._render_buffer(
             segment if segment.control else Segment(terminal(segment.text), segment.style)
@@ -59,9 +61,9 @@ class SafeConsole(Console):
 def make_console(*, no_color: bool = False, stderr: bool = False, board: bool = False) -> Console:
     """Standard output (or, with `stderr`, the error stream, whose one-line messages are never folded).
 
-    `board`: the replay's positions. They are laid out in the width rich measures (the terminal's even when the
-    output is piped), which decides whether the move's text goes beside the board or below it; and with colours off
-    they have no style either, since a board's highlights carry brackets and glyphs for that (views/boards.py).
+    `board`: the replay's positions. They are laid out in the width rich measures (a terminal's, piped or not, else
+    COLUMNS, else 80), which decides whether the move's text goes beside the board or below it; and with colours
+    off they have no style either, since a board's highlights carry brackets and glyphs for that (views/boards.py).
     """
     off = no_color or bool(os.environ.get("NO_COLOR"))
     width = None
@@ -75,7 +77,7 @@ def make_console(*, no_color: bool = False, stderr: bool = False, board: bool = 
 
 
 def note(message: str) -> None:
-    """One line on stderr that is not an error."""
+    """One line on stderr beside the command's output: a note, or an error the command goes on after."""
     make_console(stderr=True).print(Text(message))
 
 

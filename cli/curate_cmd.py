@@ -85,8 +85,8 @@ def fix_cmd(
             raise CommandError(exc.describe() if isinstance(exc, FormatError) else str(exc)) from None
     if as_json:
         print_json({"id": row.id, "sha256": row.sha256, "verdict": row.verdict, "result_status": row.result_status,
-                     "black": row.black, "white": row.white, "event": row.event, "round": row.round,
-                     "result": row.result})
+                    "black": row.black, "white": row.white, "event": row.event, "round": row.round,
+                    "result": row.result})
     else:
         make_console().print(Text(f"record {row.id} {'restored' if undo else 'fixed'}: verdict {row.verdict}, result "
                           f"{row.result_status}"))

@@ -13,7 +13,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from ..records.games import Game
+from ..records.games import SPECS, Game, MoveKind
 from ..records.model import Colour
 from ..records.notation import column_name
 from ..schema.filters import Filters
@@ -64,7 +64,7 @@ def explore_cmd(
         return opening_table(target, filters, db=db, as_json=as_json, as_csv=as_csv)
     with open_archive(db) as engine:
         total, found = explore(engine, target.key, filters)
-    pie = target.game in (Game.CATION, Game.QUENTIN, Game.CONVERSION_GO)
+    pie = MoveKind.SWAP in SPECS[target.game].kinds
     data = []
     for c in found:
         item: dict[str, Any] = {"move": target.shown(c.move), "games": c.games, "black_wins": c.black_wins,

@@ -79,7 +79,7 @@ def events_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption
         print_json([e.to_json() for e in found])
     elif found:
         t = compact_table("event", "game", "dates", "rounds", "players", "records", "pass",
-                     right=("rounds", "players", "records", "pass"))
+                           right=("rounds", "players", "records", "pass"))
         for e in found:
             t.add_row(Text(e.name), " ".join(short_name(g) for g in sorted(e.games)),
                       _dates(e.first, e.last), str(len(e.rounds)) if e.rounds else "-", str(len(e.players)),
@@ -145,7 +145,7 @@ def players_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOptio
         print_json([p.to_json() for p in found])
     elif found:
         t = compact_table("player", "game", "games", "wins", "losses", "draws", "first", "last",
-                     right=("games", "wins", "losses", "draws"))
+                           right=("games", "wins", "losses", "draws"))
         for p in found:
             t.add_row(Text(p.name), short_name(p.game), str(p.games), str(p.wins), str(p.losses),
                       str(p.draws), _date(p.first), _date(p.last))
@@ -200,7 +200,7 @@ def alias_cmd(
             listed = aliases(session)
     if as_json:
         print_json([{"spelling": a.name, "key": a.key, "player": a.player, "player_key": a.canonical}
-                     for a in listed])
+                    for a in listed])
         return
     if not listed:
         note("no aliases")
@@ -266,10 +266,10 @@ def ratings_cmd(
         found = trimmed
     if as_json:
         print_json({"ratings": [r.to_json() for r in found], "records_rated": run.counted,
-                     "records_left_out": dict(run.skipped)})
+                    "records_left_out": dict(run.skipped)})
     elif found:
         t = compact_table("#", "player", "game", "rating", "95% interval", "games", "last",
-                     right=("#", "rating", "games"))
+                           right=("#", "rating", "games"))
         place: dict[str, int] = {}
         for r in found:
             place[r.game] = place.get(r.game, 0) + 1
