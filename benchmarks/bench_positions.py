@@ -167,7 +167,7 @@ def p50_ms(times: list[float]) -> float:
 
 
 def in_process(db: Path, games: list[list[str]], runs: int = 5) -> dict[str, list[float]]:
-    from boardrecords.cli.explore_cmd import resolve
+    from boardrecords.cli.positions import resolve
     from boardrecords.schema.archive.access import open_archive
     from boardrecords.schema.core.filters import Filters
     from boardrecords.schema.positions.explore import explore, games_at

@@ -1,163 +1,29 @@
-"""`records explore` (what was played at a position, and how it went), `records reindex`, and the position forms
-of `records search` (`--after`, `--like/--move`, `--stones`). docs/positions.md describes the index.
+"""`records explore` (what was played at a position, and how it went) and `records reindex`. docs/positions.md
+describes the index; `records search --after` finds the games that reached a position (search_cmd.py).
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from ..records.games import SPECS, Game
+from ..records.games import SPECS, Game, MoveKind
 from ..records.model import Colour
-from ..records.notation import NotationError, column_name, parse_move_text, parse_point_text, point_name
-from ..schema.core.filters import FilterError, Filters
-from .archive_cmd import (
-    EXIT_NOTHING,
-    DbOption,
-    JsonOption,
-    _err,
-    _out,
-    _print_json,
-    _table,
-    fail,
-    handling_errors,
-    row_json,
-    with_filters,
-)
+from ..records.notation import column_name
+from ..schema.core.filters import Filters
+from .common import EXIT_FAILED, add_commands, make_console, open_archive, print_json
+from .options import CsvOption, DbOption, JsonOption, with_filters
+from .positions import resolve
+from .tables import dicts_csv, percent
 
-
-@dataclass(slots=True)
-class Target:
-    """A position asked for: its game, size, key, frames, board (rows) and the colour to move."""
-
-    game: Game
-    size: int
-    key: int
-    frames: tuple[int, ...]
-    rows: list[list[Colour | None]]
-    to_move: Colour | None
-    ply: int
-
-    def shown(self, stored: str) -> str:
-        """A stored next move in the asker's orientation and notation (`B Q16`, `W swap`, `B e5-c3`)."""
-        from ..records.points import parse_point
-        from ..verifier.positions import parse_stored, transform_stored
-        from ..verifier.symmetry import all_symmetries, inverse
-
-        sym = inverse(all_symmetries(self.size)[self.frames[0]])
-        colour, value = parse_stored(transform_stored(stored, sym))
-        if not value:
-            return f"{colour.value} pass"
-        if value.startswith(("swap", "sweep")):
-            return f"{colour.value} {value}"
-        parts = [point_name(p, self.game, self.size) if (p := parse_point(x)) else x for x in value.split("-")]
-        return f"{colour.value} {'-'.join(parts)}"
-
-
-def _game_size(filters: Filters) -> tuple[Game, int]:
-    from ..records.games import game_from_name
-
-    game = game_from_name(filters.game) if filters.game else Game.GO
-    if game is None:
-        raise FilterError(f"unknown game {filters.game!r}")
-    size = filters.size or SPECS[game].default_size
-    if size is None:
-        raise FilterError(f"{game.value} needs --size")
-    return game, size
-
-
-def moves_record_bytes(moves: str, game: Game, size: int) -> bytes:
-    """A record of `moves` (`Q16,D4`, `pd dp`, `B[pd];W[dp]`, `swap`, `pass`, `B:ba`): colours alternate from Black
-    (Conversion Go: Black, Black, White, then White), a swap keeps its colour for the next move, and a colour
-    written before a move (`B:`, `W:`, `B[..]`) is taken as written."""
-    import re
-
-    tokens = [t for t in re.split(r"[\s,;]+", moves.strip()) if t]
-    colour = Colour.BLACK
-    out = []
-    for n, token in enumerate(tokens):
-        if game is Game.CONVERSION_GO and n < 4:
-            colour = (Colour.BLACK, Colour.BLACK, Colour.WHITE, Colour.WHITE)[n]
-        m = re.fullmatch(r"([BW])\[(.*)\]", token) or re.fullmatch(r"([BWbw]):(.*)", token)
-        value = token
-        if m:
-            colour, value = Colour(m[1].upper()), m[2]
-        try:
-            text = "" if value.lower() == "tt" else parse_move_text(value, game, size, colour)
-        except NotationError as exc:
-            raise FilterError(f"{token!r}: {exc}") from None
-        out.append(f";{colour.value}[{text}]")
-        if text != "swap-sides":
-            colour = colour.other
-    head = f"(;GM[{SPECS[game].gm_value}]SZ[{size}]"
-    return (head + "".join(out) + ")").encode()
-
-
-def _target_of_record(record: Any, ply: int | None) -> Target:
-    from ..verifier.positions import PositionWatcher
-    from ..verifier.replay import Replay
-
-    run = Replay(record)
-    watcher = PositionWatcher()
-    step = watcher(run)
-    rows = run.engine.rows()
-    to_move = run.engine.to_move
-    for s in run:
-        if ply is not None and s.number > ply:
-            break
-        if s.illegal is not None:
-            raise FilterError(f"move {s.number} is not legal: {s.illegal.message} ({s.illegal.rule})")
-        step(s)
-        rows = run.engine.rows()
-        to_move = run.engine.to_move
-    found = watcher.finish()
-    last = found[-1]
-    if ply is not None and last.ply != ply:
-        raise FilterError(f"the record has no position after move {ply} (its line stops at move {last.ply})")
-    return Target(record.game, record.size, last.key, last.frames, rows, to_move, last.ply)
-
-
-def resolve(filters: Filters, *, moves: str | None = None, like: Path | None = None, move: int | None = None,
-            stones: str | None = None, to_move: str | None = None) -> Target:
-    from ..records.reader import read_bytes, read_file
-
-    if like is not None:
-        records = read_file(like)
-        if not records:
-            raise FilterError(f"{like}: no record")
-        return _target_of_record(records[0], move)
-    game, size = _game_size(filters)
-    if stones is not None:
-        from ..verifier.positions import key_of_board
-
-        board: dict[tuple[int, int], Colour] = {}
-        for part in stones.split():
-            colour_text, _, points = part.partition(":")
-            colour = Colour(colour_text.upper()[:1]) if colour_text[:1].upper() in "BW" else None
-            if colour is None or not points:
-                raise FilterError(f"--stones: write B:Q16,D4 W:C3, not {part!r}")
-            for text in points.split(","):
-                try:
-                    board[parse_point_text(text, game, size)] = colour
-                except NotationError as exc:
-                    raise FilterError(f"--stones: {exc}") from None
-        blacks = sum(1 for c in board.values() if c is Colour.BLACK)
-        mover = Colour(to_move.upper()[:1]) if to_move else (
-            Colour.BLACK if blacks <= len(board) - blacks else Colour.WHITE)
-        key, frames = key_of_board(game, size, board, mover)
-        rows = [[board.get((c, r)) for c in range(size)] for r in range(size)]
-        return Target(game, size, key, frames, rows, mover, -1)
-    record = read_bytes(moves_record_bytes(moves or "", game, size), "moves")[0]
-    return _target_of_record(record, None)
+if TYPE_CHECKING:
+    from ..verifier.targets import Target
 
 
 def _board(target: Target) -> Text:
@@ -172,15 +38,10 @@ def _board(target: Target) -> Text:
     return Text("\n".join(lines))
 
 
-def _pct(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.0f}%" if whole else ""
-
-
 # -- commands -----------------------------------------------------------------------------------------------
 
 def register(app: typer.Typer) -> None:
-    app.command("explore")(explore_cmd)
-    app.command("reindex")(reindex_cmd)
+    add_commands(app, {"explore": explore_cmd, "reindex": reindex_cmd})
 
 
 @with_filters
@@ -193,22 +54,17 @@ def explore_cmd(
     move: Annotated[int | None, typer.Option("--move", help="... after this many moves (0: the start).")] = None,
     db: DbOption = None,
     as_json: JsonOption = False,
-    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")] = False,
+    as_csv: CsvOption = False,
 ) -> None:
     """What was played at a position: each next move with its games, wins, draws, swaps and when last played."""
-    from ..schema.archive.access import open_archive
     from ..schema.positions.explore import explore
 
-    with handling_errors():
-        target = resolve(filters, moves=moves, like=like, move=move)
-        if target.game is Game.CONVERSION_GO and moves is None and like is None:
-            return opening_table(target, filters, db=db, as_json=as_json, as_csv=as_csv)
-        engine = open_archive(db)
-        try:
-            total, found = explore(engine, target.key, filters)
-        finally:
-            engine.dispose()
-    pie = target.game in (Game.CATION, Game.QUENTIN, Game.CONVERSION_GO)
+    target = resolve(filters, moves=moves, like=like, move=move)
+    if target.game is Game.CONVERSION_GO and moves is None and like is None:
+        return opening_table(target, filters, db=db, as_json=as_json, as_csv=as_csv)
+    with open_archive(db) as engine:
+        total, found = explore(engine, target.key, filters)
+    pie = MoveKind.SWAP in SPECS[target.game].kinds
     data = []
     for c in found:
         item: dict[str, Any] = {"move": target.shown(c.move), "games": c.games, "black_wins": c.black_wins,
@@ -218,18 +74,13 @@ def explore_cmd(
             item |= {"swapped": c.swapped, "swapper_wins": c.swapper_wins}
         data.append(item)
     if as_json:
-        _print_json({"game": target.game.value, "size": target.size, "key": target.key, "games": total,
-                     "continuations": data})
+        print_json({"game": target.game.value, "size": target.size, "key": target.key, "games": total,
+                    "continuations": data})
     elif as_csv:
-        buf = io.StringIO()
         fields = ["move", "games", "black_wins", "white_wins", "draws", "mover_wins", "last_played"]
-        w = csv.DictWriter(buf, fieldnames=fields + (["swapped", "swapper_wins"] if pie else []),
-                           lineterminator="\n")
-        w.writeheader()
-        w.writerows(data)
-        sys.stdout.write(buf.getvalue())
+        sys.stdout.write(dicts_csv(data, fields + (["swapped", "swapper_wins"] if pie else [])))
     else:
-        out = _out()
+        out = make_console()
         out.print(_board(target))
         table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
         for name in ("move", "games", "B won", "W won", "draws", "mover"):
@@ -239,101 +90,34 @@ def explore_cmd(
             table.add_column("swapper", justify="right", no_wrap=True)
         table.add_column("last", no_wrap=True)
         for c, item in zip(found, data, strict=True):
-            cells: list[Text | str] = [Text(item["move"]), str(c.games), _pct(c.black_wins, c.games),
-                                       _pct(c.white_wins, c.games), str(c.draws), _pct(c.mover_wins, c.games)]
+            cells: list[Text | str] = [Text(item["move"]), str(c.games), percent(c.black_wins, c.games),
+                                       percent(c.white_wins, c.games), str(c.draws), percent(c.mover_wins, c.games)]
             if pie:
-                cells += [_pct(c.swapped, c.games), _pct(c.swapper_wins, c.swapped)]
+                cells += [percent(c.swapped, c.games), percent(c.swapper_wins, c.swapped)]
             cells.append(c.last_played or "")
             table.add_row(*cells)
         if found:
             out.print(table)
         out.print(Text(f"{total} game{'s' if total != 1 else ''} reached this position", style="dim"))
     if not total:
-        raise typer.Exit(EXIT_NOTHING)
-
-
-def _with_position_columns(games: list[Any], data: list[dict[str, Any]], width: int) -> Table:
-    """The archive's table of `games` (fitted to `width` less the two columns added here) with the move number and
-    the next move: a second table built with every column from the start, through rich's public API."""
-    at = [str(item["at_move"]) for item in data]
-    nxt = [item["next"] or "" for item in data]
-    at_width = max([2, *map(len, at)])
-    next_width = max([4, *map(len, nxt)])
-    base = _table(games, width - at_width - next_width - 6)  # the two columns and their padding ("  " each side)
-    # The name columns wrap between words down to their longest word; when even that is too wide (a long name on
-    # a narrow terminal), they share what is left and fold inside words.
-    fixed = sum((c.max_width or c.min_width or 0) for c in base.columns if c.no_wrap)
-    wrapping = [c for c in base.columns if not c.no_wrap]
-    spare = width - 2 - 3 * (len(base.columns) + 1) - at_width - next_width - fixed
-    share = max(4, spare // len(wrapping)) if wrapping else 0
-    squeeze = sum(c.min_width or 0 for c in wrapping) > spare
-    table = Table(header_style=base.header_style, box=base.box, pad_edge=base.pad_edge)
-    for c in base.columns:
-        narrow = squeeze and not c.no_wrap
-        table.add_column(c.header, justify=c.justify, no_wrap=c.no_wrap,
-                         min_width=min(c.min_width or 0, share) if narrow else c.min_width,
-                         max_width=share if narrow else c.max_width, overflow=c.overflow)
-    table.add_column("at", justify="right", no_wrap=True, min_width=at_width)
-    table.add_column("next", no_wrap=True, min_width=next_width)
-    columns = [list(c.cells) for c in base.columns]
-    for i, (a, n) in enumerate(zip(at, nxt, strict=True)):
-        table.add_row(*(cells[i] for cells in columns), a, Text(n))
-    return table
-
-
-# Conversion Go's refined pie (CON-5): the first player makes turns 1-3 (two Black moves and a White one, in any
-# order), the second player may swap on turn 4. The opening is the position after turn 3.
-OPENING_TURNS = 3
-
-
-def _opening_stones(record: Any) -> tuple[list[str], list[str]]:
-    """The moves of a record's opening turns in the frame of the position they make (that of its key): Black's and
-    White's, each as point names (`pass` for a pass), sorted."""
-    from ..records.points import parse_point
-    from ..verifier.positions import PositionWatcher, move_text, parse_stored
-    from ..verifier.replay import Replay
-    from ..verifier.symmetry import symmetries
-
-    run = Replay(record)
-    watcher = PositionWatcher()
-    step = watcher(run)
-    moves = []
-    for s in run:
-        if s.number > OPENING_TURNS or s.illegal is not None:
-            break
-        step(s)
-        moves.append(s.move)
-    frame = watcher.finish()[-1].frames[0]
-    sym = symmetries(record.game, record.size)[frame]
-    black: list[str] = []
-    white: list[str] = []
-    for m in moves:
-        colour, value = parse_stored(move_text(m, sym))
-        point = parse_point(value) if value else None
-        name = point_name(point, record.game, record.size) if point is not None else (value or "pass")
-        (black if colour is Colour.BLACK else white).append(name)
-    return sorted(black), sorted(white)
+        raise typer.Exit(EXIT_FAILED)
 
 
 def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: bool, as_csv: bool) -> None:
     """`records explore` at the start of Conversion Go: every opening of turns 1-3 (CON-5), how often the second
     player swapped on turn 4, and who won after it."""
-    from ..schema.archive.access import open_archive
     from ..schema.core.rows import games_by_id
     from ..schema.core.stored import parse_row
     from ..schema.positions.explore import openings
+    from ..verifier.targets import OPENING_TURNS, opening_stones
 
-    with handling_errors():
-        engine = open_archive(db)
-        try:
-            found = openings(engine, target.key, filters, ply=OPENING_TURNS)
-            rows = games_by_id(engine, [o.game_id for o in found])
-        finally:
-            engine.dispose()
+    with open_archive(db) as engine:
+        found = openings(engine, target.key, filters, ply=OPENING_TURNS)
+        rows = games_by_id(engine, [o.game_id for o in found])
     data: list[dict[str, Any]] = []
     for o in found:
         try:
-            black, white = _opening_stones(parse_row(rows[o.game_id]))
+            black, white = opening_stones(parse_row(rows[o.game_id]))
         except Exception:  # a stored record that no longer reads: the opening is still counted
             black, white = [], []
         data.append({"black": black, "white": white, "games": o.games, "swapped": o.swapped,
@@ -343,18 +127,15 @@ def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: 
                      "swapper_wins": o.swapper_wins, "last_played": o.last_played})
     total = sum(o.games for o in found)
     if as_json:
-        _print_json({"game": target.game.value, "size": target.size, "turns": OPENING_TURNS, "games": total,
-                     "openings": data})
+        print_json({"game": target.game.value, "size": target.size, "turns": OPENING_TURNS, "games": total,
+                    "openings": data})
     elif as_csv:
-        buf = io.StringIO()
         fields = ["black", "white", "games", "swapped", "swap_rate", "black_wins", "white_wins", "draws",
                   "first_player_wins", "second_player_wins", "swapper_wins", "last_played"]
-        w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
-        w.writeheader()
-        w.writerows({**d, "black": " ".join(d["black"]), "white": " ".join(d["white"])} for d in data)
-        sys.stdout.write(buf.getvalue())
+        sys.stdout.write(dicts_csv([{**d, "black": " ".join(d["black"]), "white": " ".join(d["white"])}
+                                    for d in data], fields))
     else:
-        out = _out()
+        out = make_console()
         # Ten columns: no rules between them, so that they fit 80 columns whole (a date is never cut).
         table = Table(header_style="bold", box=None, pad_edge=False, show_edge=False)
         table.add_column("black", no_wrap=True)
@@ -363,9 +144,9 @@ def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: 
             table.add_column(name, justify="right", no_wrap=True)
         table.add_column("last", no_wrap=True)
         for o, d in zip(found, data, strict=True):
-            table.add_row(" ".join(d["black"]), " ".join(d["white"]), str(o.games), _pct(o.swapped, o.games),
-                          _pct(o.black_wins, o.games), _pct(o.white_wins, o.games), str(o.draws),
-                          _pct(o.first_wins, o.games), _pct(o.swapper_wins, o.swapped), o.last_played or "")
+            table.add_row(" ".join(d["black"]), " ".join(d["white"]), str(o.games), percent(o.swapped, o.games),
+                          percent(o.black_wins, o.games), percent(o.white_wins, o.games), str(o.draws),
+                          percent(o.first_wins, o.games), percent(o.swapper_wins, o.swapped), o.last_played or "")
         if found:
             out.print(table)
         plural = "s" if len(found) != 1 else ""
@@ -374,44 +155,7 @@ def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: 
                        "first: the first player's wins; swapper: the swapper's wins of the swapped games",
                        style="dim"))
     if not found:
-        raise typer.Exit(EXIT_NOTHING)
-
-
-def position_search(filters: Filters, *, db: str | None, moves: str | None, like: Path | None, move: int | None,
-                    stones: str | None, to_move: str | None, limit: int, as_json: bool, as_csv: bool) -> None:
-    """`records search` with a position: the games that reached it, where, and what came next."""
-    from ..schema.archive.access import open_archive
-    from ..schema.positions.explore import count_at, games_at
-
-    with handling_errors():
-        target = resolve(filters, moves=moves, like=like, move=move, stones=stones, to_move=to_move)
-        engine = open_archive(db)
-        try:
-            found = games_at(engine, target.key, filters, limit=limit or 1_000_000)
-            total = count_at(engine, target.key, filters) if limit and len(found) == limit else len(found)
-        finally:
-            engine.dispose()
-    data = [row_json(r.game) | {"at_move": r.ply, "next": target.shown(r.next) if r.next else None} for r in found]
-    if as_json:
-        _print_json(data)
-    elif as_csv:
-        buf = io.StringIO()
-        if data:
-            w = csv.DictWriter(buf, fieldnames=list(data[0]), lineterminator="\n")
-            w.writeheader()
-            w.writerows(data)
-        sys.stdout.write(buf.getvalue())
-    elif found:
-        out = _out()
-        table = _with_position_columns([r.game for r in found], data, out.width)
-        out.print(table)
-        plural = "s" if total != 1 else ""
-        more = f" of {total} record{plural}; --limit 0 for all" if total > len(found) else f" record{plural}"
-        out.print(Text(f"{len(found)}{more}", style="dim"))
-    if not found:
-        if not as_json and not as_csv:
-            _err().print("no records reached this position")
-        raise typer.Exit(EXIT_NOTHING)
+        raise typer.Exit(EXIT_FAILED)
 
 
 def reindex_cmd(
@@ -420,23 +164,17 @@ def reindex_cmd(
 ) -> None:
     """Rebuild the position and pattern indexes from the stored records, and update stored verdicts to the rules
     as they stand (older archives, or after a rules change)."""
-    from ..schema.archive.access import open_archive
     from ..schema.archive.reindex import reindex
 
-    err = _err()
-    with handling_errors():
-        open_archive(db).dispose()  # an archive that exists (read-only), then for writing (tables added since)
-        engine = open_archive(db, create=True)
-        try:
-            done, count, lines, updated = reindex(engine, on_batch=None if quiet else (
-                lambda n: err.print(f"\r{n} records", end="")))
-        finally:
-            engine.dispose()
+    err = make_console(stderr=True)
+    with open_archive(db):  # an archive that exists (read-only), then for writing (tables added since)
+        pass
+    with open_archive(db, create=True) as engine:
+        done, count, lines, updated = reindex(engine, on_batch=None if quiet else (
+            lambda n: err.print(f"\r{n} records", end="")))
     if not quiet:
         err.print()
-    _out().print(Text(f"{done} records, {count} positions indexed, {lines} change lists for pattern search"))
+    out = make_console()
+    out.print(Text(f"{done} records, {count} positions indexed, {lines} change lists for pattern search"))
     if updated:
-        _out().print(Text(f"{updated} stored verdicts updated to the rules as they stand"))
-
-
-__all__ = ["fail", "position_search", "register", "resolve"]
+        out.print(Text(f"{updated} stored verdicts updated to the rules as they stand"))

@@ -4,6 +4,10 @@ Each group of commands lives in its own module and registers itself there (`regi
 cost every command the start-up of all (SQLAlchemy for the archive, the rules engines for verify...), so this group
 knows only their names, panels and one-line summaries, and imports a module when one of its commands runs (or
 shows its own --help). tests/test_cli_startup.py checks that this table and the modules agree.
+
+Command modules (`*_cmd.py`) import only the shared ones, never each other: common.py (exit codes, consoles, JSON,
+CommandError, the archive), options.py (option types, search filters), tables.py (the games' tables),
+positions.py (the position asked for) and the views (views/).
 """
 
 from __future__ import annotations
@@ -21,14 +25,14 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "diagram": ("replay_cmd", "Replay", "An SVG diagram of one position."),
     "html": ("replay_cmd", "Replay", "A self-contained HTML page that replays the game."),
     "import": ("archive_cmd", "Archive", "Verify and store records in the archive."),
-    "search": ("archive_cmd", "Archive", "Find records: players, events, dates, results, verdicts, positions."),
+    "search": ("search_cmd", "Archive", "Find records: players, events, dates, results, verdicts, positions."),
     "show": ("archive_cmd", "Archive", "A stored record, its verdict and its final position."),
     "export": ("archive_cmd", "Archive", "Records out of the archive, byte for byte."),
     "stats": ("archive_cmd", "Archive", "Results, win rates and pie swaps per game and per player."),
     "explore": ("explore_cmd", "Archive", "What was played next at a position, and how it went."),
     "reindex": ("explore_cmd", "Archive", "Rebuild the position index."),
-    "delete": ("tournament_cmd", "Archive", "Delete records from the archive."),
-    "fix": ("tournament_cmd", "Archive", "Correct a stored record, keeping its history."),
+    "delete": ("curate_cmd", "Curation", "Delete records from the archive."),
+    "fix": ("curate_cmd", "Curation", "Correct a stored record, keeping its history."),
     "events": ("tournament_cmd", "Tournaments", "Every event: games, dates, rounds, players."),
     "crosstable": ("tournament_cmd", "Tournaments", "An event's crosstable with tie-breaks."),
     "players": ("tournament_cmd", "Tournaments", "Every player: games, wins and losses per game."),

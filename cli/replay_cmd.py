@@ -10,48 +10,19 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
 from ..records.model import FormatError, Record
-from .boards import console_needs_ascii, move_line
-from .console import SafeConsole, SgfPointsOption
+from .common import EXIT_FAILED, CommandError, add_commands, make_console, note
+from .options import DB_INT_MAX, SgfPointsOption
+from .views.boards import console_needs_ascii, move_line
 
 if TYPE_CHECKING:
     from ..verifier.analysis import Analysis
-
-EXIT_NOT_FOUND = 1
-EXIT_USAGE = 2
-
-
-class CommandError(Exception):
-    def __init__(self, message: str, code: int = EXIT_USAGE) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
-
-
-def _fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
-    raise CommandError(message, code)
-
-
-def _stderr() -> Console:
-    return SafeConsole(stderr=True, markup=False, highlight=False, color_system=None)
-
-
-def _note(message: str) -> None:
-    _stderr().print(Text(message), soft_wrap=True)
-
-
-def make_console(no_color: bool = False) -> Console:
-    """The output console. `--no-color` or a non-empty NO_COLOR turn off every colour and style escape code."""
-    plain = no_color or bool(os.environ.get("NO_COLOR"))
-    # markup=False: no string printed here is ever read as rich markup (record text is shown literally).
-    return SafeConsole(markup=False, highlight=False, emoji=False, no_color=plain,
-                   color_system=None if plain else "auto")
 
 
 # -- loading -----------------------------------------------------------------------------------------------
@@ -63,17 +34,17 @@ def _read_path(path: Path, index: int | None) -> Record:
     try:
         records = read_file(path)
     except FormatError as exc:
-        _fail(exc.describe())
+        raise CommandError(exc.describe()) from None
     except OSError as exc:
-        _fail(f"cannot read {path}: {exc.strerror or exc}")
+        raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
     if not records:
-        _fail(f"{path}: no game record in this file")
+        raise CommandError(f"{path}: no game record in this file")
     if index is None:
         if len(records) > 1:
-            _note(f"{path} holds {len(records)} records; showing the first (choose another with --index)")
+            note(f"{path} holds {len(records)} records; showing the first (choose another with --index)")
         index = 0
     if not 0 <= index < len(records):
-        _fail(f"{path} holds {len(records)} record(s): --index must be 0..{len(records) - 1}")
+        raise CommandError(f"{path} holds {len(records)} record(s): --index must be 0..{len(records) - 1}")
     return records[index]
 
 
@@ -84,13 +55,14 @@ def _read_archive(record_id: int, db: str | None) -> Record:
     try:
         found = record_by_id(db, record_id)
     except ArchiveError as exc:
-        _fail(str(exc))
+        raise CommandError(str(exc)) from None
     except FormatError as exc:
-        _fail(f"archive record {record_id}: {exc.describe()}")
+        raise CommandError(f"archive record {record_id}: {exc.describe()}") from None
     except Exception as exc:  # a database error the archive did not wrap: a message, never a traceback
-        _fail(f"cannot read the archive: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}")
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise CommandError(f"cannot read the archive: {first}") from None
     if found is None:
-        _fail(f"no record with id {record_id} in the archive", EXIT_NOT_FOUND)
+        raise CommandError(f"no record with id {record_id} in the archive", EXIT_FAILED)
     return found[0]
 
 
@@ -99,14 +71,14 @@ def load_record(source: str, db: str | None, index: int | None) -> Record:
     path = Path(source)
     if path.exists():
         if path.is_dir():
-            _fail(f"{source} is a folder, not a record file")
+            raise CommandError(f"{source} is a folder, not a record file")
         return _read_path(path, index)
     if source.strip().isdigit():
         record_id = int(source)
-        if record_id > 2**63 - 1:  # larger than any id a database holds (and than its integers)
-            _fail(f"no record with id {source.strip()} in the archive", EXIT_NOT_FOUND)
+        if record_id > DB_INT_MAX:  # larger than any id a database holds (and than its integers)
+            raise CommandError(f"no record with id {source.strip()} in the archive", EXIT_FAILED)
         return _read_archive(record_id, db)
-    _fail(f"no such file: {source} (nor an archive id)")
+    raise CommandError(f"no such file: {source} (nor an archive id)")
 
 
 def load_replay(source: str, db: str | None, index: int | None, sgf_points: bool = False) -> Analysis:
@@ -120,20 +92,20 @@ def load_replay(source: str, db: str | None, index: int | None, sgf_points: bool
     if not data.replayed:
         first = data.verdict.first_error
         reason = first.describe(record.source) if first is not None else f"{source}: the record cannot be replayed"
-        _fail(f"cannot replay this record: {reason}" + (f" ({first.rule})" if first and first.rule and
-                                                         first.rule not in first.message else ""))
+        raise CommandError(f"cannot replay this record: {reason}" + (f" ({first.rule})" if first and first.rule and
+                                                                     first.rule not in first.message else ""))
     return data
 
 
 def _check_move(data: Analysis, move: int) -> int:
     if move < 0:
-        _fail("--move must be 0 (the start) or a move number")
+        raise CommandError("--move must be 0 (the start) or a move number")
     if move > data.last:
         ill = data.illegal_step
         if ill is not None and ill.illegal is not None:
-            _fail(f"no position after move {move}: the replay stops at move {ill.number}, which is illegal: "
-                  f"{ill.illegal.message} ({ill.illegal.rule})")
-        _fail(f"no position after move {move}: the record has {data.last} moves")
+            raise CommandError(f"no position after move {move}: the replay stops at move {ill.number}, which is "
+                               f"illegal: {ill.illegal.message} ({ill.illegal.rule})")
+        raise CommandError(f"no position after move {move}: the record has {data.last} moves")
     return move
 
 
@@ -144,15 +116,7 @@ DbOpt = Annotated[str | None, typer.Option("--db", help="Archive: a path or SQLA
                                                         "else records.db).")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Replace the output file if it exists.")]
 IndexOpt = Annotated[int | None, typer.Option("--index", help="Which record of a collection file (0 = the first).",
-                                              min=0, max=2**63 - 1)]
-
-
-def _run(action) -> None:
-    try:
-        action()
-    except CommandError as exc:
-        _stderr().print(Text(f"error: {exc.message}"), soft_wrap=True)
-        raise typer.Exit(exc.code) from None
+                                              min=0, max=DB_INT_MAX)]
 
 
 def replay_command(
@@ -168,29 +132,25 @@ def replay_command(
     sgf_points: SgfPointsOption = False,
 ) -> None:
     """Replay a record: interactive in a terminal (→/n next, ←/p back, Home/End, g N Enter jump, q quit)."""
+    console = make_console(no_color=no_color, board=True)
+    data = load_replay(source, db, index, sgf_points)
+    ascii = ascii_ or console_needs_ascii(console)
+    if move is not None:
+        _print_position(console, data, _check_move(data, move), ascii)
+        return
+    keys = None if all_ or not console.is_terminal else _terminal_input()
+    if keys is None:
+        for i in range(data.last + 1):
+            _print_position(console, data, i, ascii)
+        return
+    from .views.interactive import run
 
-    def action() -> None:
-        console = make_console(no_color)
-        data = load_replay(source, db, index, sgf_points)
-        ascii = ascii_ or console_needs_ascii(console)
-        if move is not None:
-            _print_position(console, data, _check_move(data, move), ascii)
-            return
-        keys = None if all_ or not console.is_terminal else _terminal_input()
-        if keys is None:
-            for i in range(data.last + 1):
-                _print_position(console, data, i, ascii)
-            return
-        from .interactive import run
-
-        key_fd, opened = keys
-        try:
-            run(console, data, ascii=ascii, fd=key_fd)
-        finally:
-            if opened:
-                os.close(key_fd)
-
-    _run(action)
+    key_fd, opened = keys
+    try:
+        run(console, data, ascii=ascii, fd=key_fd)
+    finally:
+        if opened:
+            os.close(key_fd)
 
 
 def _terminal_input() -> tuple[int, bool] | None:
@@ -207,7 +167,7 @@ def _terminal_input() -> tuple[int, bool] | None:
 
 
 def _print_position(console: Console, data: Analysis, index: int, ascii: bool) -> None:
-    from .interactive import position_view
+    from .views.interactive import position_view
 
     if data.last > 0 or index > 0:
         console.print(Text(("=" if ascii else "━") * 3 + " " + move_line(data, index), style="bold"))
@@ -229,15 +189,11 @@ def diagram_command(
     sgf_points: SgfPointsOption = False,
 ) -> None:
     """Write an SVG diagram of one position: stones, coordinates, owned edges, last move and what it changed."""
+    from .views.svg import diagram_svg
 
-    def action() -> None:
-        from .svg import diagram_svg
-
-        data = load_replay(source, db, index, sgf_points)
-        at = data.last if move is None else _check_move(data, move)
-        _write(output, diagram_svg(data, at, numbers=numbers), force)
-
-    _run(action)
+    data = load_replay(source, db, index, sgf_points)
+    at = data.last if move is None else _check_move(data, move)
+    _write(output, diagram_svg(data, at, numbers=numbers), force)
 
 
 def html_command(
@@ -250,20 +206,16 @@ def html_command(
     sgf_points: SgfPointsOption = False,
 ) -> None:
     """Write one self-contained HTML page (no network access) that replays the game with buttons and arrow keys."""
+    from .views.html_page import html_page
 
-    def action() -> None:
-        from .html_page import html_page
-
-        data = load_replay(source, db, index, sgf_points)
-        _write(output, html_page(data), force)
-
-    _run(action)
+    data = load_replay(source, db, index, sgf_points)
+    _write(output, html_page(data), force)
 
 
 def _write(output: Path | None, text: str, force: bool = False) -> None:
     from .output_files import OutputError, write_file
 
-    # Record text in the output is already made safe (cli/safe_text.py); "replace" only guards the encoding.
+    # Record text in the output is already made safe (cli/views/safe_text.py); "replace" only guards the encoding.
     data = text.encode("utf-8", "replace")
     if output is None or str(output) == "-":
         sys.stdout.buffer.write(data)
@@ -272,12 +224,10 @@ def _write(output: Path | None, text: str, force: bool = False) -> None:
     try:
         write_file(output, data, force=force)
     except OutputError as exc:
-        _fail(str(exc))
-    _note(f"wrote {output}")
+        raise CommandError(str(exc)) from None
+    note(f"wrote {output}")
 
 
 def register(app: typer.Typer) -> None:
     """Add `replay`, `diagram` and `html` to the app."""
-    app.command("replay")(replay_command)
-    app.command("diagram")(diagram_command)
-    app.command("html")(html_command)
+    add_commands(app, {"replay": replay_command, "diagram": diagram_command, "html": html_command})

@@ -1,55 +1,41 @@
-"""Tournament commands: `records events`, `crosstable`, `players`, `alias`, `ratings`, `delete`.
+"""Tournament commands: `records events`, `crosstable`, `players`, `alias`, `ratings` (views/tournament.py draws
+crosstables and rating charts).
 
-Every text from a record is shown through rich Text (never read as markup) and escaped in HTML and SVG.
-Exit codes as in archive_cmd: 0 ok; 1 nothing found; 2 bad usage or an unreachable database.
+Every text from a record is shown through rich Text (never read as markup). Exit codes as in common.py: 0 ok;
+1 nothing found; 2 bad usage or an unreachable database.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import sys
-from collections.abc import Sequence
-from html import escape
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
-from rich import box
-from rich.table import Table
 from rich.text import Text
 
 from ..records.games import short_name
-from ..schema.core.filters import Filters
-from .archive_cmd import (
-    EXIT_NOTHING,
-    DbOption,
-    JsonOption,
-    _err,
-    _out,
-    _print_json,
-    fail,
-    handling_errors,
+from .common import (
+    EXIT_FAILED,
+    CommandError,
+    add_commands,
+    make_console,
+    note,
+    open_archive,
+    print_json,
     reading,
-    with_filters,
 )
-
-if TYPE_CHECKING:
-    from ..schema.tournaments.crosstable import Crosstable
-    from ..schema.tournaments.ratings import Rating
+from .options import CsvOption, DbOption, JsonOption
+from .tables import compact_table
+from .views.tournament import crosstable_csv, crosstable_html, print_crosstable, rating_svg
 
 GameOption = Annotated[str | None, typer.Option("--game", help="Only this game (go-ing, conversion-go, cation, "
                                                                 "quentin, squer; also go, ConversionGo).")]
 
 
 def register(app: typer.Typer) -> None:
-    app.command("events")(events_cmd)
-    app.command("crosstable")(crosstable_cmd)
-    app.command("players")(players_cmd)
-    app.command("alias")(alias_cmd)
-    app.command("ratings")(ratings_cmd)
-    app.command("delete")(delete_cmd)
-    app.command("fix")(fix_cmd)
+    add_commands(app, {"events": events_cmd, "crosstable": crosstable_cmd, "players": players_cmd,
+                       "alias": alias_cmd, "ratings": ratings_cmd})
 
 
 def _game(game: str | None) -> str | None:
@@ -59,7 +45,7 @@ def _game(game: str | None) -> str | None:
         return None
     found = game_from_name(game)
     if found is None:
-        raise fail(f"unknown game {game!r} (one of: {', '.join(g.value for g in Game)})")
+        raise CommandError(f"unknown game {game!r} (one of: {', '.join(g.value for g in Game)})")
     return found.value
 
 
@@ -79,18 +65,6 @@ def _dates(first: Any, last: Any) -> str:
     return f"{a}/{b}"
 
 
-_WRAPS = {"event": 16, "player": 12, "spelling": 12, "game": 7, "replaced by": 16}
-
-
-def _compact(*headers: str, right: Sequence[str] = ()) -> Table:
-    """A table whose name columns wrap (down to a useful width); the others never do."""
-    table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=0)
-    for h in headers:
-        table.add_column(h, justify="right" if h in right else "left", no_wrap=h not in _WRAPS,
-                         min_width=_WRAPS.get(h), overflow="fold")
-    return table
-
-
 # -- events ---------------------------------------------------------------------------------------------------
 
 def events_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption = False) -> None:
@@ -99,21 +73,22 @@ def events_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption
     from ..schema.tournaments.events import list_events
 
     kind = _game(game)
-    found = reading(db, lambda session: list_events(session, kind))
+    with reading(db) as session:
+        found = list_events(session, kind)
     if as_json:
-        _print_json([e.to_json() for e in found])
+        print_json([e.to_json() for e in found])
     elif found:
-        t = _compact("event", "game", "dates", "rounds", "players", "records", "pass",
-                     right=("rounds", "players", "records", "pass"))
+        t = compact_table("event", "game", "dates", "rounds", "players", "records", "pass",
+                           right=("rounds", "players", "records", "pass"))
         for e in found:
             t.add_row(Text(e.name), " ".join(short_name(g) for g in sorted(e.games)),
                       _dates(e.first, e.last), str(len(e.rounds)) if e.rounds else "-", str(len(e.players)),
                       str(e.records), str(e.passed))
-        _out().print(t)
+        make_console().print(t)
     if not found:
         if not as_json:
-            _err().print("no records name an event (EV)")
-        raise typer.Exit(EXIT_NOTHING)
+            note("no records name an event (EV)")
+        raise typer.Exit(EXIT_FAILED)
 
 
 # -- crosstable -----------------------------------------------------------------------------------------------
@@ -124,7 +99,7 @@ def crosstable_cmd(
     db: DbOption = None,
     game: GameOption = None,
     as_json: JsonOption = False,
-    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")] = False,
+    as_csv: CsvOption = False,
     as_html: Annotated[bool, typer.Option("--html", help="Print one self-contained, printable HTML page.")] = False,
 ) -> None:
     """An event's players ranked by score, each round's opponent (by rank), colour and result, and the
@@ -134,131 +109,27 @@ def crosstable_cmd(
     from ..schema.tournaments.events import event_rows
 
     if sum((as_json, as_csv, as_html)) > 1:
-        raise fail("--json, --csv and --html exclude each other")
+        raise CommandError("--json, --csv and --html exclude each other")
     kind = _game(game)
-    (name, rows), ids = reading(db, lambda session: (event_rows(session, event, kind), load_identities(session)))
+    with reading(db) as session:
+        name, rows = event_rows(session, event, kind)
+        ids = load_identities(session)
     if not rows or name is None:
-        raise fail(f"no records of event {event!r}" + (f" in {kind}" if kind else ""), EXIT_NOTHING)
+        raise CommandError(f"no records of event {event!r}" + (f" in {kind}" if kind else ""), EXIT_FAILED)
     kinds = sorted({r.game for r in rows})
     if len(kinds) > 1:
-        raise fail(f"event {name!r} holds records of several games ({', '.join(kinds)}): name one with --game")
+        raise CommandError(f"event {name!r} holds records of several games ({', '.join(kinds)}): name one with --game")
     pairings = [p for p in (pairing_from_row(r, ids.key) for r in rows) if p is not None]
     spelled = [(p.black, p.black_name) for p in pairings] + [(p.white, p.white_name) for p in pairings]
     table = crosstable(name, pairings, ids.display(spelled))
     if as_json:
-        _print_json(table.to_json())
+        print_json(table.to_json())
     elif as_csv:
         sys.stdout.write(crosstable_csv(table))
     elif as_html:
         sys.stdout.write(crosstable_html(table))
     else:
-        _print_crosstable(table)
-
-
-def _num(value: float) -> str:
-    return f"{value:g}"
-
-
-def _print_crosstable(table: Crosstable) -> None:
-    """One table when it fits the terminal; else the standings, then the rounds in as many tables as they need."""
-    out = _out()
-    header = f"{table.event} ({short_name(table.game)}; rounds from {table.rounds_from})"
-    out.print(Text(header, style="bold"))
-    by_round = {s.key: [" ".join(table.cell_text(c) for c in s.cells if c.round == r) for r in table.rounds]
-                for s in table.standings}
-    widths = [max([len(f"R{r}")] + [len(by_round[s.key][i]) for s in table.standings])
-              for i, r in enumerate(table.rounds)]
-    rank_w = len(str(len(table.standings)))
-    breaks_w = sum(max(len(n), 5) + 1 for n in table.tie_break_names) + 5
-    name_w = min(max(len(s.name) for s in table.standings), 16)
-    whole = rank_w + 1 + name_w + 1 + sum(w + 1 for w in widths) + breaks_w
-
-    def new_table() -> Table:
-        t = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=0)
-        t.add_column("#", justify="right", no_wrap=True)
-        return t
-
-    def add_breaks(t: Table) -> None:
-        t.add_column("pts", justify="right", no_wrap=True)
-        for name in table.tie_break_names:
-            t.add_column(name, justify="right", no_wrap=True)
-
-    def breaks(s: Any) -> list[str]:
-        return [_num(s.points), *(_num(s.tie_breaks[n]) for n in table.tie_break_names)]
-
-    if whole <= out.width:
-        t = new_table()
-        t.add_column("player", overflow="fold", min_width=name_w)
-        for r in table.rounds:
-            t.add_column(f"R{r}", no_wrap=True)
-        add_breaks(t)
-        for s in table.standings:
-            t.add_row(str(s.rank), Text(s.name), *by_round[s.key], *breaks(s))
-        out.print(t)
-    else:
-        t = new_table()
-        t.add_column("player", overflow="fold")
-        add_breaks(t)
-        for s in table.standings:
-            t.add_row(str(s.rank), Text(s.name), *breaks(s))
-        out.print(t)
-        chunks: list[list[int]] = [[]]
-        used = rank_w + 1
-        for i, w in enumerate(widths):
-            if chunks[-1] and used + w + 1 > out.width:
-                chunks.append([])
-                used = rank_w + 1
-            chunks[-1].append(i)
-            used += w + 1
-        for chunk in chunks:
-            t = new_table()
-            for i in chunk:
-                t.add_column(f"R{table.rounds[i]}", no_wrap=True)
-            for s in table.standings:
-                t.add_row(str(s.rank), *(by_round[s.key][i] for i in chunk))
-            out.print(t)
-    out.print(Text("cell: opponent's rank, colour held (s: after a swap), + win, - loss, = draw, +f/-f forfeit, "
-                   "? no result; * unconfirmed result, ! record fails; bye1/bye0: a bye and its points",
-                   style="dim"))
-
-
-def crosstable_csv(table: Crosstable) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["rank", "player", *(f"R{r}" for r in table.rounds), "points", *table.tie_break_names])
-    for s in table.standings:
-        w.writerow([s.rank, s.name, *(" ".join(table.cell_text(c) for c in s.cells if c.round == r)
-                                      for r in table.rounds),
-                    _num(s.points), *(_num(s.tie_breaks[n]) for n in table.tie_break_names)])
-    return buf.getvalue()
-
-
-_PAGE_CSS = """body{font-family:system-ui,sans-serif;margin:2em;color:#111}
-table{border-collapse:collapse}th,td{border:1px solid #999;padding:.25em .5em;text-align:center}
-td.name{text-align:left}caption{font-weight:bold;margin-bottom:.5em}p{color:#444;font-size:.9em}
-@media print{body{margin:0}}"""
-
-
-def crosstable_html(table: Crosstable) -> str:
-    """One page, no script, every record text escaped."""
-    head = "".join(f"<th>{escape(h)}</th>" for h in ["#", "player", *(f"R{r}" for r in table.rounds), "points",
-                                                     *table.tie_break_names])
-    body = []
-    for s in table.standings:
-        rounds = "".join(f"<td>{escape(' '.join(table.cell_text(c) for c in s.cells if c.round == r))}</td>"
-                         for r in table.rounds)
-        breaks = "".join(f"<td>{_num(s.tie_breaks[n])}</td>" for n in table.tie_break_names)
-        body.append(f"<tr><td>{s.rank}</td><td class=\"name\">{escape(s.name)}</td>{rounds}"
-                    f"<td>{_num(s.points)}</td>{breaks}</tr>")
-    title = escape(f"{table.event} ({table.game})")
-    return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-            f"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
-            f"<title>{title}</title><style>{_PAGE_CSS}</style></head><body>\n"
-            f"<table><caption>{title}</caption><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body) +
-            f"\n</tbody></table>\n<p>Rounds from {escape(table.rounds_from)}. Tie-breaks in order: "
-            f"{escape(', '.join(table.tie_break_names))}. A cell gives the opponent's rank, the colour held "
-            "(s: after a swap) and the result: + win, - loss, = draw, +f/-f forfeit, ? no result; * marks an "
-            "unconfirmed result, ! a record that fails; bye1/bye0 a bye and its points.</p>\n</body></html>\n")
+        print_crosstable(make_console(), table)
 
 
 # -- players and aliases ------------------------------------------------------------------------------------
@@ -268,20 +139,21 @@ def players_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOptio
     from ..schema.tournaments.players import player_list
 
     kind = _game(game)
-    found = reading(db, lambda session: player_list(session, kind))
+    with reading(db) as session:
+        found = player_list(session, kind)
     if as_json:
-        _print_json([p.to_json() for p in found])
+        print_json([p.to_json() for p in found])
     elif found:
-        t = _compact("player", "game", "games", "wins", "losses", "draws", "first", "last",
-                     right=("games", "wins", "losses", "draws"))
+        t = compact_table("player", "game", "games", "wins", "losses", "draws", "first", "last",
+                           right=("games", "wins", "losses", "draws"))
         for p in found:
             t.add_row(Text(p.name), short_name(p.game), str(p.games), str(p.wins), str(p.losses),
                       str(p.draws), _date(p.first), _date(p.last))
-        _out().print(t)
+        make_console().print(t)
     if not found:
         if not as_json:
-            _err().print("the archive holds no players")
-        raise typer.Exit(EXIT_NOTHING)
+            note("the archive holds no players")
+        raise typer.Exit(EXIT_FAILED)
 
 
 def alias_cmd(
@@ -296,52 +168,47 @@ def alias_cmd(
 ) -> None:
     """Make several spellings one player, in every search, statistic, crosstable and rating. Names that differ
     only in case, spacing or punctuation are one player already."""
-    from ..schema.archive.access import open_archive
     from ..schema.core.db import session_scope
     from ..schema.tournaments.players import AliasError, add_alias, aliases, remove_alias
 
     names = names or []
     if sum((bool(names), list_, remove is not None)) != 1:
-        raise fail("give NAME OTHER..., --list or --remove NAME")
+        raise CommandError("give NAME OTHER..., --list or --remove NAME")
     if names and len(names) < 2:
-        raise fail("give a player and at least one other spelling")
-    with handling_errors():
-        engine = open_archive(db, write=True)
-        try:
-            if remove is not None:
-                n = remove_alias(engine, remove)
-                if as_json:
-                    _print_json({"removed": n})
-                else:
-                    _err().print(Text(f"removed {n} alias(es) of {remove}" if n else f"{remove} has no alias"))
-                if not n:
-                    raise typer.Exit(EXIT_NOTHING)
-                return
-            if names:
-                try:
-                    made = add_alias(engine, names[0], names[1:])
-                except AliasError as exc:
-                    raise fail(str(exc)) from None
-                if as_json:
-                    _print_json([{"key": k, "player": c} for k, c in made])
-                else:
-                    _err().print(Text(f"{len(made)} spelling(s) made one player with {names[0]}"))
-                return
-            with session_scope(engine) as session:
-                listed = aliases(session)
-        finally:
-            engine.dispose()
+        raise CommandError("give a player and at least one other spelling")
+    with open_archive(db, write=True) as engine:
+        if remove is not None:
+            n = remove_alias(engine, remove)
+            if as_json:
+                print_json({"removed": n})
+            else:
+                note(f"removed {n} alias(es) of {remove}" if n else f"{remove} has no alias")
+            if not n:
+                raise typer.Exit(EXIT_FAILED)
+            return
+        if names:
+            try:
+                made = add_alias(engine, names[0], names[1:])
+            except AliasError as exc:
+                raise CommandError(str(exc)) from None
+            if as_json:
+                print_json([{"key": k, "player": c} for k, c in made])
+            else:
+                note(f"{len(made)} spelling(s) made one player with {names[0]}")
+            return
+        with session_scope(engine) as session:
+            listed = aliases(session)
     if as_json:
-        _print_json([{"spelling": a.name, "key": a.key, "player": a.player, "player_key": a.canonical}
-                     for a in listed])
+        print_json([{"spelling": a.name, "key": a.key, "player": a.player, "player_key": a.canonical}
+                    for a in listed])
         return
     if not listed:
-        _err().print("no aliases")
-        raise typer.Exit(EXIT_NOTHING)
-    t = _compact("player", "spelling", "key")
+        note("no aliases")
+        raise typer.Exit(EXIT_FAILED)
+    t = compact_table("player", "spelling", "key")
     for a in listed:
         t.add_row(Text(a.player or a.canonical), Text(a.name), Text(a.key))
-    _out().print(t)
+    make_console().print(t)
 
 
 # -- ratings --------------------------------------------------------------------------------------------------
@@ -363,25 +230,27 @@ def ratings_cmd(
 
     kind = _game(game)
     if svg is not None and player is None:
-        raise fail("--svg needs --player")
-    run, ids = reading(db, lambda session: (ratings(session, kind), load_identities(session)))
+        raise CommandError("--svg needs --player")
+    with reading(db) as session:
+        run = ratings(session, kind)
+        ids = load_identities(session)
     found = run.ratings
     if player is not None:
         key = ids.key(player)
         found = [r for r in found if r.key == key]
         if not found:
-            raise fail(f"no rated records of {player!r}", EXIT_NOTHING)
+            raise CommandError(f"no rated records of {player!r}", EXIT_FAILED)
         if svg is not None:
             try:
                 svg.write_text(rating_svg(found), encoding="utf-8")
             except OSError as exc:
-                raise fail(f"{svg}: {exc.strerror or exc}", EXIT_NOTHING) from None
+                raise CommandError(f"{svg}: {exc.strerror or exc}", EXIT_FAILED) from None
         if as_json:
-            _print_json([r.to_json(history=True) for r in found])
+            print_json([r.to_json(history=True) for r in found])
             return
-        out = _out()
+        out = make_console()
         for r in found:
-            t = _compact("date", "rating", "95% interval", right=("rating",))
+            t = compact_table("date", "rating", "95% interval", right=("rating",))
             for day, value, sd in r.history:
                 t.add_row(day.isoformat(), f"{value:.0f}", f"{value - 1.96 * sd:.0f} .. {value + 1.96 * sd:.0f}")
             out.print(Text(f"{r.name} ({short_name(r.game)}, {r.games} games)", style="bold"))
@@ -396,176 +265,21 @@ def ratings_cmd(
                 trimmed.append(r)
         found = trimmed
     if as_json:
-        _print_json({"ratings": [r.to_json() for r in found], "records_rated": run.counted,
-                     "records_left_out": dict(run.skipped)})
+        print_json({"ratings": [r.to_json() for r in found], "records_rated": run.counted,
+                    "records_left_out": dict(run.skipped)})
     elif found:
-        t = _compact("#", "player", "game", "rating", "95% interval", "games", "last",
-                     right=("#", "rating", "games"))
+        t = compact_table("#", "player", "game", "rating", "95% interval", "games", "last",
+                           right=("#", "rating", "games"))
         place: dict[str, int] = {}
         for r in found:
             place[r.game] = place.get(r.game, 0) + 1
             t.add_row(str(place[r.game]), Text(r.name), short_name(r.game), f"{r.rating:.0f}",
                       f"{r.low:.0f} .. {r.high:.0f}", str(r.games), _date(r.last))
-        out = _out()
+        out = make_console()
         out.print(t)
         left = ", ".join(f"{n} {why}" for why, n in run.skipped.most_common())
         out.print(Text(f"{run.counted} records rated" + (f"; left out: {left}" if left else ""), style="dim"))
     if not found:
         if not as_json:
-            _err().print("no records to rate")
-        raise typer.Exit(EXIT_NOTHING)
-
-
-def rating_svg(found: Sequence[Rating]) -> str:
-    """A line chart of rating histories (one line per game) with the 95% band; text escaped, no script."""
-    width, height, pad = 640, 320, 48
-    points = [(d.toordinal(), v, s) for r in found for d, v, s in r.history]
-    x0, x1 = min(p[0] for p in points), max(p[0] for p in points)
-    y0 = min(v - 1.96 * s for _, v, s in points)
-    y1 = max(v + 1.96 * s for _, v, s in points)
-    x1, y1 = (x1 if x1 > x0 else x0 + 1), (y1 if y1 > y0 else y0 + 1)
-
-    def x(day: int) -> float:
-        return pad + (day - x0) / (x1 - x0) * (width - 2 * pad)
-
-    def y(value: float) -> float:
-        return height - pad - (value - y0) / (y1 - y0) * (height - 2 * pad)
-
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
-             f'<rect width="{width}" height="{height}" fill="white"/>',
-             f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#333"/>',
-             f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#333"/>',
-             f'<text x="{pad}" y="{pad - 16}" font-weight="bold">'
-             f'{escape(", ".join(f"{r.name} ({r.game})" for r in found))}</text>',
-             f'<text x="4" y="{y(y1):.1f}">{y1:.0f}</text><text x="4" y="{y(y0):.1f}">{y0:.0f}</text>']
-    first = min(d for r in found for d, _, _ in r.history)
-    last = max(d for r in found for d, _, _ in r.history)
-    parts.append(f'<text x="{pad}" y="{height - pad + 16}">{first.isoformat()}</text>')
-    parts.append(f'<text x="{width - pad}" y="{height - pad + 16}" text-anchor="end">{last.isoformat()}</text>')
-    colours = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
-    for i, r in enumerate(found):
-        colour = colours[i % len(colours)]
-        upper = [(x(d.toordinal()), y(v + 1.96 * s)) for d, v, s in r.history]
-        lower = [(x(d.toordinal()), y(v - 1.96 * s)) for d, v, s in reversed(r.history)]
-        band = " ".join(f"{a:.1f},{b:.1f}" for a, b in upper + lower)
-        line = " ".join(f"{x(d.toordinal()):.1f},{y(v):.1f}" for d, v, _ in r.history)
-        parts.append(f'<polygon points="{band}" fill="{colour}" fill-opacity="0.15"/>')
-        parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2"/>')
-    parts.append("</svg>")
-    return "\n".join(parts) + "\n"
-
-
-# -- curating -------------------------------------------------------------------------------------------------
-
-@with_filters
-def delete_cmd(
-    filters: Filters,
-    ids: Annotated[list[int] | None, typer.Argument(metavar="ID", help="Record ids; or use the filters.",
-                                                    show_default=False)] = None,
-    db: DbOption = None,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Delete without asking.")] = False,
-    as_json: JsonOption = False,
-) -> None:
-    """Delete records (and their problems) from the archive: by id, or every record the filters select (after
-    a count and a confirmation unless --yes)."""
-    import dataclasses
-
-    from ..schema.archive.access import open_archive
-    from ..schema.archive.curate import delete_records
-    from ..schema.core.db import session_scope
-    from ..schema.core.search import count
-
-    ids = ids or []
-    if not ids and filters.empty:
-        raise fail("name record ids or give search filters")
-    chosen = dataclasses.replace(filters, ids=ids) if ids else filters
-    with handling_errors():
-        engine = open_archive(db, write=True)
-        try:
-            with session_scope(engine) as session:
-                n = count(session, chosen)
-            if not n:
-                raise fail("no records match", EXIT_NOTHING)
-            if not yes:
-                if not sys.stdin.isatty():
-                    raise fail(f"{n} record(s) match: confirm with --yes")
-                if not typer.confirm(f"delete {n} record(s)?", err=True):
-                    raise typer.Exit(EXIT_NOTHING)
-            deleted = delete_records(engine, chosen)
-        finally:
-            engine.dispose()
-    if as_json:
-        _print_json({"deleted": deleted})
-    else:
-        _err().print(f"deleted {len(deleted)} record(s)")
-
-
-def fix_cmd(
-    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record's id in the archive.")],
-    settings: Annotated[list[str] | None, typer.Option("--set", metavar="PROP=VALUE", help="A root property to set "
-                                                       "(PB='Lee Sedol', RO=3, RE=B+R; empty VALUE removes it); "
-                                                       "repeat for several.", show_default=False)] = None,
-    undo: Annotated[bool, typer.Option("--undo", help="Bring back the version the last fix replaced.")] = False,
-    db: DbOption = None,
-    as_json: JsonOption = False,
-) -> None:
-    """Correct a stored record: stores it as a new version (same id), verifies it again and keeps the bytes it
-    replaces (`records show ID --history`)."""
-    from ..records.model import FormatError
-    from ..schema.archive.access import open_archive
-    from ..schema.archive.curate import FixError, fix_record, parse_settings, undo_fix
-
-    if bool(settings) == undo:
-        raise fail("give --set PROP=VALUE (one or more) or --undo")
-    with handling_errors():
-        try:
-            pairs = parse_settings(settings or [])
-        except FixError as exc:
-            raise fail(str(exc)) from None
-        engine = open_archive(db, write=True)
-        try:
-            row = undo_fix(engine, record_id) if undo else fix_record(engine, record_id, pairs)
-        except LookupError as exc:
-            raise fail(str(exc).strip("'\""), EXIT_NOTHING) from None
-        except (FixError, FormatError) as exc:
-            raise fail(exc.describe() if isinstance(exc, FormatError) else str(exc)) from None
-        finally:
-            engine.dispose()
-    if as_json:
-        _print_json({"id": row.id, "sha256": row.sha256, "verdict": row.verdict, "result_status": row.result_status,
-                     "black": row.black, "white": row.white, "event": row.event, "round": row.round,
-                     "result": row.result})
-    else:
-        _out().print(Text(f"record {row.id} {'restored' if undo else 'fixed'}: verdict {row.verdict}, result "
-                          f"{row.result_status}"))
-
-
-def history_json(db: str | None, record_id: int) -> list[dict[str, Any]]:
-    """The versions `records fix` replaced, for `records show --history`."""
-    from ..schema.archive.access import open_archive
-    from ..schema.archive.curate import history
-
-    engine = open_archive(db)
-    try:
-        versions = history(engine, record_id)
-    finally:
-        engine.dispose()
-    return [{"version": v.version, "sha256": v.sha256, "verdict": v.verdict, "result_status": v.result_status,
-             "replaced_at": v.replaced_at.isoformat(), "replaced_by": v.change,
-             "raw": v.raw.decode(v.encoding or "utf-8", "replace")} for v in versions]
-
-
-def print_history(db: str | None, record_id: int) -> None:
-    versions = history_json(db, record_id)
-    out = _out()
-    if not versions:
-        out.print(Text("history: the record as imported; never fixed", style="dim"))
-        return
-    t = _compact("version", "sha256", "verdict", "replaced", "replaced by", right=("version",))
-    for v in versions:
-        t.add_row(str(v["version"]), v["sha256"][:12], v["verdict"], v["replaced_at"][:16].replace("T", " "),
-                  Text(v["replaced_by"]))
-    t.add_row(str(len(versions) + 1), "", "", "", Text("(the current version)"))
-    out.print(Text("history", style="bold"))
-    out.print(t)
+            note("no records to rate")
+        raise typer.Exit(EXIT_FAILED)

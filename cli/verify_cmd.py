@@ -12,19 +12,17 @@ from ..records.files import record_files, why_unopened
 from ..records.model import Problem, Severity
 from ..records.notation import Notation
 from ..verifier.status import VerdictClass
-from .console import SgfPointsOption, make_console
-from .safe_text import json_text
-from .verdict_view import render_report, render_summary
+from .common import EXIT_FAILED, EXIT_USAGE, add_commands, make_console
+from .options import SgfPointsOption
 from .verify_work import FileFailure, Item, Options, read_records, verify_paths, verify_records
+from .views.safe_text import json_text
+from .views.verdict_view import render_report, render_summary
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress
 
     from ..records.model import Record
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-
 
 def verify_command(
     paths: Annotated[list[Path], typer.Argument(help="Record files (.rec, .sgf), folders to search, or - (stdin).")],
@@ -162,4 +160,4 @@ def _json_line(item: Item) -> dict[str, object]:
 
 def register(app: typer.Typer) -> None:
     """Add `verify` to the app."""
-    app.command("verify")(verify_command)
+    add_commands(app, {"verify": verify_command})

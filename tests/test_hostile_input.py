@@ -243,3 +243,10 @@ def test_a_limit_that_is_no_setting_is_refused_never_read_as_the_default(monkeyp
     monkeypatch.setenv(name, raw)
     with pytest.raises(limits.SettingError, match=name):
         limits.check_settings()
+
+
+@pytest.mark.parametrize("command", [["verify", "."], ["import", "."], ["replay", "x.rec"], ["search"]])
+def test_a_limit_that_is_no_setting_is_a_usage_error_in_every_command(monkeypatch, command) -> None:
+    monkeypatch.setenv(limits.ENV_MAX_FILE_SIZE, "1.5M")
+    out = run(*command)
+    assert out.exit_code == 2 and "RECORDS_MAX_FILE_SIZE=1.5M is not a size" in " ".join(out.output.split())

@@ -13,14 +13,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from boardrecords.cli.archive_cmd import _csv
-from boardrecords.cli.console import SafeConsole
-from boardrecords.cli.html_page import html_page
-from boardrecords.cli.interactive import position_view
+from boardrecords.cli.common import SafeConsole
 from boardrecords.cli.main import app
-from boardrecords.cli.safe_text import csv_cell, json_text, terminal, xml_text
-from boardrecords.cli.svg import diagram_svg
-from boardrecords.cli.verdict_view import render_report
+from boardrecords.cli.tables import rows_csv as _csv
+from boardrecords.cli.views.html_page import html_page
+from boardrecords.cli.views.interactive import position_view
+from boardrecords.cli.views.safe_text import csv_cell, json_text, terminal, xml_text
+from boardrecords.cli.views.svg import diagram_svg
+from boardrecords.cli.views.verdict_view import render_report
 from boardrecords.records.reader import read_bytes
 from boardrecords.schema.core.ingest import game_values
 from boardrecords.schema.core.models import GameRow

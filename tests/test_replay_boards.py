@@ -7,7 +7,7 @@ import re
 
 from rich.console import Console, RenderableType
 
-from boardrecords.cli.boards import board_excerpt, board_renderable, console_needs_ascii
+from boardrecords.cli.views.boards import board_excerpt, board_renderable, console_needs_ascii
 from boardrecords.records.games import Game
 from boardrecords.records.notation import Notation, PointNames
 from boardrecords.records.reader import read_bytes

@@ -11,9 +11,9 @@ import xml.etree.ElementTree as ET
 import pytest
 from rich.console import Console
 
-from boardrecords.cli.boards import board_renderable, change_lines, to_move_line
-from boardrecords.cli.html_page import page_data
-from boardrecords.cli.svg import Geometry, diagram_svg
+from boardrecords.cli.views.boards import board_renderable, change_lines, to_move_line
+from boardrecords.cli.views.html_page import page_data
+from boardrecords.cli.views.svg import Geometry, diagram_svg
 from boardrecords.records.games import SPECS
 from boardrecords.records.model import Colour
 from boardrecords.records.notation import Notation

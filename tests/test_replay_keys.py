@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from boardrecords.cli.interactive import ReplayState, decode_keys
+from boardrecords.cli.views.interactive import ReplayState, decode_keys
 
 
 @pytest.mark.parametrize(

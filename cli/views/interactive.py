@@ -17,7 +17,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from ..verifier.analysis import Analysis
+from ...verifier.analysis import Analysis
 from .boards import (
     board_renderable,
     change_lines,

@@ -6,7 +6,7 @@ from collections import Counter
 
 from rich.text import Text
 
-from ..verifier.status import STATUS_ORDER, VERDICT_ORDER, ResultStatus, VerdictClass
+from ...verifier.status import STATUS_ORDER, VERDICT_ORDER, ResultStatus, VerdictClass
 
 
 def verdict_word(verdict: VerdictClass) -> Text:

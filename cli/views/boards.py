@@ -18,12 +18,12 @@ from rich.console import Console, Group, RenderableType
 from rich.style import Style
 from rich.text import Text
 
-from ..records.games import SPECS, MoveKind
-from ..records.model import Colour, Move, Record
-from ..records.notation import PointNames, names_for
-from ..records.points import Point, parse_point
-from ..verifier.analysis import Analysis
-from ..verifier.replay import Step
+from ...records.games import SPECS, MoveKind
+from ...records.model import Colour, Move, Record
+from ...records.notation import PointNames, names_for
+from ...records.points import Point, parse_point
+from ...verifier.analysis import Analysis
+from ...verifier.replay import Step
 
 Rows = Sequence[Sequence[Colour | None]]
 

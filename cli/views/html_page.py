@@ -14,10 +14,10 @@ from html import escape
 from importlib import resources
 from typing import Any
 
-from ..records.games import SPECS
-from ..records.model import Colour
-from ..records.points import index_letter
-from ..verifier.analysis import Analysis
+from ...records.games import SPECS
+from ...records.model import Colour
+from ...records.points import index_letter
+from ...verifier.analysis import Analysis
 from .boards import (
     change_lines,
     comment_of,
@@ -35,7 +35,7 @@ _LETTERS = "".join(index_letter(i) for i in range(52))
 
 
 def _asset(name: str) -> str:
-    return resources.files("boardrecords.cli").joinpath(name).read_text(encoding="utf-8")
+    return resources.files("boardrecords.cli.views").joinpath(name).read_text(encoding="utf-8")
 
 
 def script_json(value: Any) -> str:

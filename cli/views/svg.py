@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from ..records.games import SPECS, MoveKind
-from ..records.model import Colour
-from ..records.notation import PointNames
-from ..records.points import Point, format_point, index_letter
-from ..verifier.analysis import Analysis
+from ...records.games import SPECS, MoveKind
+from ...records.model import Colour
+from ...records.notation import PointNames
+from ...records.points import Point, format_point, index_letter
+from ...verifier.analysis import Analysis
 from .boards import MARK_WORDS, Highlights, Mark, Rows, change_lines, move_line, step_highlights
 from .safe_text import xml_text
 

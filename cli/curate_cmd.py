@@ -1,0 +1,92 @@
+"""Curating the archive: `records fix` (correct a stored record, keeping the versions it replaces) and `records
+delete`. docs/tournaments.md describes both.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from ..schema.core.filters import Filters
+from .common import EXIT_FAILED, CommandError, add_commands, make_console, note, open_archive, print_json
+from .options import DbOption, JsonOption, with_filters
+
+
+def register(app: typer.Typer) -> None:
+    add_commands(app, {"delete": delete_cmd, "fix": fix_cmd})
+
+
+@with_filters
+def delete_cmd(
+    filters: Filters,
+    ids: Annotated[list[int] | None, typer.Argument(metavar="ID", help="Record ids; or use the filters.",
+                                                    show_default=False)] = None,
+    db: DbOption = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Delete without asking.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Delete records (and their problems) from the archive: by id, or every record the filters select (after
+    a count and a confirmation unless --yes)."""
+    from ..schema.archive.curate import delete_records
+    from ..schema.core.db import session_scope
+    from ..schema.core.search import count
+
+    ids = ids or []
+    if not ids and filters.empty:
+        raise CommandError("name record ids or give search filters")
+    chosen = dataclasses.replace(filters, ids=ids) if ids else filters
+    with open_archive(db, write=True) as engine:
+        with session_scope(engine) as session:
+            n = count(session, chosen)
+        if not n:
+            raise CommandError("no records match", EXIT_FAILED)
+        if not yes:
+            if not sys.stdin.isatty():
+                raise CommandError(f"{n} record(s) match: confirm with --yes")
+            if not typer.confirm(f"delete {n} record(s)?", err=True):
+                raise typer.Exit(EXIT_FAILED)
+        deleted = delete_records(engine, chosen)
+    if as_json:
+        print_json({"deleted": deleted})
+    else:
+        note(f"deleted {len(deleted)} record(s)")
+
+
+def fix_cmd(
+    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record's id in the archive.")],
+    settings: Annotated[list[str] | None, typer.Option("--set", metavar="PROP=VALUE", help="A root property to set "
+                                                       "(PB='Lee Sedol', RO=3, RE=B+R; empty VALUE removes it); "
+                                                       "repeat for several.", show_default=False)] = None,
+    undo: Annotated[bool, typer.Option("--undo", help="Bring back the version the last fix replaced.")] = False,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Correct a stored record: stores it as a new version (same id), verifies it again and keeps the bytes it
+    replaces (`records show ID --history`)."""
+    from ..records.model import FormatError
+    from ..schema.archive.curate import FixError, fix_record, parse_settings, undo_fix
+
+    if bool(settings) == undo:
+        raise CommandError("give --set PROP=VALUE (one or more) or --undo")
+    try:
+        pairs = parse_settings(settings or [])
+    except FixError as exc:
+        raise CommandError(str(exc)) from None
+    with open_archive(db, write=True) as engine:
+        try:
+            row = undo_fix(engine, record_id) if undo else fix_record(engine, record_id, pairs)
+        except LookupError as exc:
+            raise CommandError(str(exc).strip("'\""), EXIT_FAILED) from None
+        except (FixError, FormatError) as exc:
+            raise CommandError(exc.describe() if isinstance(exc, FormatError) else str(exc)) from None
+    if as_json:
+        print_json({"id": row.id, "sha256": row.sha256, "verdict": row.verdict, "result_status": row.result_status,
+                    "black": row.black, "white": row.white, "event": row.event, "round": row.round,
+                    "result": row.result})
+    else:
+        make_console().print(Text(f"record {row.id} {'restored' if undo else 'fixed'}: verdict {row.verdict}, result "
+                          f"{row.result_status}"))

@@ -1,0 +1,308 @@
+"""`records search`: records by their players, events, dates, results and verdicts (schema/core/search.py), by a
+position they reached (`--after`, `--like/--move`, `--stones`: docs/positions.md), or by a pattern that appeared
+in them (`--pattern`, `--pattern-from`: docs/patterns.md), and what was played next.
+"""
+
+from __future__ import annotations
+
+import string
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from ..records.games import Game
+from ..records.notation import NotationError, column_name, parse_point_text, point_name
+from ..schema.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
+from .common import EXIT_FAILED, CommandError, add_commands, make_console, note, open_archive, print_json
+from .options import DB_INT_MAX, CsvOption, DbOption, JsonOption, game_and_size, with_filters
+from .positions import first_record, resolve
+from .tables import count_line, dicts_csv, game_table, percent, row_json, rows_csv
+
+if TYPE_CHECKING:
+    from ..verifier.patterns import Pattern
+
+# The position and pattern forms import the position index's and the pattern search's modules when they run:
+# the plain search need not load them.
+
+
+def register(app: typer.Typer) -> None:
+    add_commands(app, {"search": search_cmd})
+
+
+@with_filters
+def search_cmd(
+    filters: Filters,
+    db: DbOption = None,
+    sort: Annotated[str, typer.Option("--sort", help=f"Sort by {', '.join(SORT_NAMES)}; `-` first for "
+                                                     "descending; several with commas.")] = "id",
+    limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", min=0,
+                                       max=DB_INT_MAX)] = DEFAULT_LIMIT,
+    as_json: JsonOption = False,
+    as_csv: CsvOption = False,
+    after: Annotated[str | None, typer.Option("--after", "--position", help="Games that reached the position after "
+                                              "these moves (Q16,D4 or pd,dp; any move order, any symmetry).",
+                                              rich_help_panel="Position")] = None,
+    like: Annotated[Path | None, typer.Option("--like", help="... the position of this record (with --move).",
+                                              rich_help_panel="Position")] = None,
+    move: Annotated[int | None, typer.Option("--move", help="... after this many of its moves.",
+                                             rich_help_panel="Position")] = None,
+    stones: Annotated[str | None, typer.Option("--stones", help="... these stones: 'B:Q16,D4 W:C3'.",
+                                               rich_help_panel="Position")] = None,
+    to_move: Annotated[str | None, typer.Option("--to-move", help="With --stones: B or W (default: the colour "
+                                                "with fewer stones, Black on a tie).", rich_help_panel="Position")
+                       ] = None,
+    pattern: Annotated[str | None, typer.Option("--pattern", help="Games where this pattern appeared: rows of X, O, "
+                                                ". (empty) and * (any), separated by / or newlines.",
+                                                rich_help_panel="Pattern")] = None,
+    pattern_from: Annotated[Path | None, typer.Option("--pattern-from", help="... the pattern of a region of this "
+                                                      "record (with --region, and --move).",
+                                                      rich_help_panel="Pattern")] = None,
+    region: Annotated[str | None, typer.Option("--region", help="... the region: two corners, Q16:T19.",
+                                               rich_help_panel="Pattern")] = None,
+    anchor: Annotated[str | None, typer.Option("--anchor", help="anywhere, corner (top left of the pattern in a "
+                                               "corner), edge (top row on an edge), or sides: top-right...",
+                                               rich_help_panel="Pattern")] = None,
+    either_colour: Annotated[bool, typer.Option("--either-colour", help="Also with Black and White exchanged.",
+                                                rich_help_panel="Pattern")] = False,
+) -> None:
+    """Find records in the archive (by a position or a pattern too: docs/positions.md, docs/patterns.md)."""
+    if pattern is not None or pattern_from is not None:
+        pattern_search(filters, db=db, pattern=pattern, source=pattern_from, move=move, region=region,
+                       anchor=anchor, either_colour=either_colour, limit=limit, as_json=as_json, as_csv=as_csv)
+        return
+    if after is not None or like is not None or stones is not None:
+        position_search(filters, db=db, moves=after, like=like, move=move, stones=stones, to_move=to_move,
+                        limit=limit, as_json=as_json, as_csv=as_csv)
+        return
+    from ..schema.core.db import session_scope
+    from ..schema.core.rows import rows
+    from ..schema.core.search import count
+
+    if as_json and as_csv:
+        raise CommandError("--json and --csv exclude each other")
+    with open_archive(db) as engine:
+        found = rows(engine, filters, sort=sort, limit=limit or None, light=True)
+        total = len(found)
+        if limit and total == limit:
+            with session_scope(engine) as session:
+                total = count(session, filters)
+    if as_json:
+        print_json([row_json(r) for r in found])
+    elif as_csv:
+        sys.stdout.write(rows_csv(found))
+    elif found:
+        out = make_console()
+        out.print(game_table(found, out.width))
+        out.print(Text(count_line(len(found), total), style="dim"))
+    if not found:
+        if not as_json and not as_csv:
+            note("no records match")
+        raise typer.Exit(EXIT_FAILED)
+
+
+# -- by position --------------------------------------------------------------------------------------------
+
+def position_search(filters: Filters, *, db: str | None, moves: str | None, like: Path | None, move: int | None,
+                    stones: str | None, to_move: str | None, limit: int, as_json: bool, as_csv: bool) -> None:
+    """`records search` with a position: the games that reached it, where, and what came next."""
+    from ..schema.positions.explore import count_at, games_at
+
+    target = resolve(filters, moves=moves, like=like, move=move, stones=stones, to_move=to_move)
+    with open_archive(db) as engine:
+        found = games_at(engine, target.key, filters, limit=limit or 1_000_000)
+        total = count_at(engine, target.key, filters) if limit and len(found) == limit else len(found)
+    data = [row_json(r.game) | {"at_move": r.ply, "next": target.shown(r.next) if r.next else None} for r in found]
+    if as_json:
+        print_json(data)
+    elif as_csv:
+        sys.stdout.write(dicts_csv(data))
+    elif found:
+        out = make_console()
+        table = _with_position_columns([r.game for r in found], data, out.width)
+        out.print(table)
+        out.print(Text(count_line(len(found), total), style="dim"))
+    if not found:
+        if not as_json and not as_csv:
+            note("no records reached this position")
+        raise typer.Exit(EXIT_FAILED)
+
+
+def _with_position_columns(games: list[Any], data: list[dict[str, Any]], width: int) -> Table:
+    """The archive's table of `games` (fitted to `width` less the two columns added here) with the move number and
+    the next move: a second table built with every column from the start, through rich's public API."""
+    at = [str(item["at_move"]) for item in data]
+    nxt = [item["next"] or "" for item in data]
+    at_width = max([2, *map(len, at)])
+    next_width = max([4, *map(len, nxt)])
+    base = game_table(games, width - at_width - next_width - 6)  # the two columns and their padding ("  " each side)
+    # The name columns wrap between words down to their longest word; when even that is too wide (a long name on
+    # a narrow terminal), they share what is left and fold inside words.
+    fixed = sum((c.max_width or c.min_width or 0) for c in base.columns if c.no_wrap)
+    wrapping = [c for c in base.columns if not c.no_wrap]
+    spare = width - 2 - 3 * (len(base.columns) + 1) - at_width - next_width - fixed
+    share = max(4, spare // len(wrapping)) if wrapping else 0
+    squeeze = sum(c.min_width or 0 for c in wrapping) > spare
+    table = Table(header_style=base.header_style, box=base.box, pad_edge=base.pad_edge)
+    for c in base.columns:
+        narrow = squeeze and not c.no_wrap
+        table.add_column(c.header, justify=c.justify, no_wrap=c.no_wrap,
+                         min_width=min(c.min_width or 0, share) if narrow else c.min_width,
+                         max_width=share if narrow else c.max_width, overflow=c.overflow)
+    table.add_column("at", justify="right", no_wrap=True, min_width=at_width)
+    table.add_column("next", no_wrap=True, min_width=next_width)
+    columns = [list(c.cells) for c in base.columns]
+    for i, (a, n) in enumerate(zip(at, nxt, strict=True)):
+        table.add_row(*(cells[i] for cells in columns), a, Text(n))
+    return table
+
+
+# -- by pattern ---------------------------------------------------------------------------------------------
+
+# Labels of the continuations on the drawing: lower-case letters that are not a stone's X or O.
+SIDE_ORDER = ("top", "bottom", "left", "right")
+LABELS = [ch for ch in string.ascii_lowercase if ch not in "ox"]
+
+
+def _region(text: str, game: Game, size: int) -> tuple[int, int, int, int]:
+    a, sep, b = text.partition(":")
+    if not sep:
+        raise CommandError(f"--region: write two corners, Q16:T19, not {text!r}")
+    try:
+        (c1, r1), (c2, r2) = parse_point_text(a, game, size), parse_point_text(b, game, size)
+    except NotationError as exc:
+        raise CommandError(f"--region: {exc}") from None
+    return min(c1, c2), min(r1, r2), max(c1, c2), max(r1, r2)
+
+
+def resolve_pattern(filters: Filters, *, pattern: str | None, source: Path | None, move: int | None,
+                    region: str | None, anchor: str | None) -> tuple[Pattern, Game, int, tuple[int, int]]:
+    """The pattern asked for, its game and board size, and where it is drawn (the offset of its top left)."""
+    from ..verifier.patterns import PatternError, parse_pattern, pattern_of_board
+    from ..verifier.targets import PositionError, board_after
+
+    try:
+        if source is not None:
+            if region is None:
+                raise CommandError("--pattern-from needs --region, e.g. --region Q16:T19")
+            record = first_record(source)
+            game, size = record.game, record.size
+            left, top, right, bottom = _region(region, game, size)
+            rows = board_after(record, move)
+            return pattern_of_board(rows, left, top, right, bottom, anchor=anchor), game, size, (left, top)
+        game, size = game_and_size(filters)
+        assert pattern is not None
+        found = parse_pattern(pattern, anchor)
+        return found, game, size, reference(found, size)
+    except (PatternError, PositionError) as exc:
+        raise CommandError(str(exc)) from None
+
+
+def reference(pattern: Pattern, size: int) -> tuple[int, int]:
+    """Where a pattern given as rows is drawn: against the edges its anchor names, else one point in from the
+    top left (so that the points around it have names)."""
+    from ..verifier.patterns import offsets
+
+    allowed = offsets(pattern, size)
+    xs = sorted({x for x, _ in allowed})
+    ys = sorted({y for _, y in allowed})
+    return (1 if 1 in xs and "left" not in pattern.sides else xs[0],
+            1 if 1 in ys and "top" not in pattern.sides else ys[0])
+
+
+def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, source: Path | None,
+                   move: int | None, region: str | None, anchor: str | None, either_colour: bool, limit: int,
+                   as_json: bool, as_csv: bool) -> None:
+    from ..schema.patterns.search import search_pattern
+    from ..verifier.patterns import PatternError, parse_anchor
+
+    if as_json and as_csv:
+        raise CommandError("--json and --csv exclude each other")
+    if anchor is not None:
+        try:
+            parse_anchor(anchor)
+        except PatternError as exc:
+            raise CommandError(str(exc)) from None
+    pat, game, size, (ox, oy) = resolve_pattern(filters, pattern=pattern, source=source, move=move, region=region,
+                                                anchor=anchor)
+    with open_archive(db) as engine:
+        result = search_pattern(engine, pat, game, size, filters, either_colour=either_colour)
+        shown = result.hits[:limit] if limit else result.hits
+        from ..schema.core.rows import rows_by_ids
+
+        rows, _ = rows_by_ids(engine, [h.game_id for h in shown]) if shown else ([], [])
+    by_id = {r.id: r for r in rows}
+
+    def name(local: tuple[int, int] | None) -> str:
+        if local is None:
+            return "elsewhere"
+        return point_name((ox + local[0], oy + local[1]), game, size)
+
+    conts = [{"move": f"{c.colour} {name(c.local)}" if c.local is not None else "elsewhere",
+              "hits": c.hits, "games": c.games, "black_wins": c.black_wins, "white_wins": c.white_wins}
+             for c in result.continuations]
+    games = [row_json(by_id[h.game_id]) | {"at_moves": h.moves} for h in shown if h.game_id in by_id]
+    total = len(result.hits)
+    if as_json:
+        print_json({"game": game.value, "size": size, "pattern": pat.rows(), "anchor": sorted(pat.sides),
+                    "either_colour": either_colour, "games": total, "appearances": result.appearances,
+                    "records": games, "continuations": conts})
+    elif as_csv:
+        sys.stdout.write(dicts_csv([g | {"at_moves": " ".join(map(str, g["at_moves"]))} for g in games]))
+    else:
+        out = make_console()
+        labels: dict[tuple[int, int], str] = {}
+        for c in result.continuations:
+            if c.local is not None and c.local not in labels and len(labels) < len(LABELS):
+                labels[c.local] = LABELS[len(labels)]
+        out.print(_drawing(pat, game, size, ox, oy, labels))
+        if result.continuations:
+            table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
+            for head in ("", "next", "hits", "games", "B won", "W won"):
+                table.add_column(head, justify="left" if head in ("", "next") else "right", no_wrap=True)
+            for c, item in zip(result.continuations, conts, strict=True):
+                table.add_row(labels.get(c.local, "") if c.local is not None else "", Text(str(item["move"])),
+                              str(c.hits), str(c.games), percent(c.black_wins, c.hits), percent(c.white_wins, c.hits))
+            out.print(table)
+        if shown:
+            at = [Text(_moves_text(g["at_moves"])) for g in games]
+            out.print(game_table([by_id[h.game_id] for h in shown if h.game_id in by_id], out.width - 16,
+                                 extra=[("at", {"no_wrap": False, "max_width": 14}, at)]))
+        if total:
+            out.print(Text(f"{count_line(len(shown), total)}, {result.appearances} appearance"
+                           f"{'s' if result.appearances != 1 else ''}", style="dim"))
+    if not total:
+        if not as_json and not as_csv:
+            note("no records hold this pattern")
+        raise typer.Exit(EXIT_FAILED)
+
+
+def _moves_text(moves: list[int], most: int = 4) -> str:
+    text = ", ".join(map(str, moves[:most]))
+    return text + (f" +{len(moves) - most}" if len(moves) > most else "")
+
+
+def _drawing(pat: Pattern, game: Game, size: int, ox: int, oy: int, labels: dict[tuple[int, int], str]) -> Text:
+    """The pattern where it is drawn, with the points around it: X Black, O White, . empty, * any; letters mark
+    the continuations of the table, a blank the points around the pattern that no continuation names."""
+    cols = [c for c in range(-1, pat.width + 1) if 0 <= ox + c < size]
+    rws = [r for r in range(-1, pat.height + 1) if 0 <= oy + r < size]
+    width = max(len(column_name(ox + c, game)) for c in cols)
+    lines = ["    " + " ".join(column_name(ox + c, game).rjust(width) for c in cols)]
+    for r in rws:
+        cells = []
+        for c in cols:
+            inside = 0 <= c < pat.width and 0 <= r < pat.height
+            cell = labels.get((c, r)) or ("XO.*"[[1, 2, 0, -1].index(pat.cell(c, r))] if inside else " ")
+            cells.append(cell.rjust(width))
+        lines.append(f"{size - (oy + r):>3} " + " ".join(cells))
+    named = [s for s in SIDE_ORDER if s in pat.sides]
+    sides = (f"its {' and '.join(named)} side{'s' if len(named) > 1 else ''} on the board's edge"
+             if named else "anywhere on the board")
+    lines.append(f"X Black, O White, . empty, * any; {sides}")
+    return Text("\n".join(lines))
+
