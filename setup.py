@@ -3,8 +3,8 @@
 The layers stay top-level folders (`records/`, `verifier/`, `schema/`, `cli/`, and `common/` below them all) and
 install as `boardrecords.records`, `boardrecords.verifier`... Every folder of a layer that holds an `__init__.py` is
 a sub-package, found here; nothing keeps a list by hand. `boardrecords` itself is a namespace package, so no folder
-named `boardrecords` at the repository's root can shadow the installed one. tests/test_packaging.py checks that the
-built wheel holds every module of the tree; tools/typecheck.py gives mypy the same mapping.
+named `boardrecords` at the repository's root can shadow the installed one. tests/system/test_packaging.py checks
+that the built wheel holds every module of the tree; tools/typecheck.py gives mypy the same mapping.
 """
 
 from __future__ import annotations

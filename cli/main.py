@@ -3,7 +3,7 @@
 Each group of commands lives in its own module and registers itself there (`register(app)`). Loading them all would
 cost every command the start-up of all (SQLAlchemy for the archive, the rules engines for verify...), so this group
 knows only their names, panels and one-line summaries, and imports a module when one of its commands runs (or
-shows its own --help). tests/test_cli_startup.py checks that this table and the modules agree.
+shows its own --help). tests/cli/test_cli_startup.py checks that this table and the modules agree.
 
 Command modules (`*_cmd.py`) import only the shared ones, never each other: common.py (exit codes, consoles, JSON,
 CommandError, the archive), options.py (option types, search filters), tables.py (the games' tables),

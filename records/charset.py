@@ -169,7 +169,7 @@ def detect_codec(data: bytes) -> str | None:
 
     chardet rather than charset-normalizer: on records of a few hundred bytes with a handful of names in Shift_JIS,
     GB18030 or EUC-KR (what Asian servers write without `CA`), charset-normalizer named EUC-KR for all three and
-    chardet each rightly (tests/test_format_charset.py holds such files).
+    chardet each rightly (tests/records/test_format_charset.py holds such files).
     """
     import chardet  # loaded only for the rare file that needs it
 

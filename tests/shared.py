@@ -1,11 +1,15 @@
-"""Where the read-only shared material (rules, conformance records, Go corpus) sits: beside the repository."""
+"""Paths every test uses (the repository, its examples, and the read-only shared material beside it: rules,
+conformance records, Go corpus), and helpers that several test packages share."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+ROOT = Path(__file__).resolve().parents[1]  # the repository
+EXAMPLES = ROOT / "examples"
+DIALECTS = Path(__file__).resolve().parent / "records" / "dialects"
+SHARED = ROOT.parent / "shared"
 CONFORMANCE = SHARED / "conformance"
 CORPUS = SHARED / "corpus" / "go"
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from ..shared import ROOT
+
 README = ROOT / "README.md"
 BIN = Path(sys.executable).parent
 

@@ -1,4 +1,4 @@
-"""Records as other tools write them (tests/dialects/): UTF-16 of both byte orders (FMT-3), Chinese and Japanese
+"""Records as other tools write them (tests/records/dialects/): UTF-16 of both byte orders (FMT-3), Chinese and Japanese
 files without `CA` (FMT-11), the Nihon Ki-in's header without `;` (FMT-3), Sabaki's `PL` in move nodes (ING-8).
 Each reads as its authors meant, verifies, is found by its names in the archive, and keeps its own bytes."""
 
@@ -12,9 +12,7 @@ import pytest
 
 from boardrecords.records.reader import read_bytes, read_file
 
-from .shared import run
-
-DIALECTS = Path(__file__).resolve().parent / "dialects"
+from ..shared import DIALECTS, run
 
 EXPECTED = {  # file -> (encoding, Black, White, warnings)
     "utf16-le-bom.sgf": ("utf-16-le", "李昌镐", "Anna Müller", ["utf-16"]),

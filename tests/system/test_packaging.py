@@ -6,11 +6,11 @@ import shutil
 import subprocess
 import sys
 import zipfile
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from ..shared import ROOT
+
 LAYERS = ("common", "records", "verifier", "schema", "cli")
 
 

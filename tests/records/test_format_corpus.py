@@ -15,7 +15,7 @@ from boardrecords.records.model import FormatError, Severity
 from boardrecords.records.reader import read_bytes, read_file
 from boardrecords.records.writer import write
 
-from .shared import CONFORMANCE, CORPUS
+from ..shared import CONFORMANCE, CORPUS
 
 pytestmark = pytest.mark.corpus
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .shared import SHARED
+from ..shared import SHARED
 
 RULES = SHARED / "rules"
 NUMBER = re.compile(r"^- ((?:CAT|QUE|SQU|ING|CON)-\d+)\b", re.MULTILINE)
@@ -24,7 +24,7 @@ def clarifications() -> list[str]:
 def uncited(numbers: list[str]) -> list[str]:
     """The numbers no other test cites: a citation is the number itself (CAT-4) or a test name built from it
     (test_cat_4_...)."""
-    tests = "\n".join(p.read_text(encoding="utf-8") for p in Path(__file__).parent.glob("test_*.py")
+    tests = "\n".join(p.read_text(encoding="utf-8") for p in Path(__file__).parents[1].rglob("test_*.py")
                       if p.name != Path(__file__).name)
     return [n for n in numbers
             if not re.search(rf"\b{n}\b", tests) and f"test_{n.lower().replace('-', '_')}_" not in tests]

@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from boardrecords.cli.main import COMMANDS, load
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "go" / "capture-and-resignation.rec"
+from ..shared import EXAMPLES
+
+EXAMPLE = EXAMPLES / "go" / "capture-and-resignation.rec"
 
 
 def test_the_command_table_names_every_command_of_every_module():

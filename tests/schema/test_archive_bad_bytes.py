@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from .shared import run
+from ..shared import run
 
 BAD = {
     "bad-byte.sgf": b"(;GM[1]FF[4]CA[UTF-8]SZ[19];B[pd];W[d\xffp])",

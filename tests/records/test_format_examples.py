@@ -4,7 +4,6 @@ ones verify, and each invalid one fails at the move its comment names, for the r
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -13,7 +12,8 @@ from boardrecords.records.model import Severity
 from boardrecords.records.reader import read_bytes, read_file
 from boardrecords.verifier.verdict import verify
 
-ROOT = Path(__file__).resolve().parents[1]
+from ..shared import ROOT
+
 EXAMPLES = ROOT / "examples"
 OWN = sorted(p for p in EXAMPLES.rglob("*.rec"))
 LEGAL = [p for p in OWN if "invalid" not in p.parts]

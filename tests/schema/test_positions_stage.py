@@ -16,7 +16,7 @@ from boardrecords.schema.archive import importer
 from boardrecords.schema.core.db import make_engine
 from boardrecords.schema.positions.stage import has_pending, merge_pending
 
-from .shared import exact_counts, run
+from ..shared import exact_counts, run
 
 # Every test here runs with the counts kept in each way (tests/conftest.py `counting`).
 pytestmark = pytest.mark.usefixtures("counting")

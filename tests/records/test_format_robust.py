@@ -3,8 +3,6 @@ what it reads, the writer writes and the reader reads again the same."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -12,9 +10,8 @@ from boardrecords.records.model import FormatError
 from boardrecords.records.reader import read_bytes
 from boardrecords.records.writer import write
 
-from .shared import CONFORMANCE
+from ..shared import CONFORMANCE, EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SEEDS = sorted(EXAMPLES.rglob("*.sgf")) + sorted(EXAMPLES.rglob("*.rec"))
 if CONFORMANCE.is_dir():
     SEEDS += sorted(CONFORMANCE.glob("*/*-1.rec"))

@@ -21,7 +21,7 @@ from boardrecords.cli.main import app
 from boardrecords.records.reader import read_file
 from boardrecords.verifier.verdict import verify
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+from ..shared import EXAMPLES
 
 runner = CliRunner()
 INJECTION = "'; DROP TABLE game; --"

@@ -10,9 +10,8 @@ from typer.testing import CliRunner
 
 from boardrecords.cli.main import app
 
-from .shared import CONFORMANCE
+from ..shared import CONFORMANCE, EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 LEGAL_CATION = "(;GM[Cation]SZ[4]PB[Ann]PW[Bo]RE[W+R];B[bb];W[cc];B[resign])"
 
 

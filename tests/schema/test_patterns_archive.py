@@ -21,8 +21,8 @@ from boardrecords.schema.patterns import search as schema_patterns
 from boardrecords.schema.patterns.search import search_pattern
 from boardrecords.verifier.patterns import brute_force, parse_pattern, placements
 
-from .shared import import_games, run
-from .test_verify_properties import random_game
+from ..shared import ROOT, import_games, run
+from ..verifier.test_verify_properties import random_game
 
 GAMES = {
     # Go 5x5. The pattern "X./.." in a corner: a black stone with the three points next to it empty.
@@ -146,7 +146,7 @@ def test_stored_fast_path_agrees_with_brute_force(tmp_path: Path, db_url: str, r
 def test_readme_pattern_examples_work(tmp_path: Path, monkeypatch) -> None:
     import shlex
 
-    root = Path(__file__).resolve().parents[1]
+    root = ROOT
     readme = (root / "README.md").read_text()
     block = readme.split("### search by pattern", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(root)

@@ -14,7 +14,7 @@ from boardrecords.cli.main import app
 from boardrecords.schema.core.db import make_engine
 from boardrecords.schema.positions import counts as positions
 
-from .shared import exact_counts, import_games, run
+from ..shared import exact_counts, import_games, run
 
 # Every test here runs with the counts kept in each way (tests/conftest.py `counting`).
 pytestmark = pytest.mark.usefixtures("counting")

@@ -14,8 +14,9 @@ from boardrecords.cli.main import app
 from boardrecords.schema.core.db import make_engine
 from boardrecords.schema.core.models import GameRow, GameVersionRow, ProblemRow
 
+from ..shared import ROOT
+
 runner = CliRunner()
-ROOT = Path(__file__).resolve().parents[1]
 RECORD = ROOT / "examples" / "go" / "capture-and-resignation.rec"
 
 

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from ..shared import ROOT
+
 # The command of this environment (an editable install), and the one of a plain `pip install .` when CI made one
 # (RECORDS_TEST_INSTALLED: .ci/run), as users install it.
 COMMANDS = [Path(sys.executable).with_name("records")]
@@ -73,7 +75,7 @@ def test_import_with_workers_runs_nothing_from_the_current_folder(tmp_path, comm
 def test_the_data_folder_named_on_the_command_line_runs_nothing_either(tmp_path, command):
     # From another folder (here the repository's own root, which holds a `boardrecords/` of its own).
     folder, marker = planted_folder(tmp_path)
-    root = Path(__file__).resolve().parents[1]
+    root = ROOT
     done = records(command, "verify", "-j", "2", "--json", str(folder), cwd=root)
     assert not marker.exists(), marker.read_text()
     assert done.returncode == 0, done.stderr

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from boardrecords.cli.main import app
 
-from .shared import CORPUS
+from ..shared import CORPUS
 
 pytestmark = [pytest.mark.corpus, pytest.mark.skipif(not CORPUS.is_dir(), reason=f"Go corpus absent ({CORPUS})")]
 

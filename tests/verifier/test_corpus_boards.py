@@ -15,7 +15,7 @@ from boardrecords.records.model import Colour, FormatError
 from boardrecords.records.reader import read_bytes
 from boardrecords.verifier.replay import Replay
 
-from .shared import CORPUS
+from ..shared import CORPUS
 
 sgf = pytest.importorskip("sgfmill.sgf", reason="sgfmill (a test dependency) is not installed")
 sgf_moves = pytest.importorskip("sgfmill.sgf_moves")

@@ -10,7 +10,7 @@ from sqlalchemy import text
 
 from boardrecords.schema.core.db import make_engine
 
-from .shared import import_games, run
+from ..shared import import_games, run
 
 # A 7x7 game ended by two passes (no marks): the area count gives Black 28, White 21.
 PASSES = (";B[da];W[ea];B[db];W[eb];B[dc];W[ec];B[dd];W[ed];B[de];W[ee];B[df];W[ef];B[dg];W[eg];B[];W[]")

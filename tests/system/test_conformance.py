@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from boardrecords.cli.main import app
 
-from .shared import CONFORMANCE
+from ..shared import CONFORMANCE
 
 pytestmark = pytest.mark.skipif(not CONFORMANCE.is_dir(), reason=f"conformance records absent ({CONFORMANCE})")
 
