@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..records.files import record_files, why_unopened
+from ..records.files import FileFailure, read_records, record_files, why_unopened
 from ..records.model import Problem, Severity
 from ..records.notation import Notation
 from ..verifier.status import VerdictClass
 from .common import EXIT_FAILED, EXIT_USAGE, add_commands, make_console
 from .options import SgfPointsOption
-from .verify_work import FileFailure, Item, Options, read_records, verify_paths, verify_records
+from .verify_work import Item, Options, verify_paths, verify_records
 from .views.safe_text import json_text
 from .views.verdict_view import render_report, render_summary
 
@@ -64,7 +64,7 @@ def verify_command(
     items: Iterable[Item]
     if len(files) == 1 and not missing:
         # One file is read here, once (it may be standard input); one record of it gets the full report.
-        records = read_records(files[0], options)
+        records = read_records(files[0], strict=options.strict)
         if not isinstance(records, FileFailure) and len(records) == 1 and not as_json:
             _report_one(console, files[0], records[0], options)
             return

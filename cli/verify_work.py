@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from ..records.limits import read_input
-from ..records.model import FormatError, Record
+from ..common.memory import release_file
+from ..records.files import FileFailure, read_records
+from ..records.model import Record
 from ..records.notation import Notation
-from ..records.reader import read_bytes
 from ..verifier.verdict import verify
 
 
@@ -25,16 +24,6 @@ class Options:
     variations: bool = False
     notation: Notation = Notation.CUSTOMARY
     require_complete: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class FileFailure:
-    """A file that could not be opened or read: it still gets a line in the report."""
-
-    file: str
-    message: str
-    error: FormatError | None
-    unopened: bool = False  # the path could not be opened at all (exit status 2)
 
 
 Verified = dict[str, Any]  # one record's `verify --json` object: file, index, and the verdict's JSON form
@@ -49,25 +38,13 @@ def verify_paths(paths: Sequence[tuple[str, Options]]) -> list[Item]:
     return out
 
 
-def read_records(path: str, options: Options) -> list[Record] | FileFailure:
-    """The records of one file, or why it cannot be read."""
-    try:
-        data = read_input(Path(path))
-    except OSError as err:
-        return FileFailure(path, f"{path}: cannot be opened: {err.strerror or err}", None, unopened=True)
-    try:
-        records = read_bytes(data, path, strict=options.strict)
-    except FormatError as err:
-        return FileFailure(path, err.describe(), err)
-    except (RecursionError, MemoryError, ValueError, LookupError, TypeError, ArithmeticError) as err:
-        # The reader promises FormatError only; a failure it did not foresee costs this file, not the run.
-        return FileFailure(path, f"{path}: cannot be read: {type(err).__name__}: {err}", None)
-    return records or FileFailure(path, f"{path}: holds no game record", None)
-
-
 def verify_file(path: str, options: Options) -> list[Item]:
-    records = read_records(path, options)
-    return [records] if isinstance(records, FileFailure) else verify_records(path, records, options)
+    records = read_records(path, strict=options.strict)
+    if isinstance(records, FileFailure):
+        return [records]
+    out = verify_records(path, records, options)
+    release_file(path)
+    return out
 
 
 def verify_records(path: str, records: list[Record], options: Options) -> list[Item]:

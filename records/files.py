@@ -1,12 +1,43 @@
-"""Finding record files: the paths a user names, folders searched recursively for `.rec` and `.sgf`."""
+"""Finding record files (the paths a user names, folders searched recursively for `.rec` and `.sgf`) and reading
+one of them, with the reason it cannot be read as data: `verify` and `import` read through the same function, so
+they agree on every file."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
-from .limits import STDIN
+from .limits import STDIN, read_input
+from .model import FormatError, Record
+from .reader import read_bytes
+
+
+@dataclass(frozen=True, slots=True)
+class FileFailure:
+    """A file that could not be opened or read: it still gets a line in every report."""
+
+    file: str
+    message: str
+    error: FormatError | None
+    unopened: bool = False  # the path could not be opened at all (exit status 2)
+
+
+def read_records(path: str, *, strict: bool = False) -> list[Record] | FileFailure:
+    """The records of one file, or why it cannot be read."""
+    try:
+        data = read_input(Path(path))
+    except OSError as err:
+        return FileFailure(path, f"{path}: cannot be opened: {err.strerror or err}", None, unopened=True)
+    try:
+        records = read_bytes(data, path, strict=strict)
+    except FormatError as err:
+        return FileFailure(path, err.describe(), err)
+    except (RecursionError, MemoryError, ValueError, LookupError, TypeError, ArithmeticError) as err:
+        # The reader promises FormatError only; a failure it did not foresee costs this file, not the run.
+        return FileFailure(path, f"{path}: cannot be read: {type(err).__name__}: {err}", None)
+    return records or FileFailure(path, f"{path}: holds no game record", None)
 
 SUFFIXES = (".rec", ".sgf")
 

@@ -12,13 +12,14 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ...records.files import FileFailure
 from ...records.games import SPECS, short_name
 from ...records.model import Record, Severity
 from ...records.notation import PointNames, names_for
 from ...records.points import parse_point
 from ...verifier.status import ResultStatus, VerdictClass
 from ...verifier.verdict import Verdict
-from ..verify_work import FileFailure, Item
+from ..verify_work import Item
 from .layout import wrap_path
 from .safe_text import plain as shown
 from .words import status_word, totals_line, verdict_word

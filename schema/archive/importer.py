@@ -19,10 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, Table, insert, select, text
 
+from ...common.memory import release_file
 from ...common.workers import default_workers, in_order
-from ...records.files import record_files, why_unopened
-from ...records.model import FormatError
-from ...records.reader import read_file
+from ...records.files import FileFailure, read_records, record_files, why_unopened
 from ...verifier.status import STATUS_ORDER, VERDICT_ORDER, VerdictClass
 from ..core.db import retrying, writer
 from ..core.ingest import game_values, problem_values
@@ -98,16 +97,9 @@ def collect_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
 def process_file(path: str) -> FileResult:
     """Parse and verify every record of one file (runs in a worker process)."""
     result = FileResult(path)
-    try:
-        records = read_file(path)
-    except FormatError as exc:
-        result.error = exc.describe()
-        return result
-    except OSError as exc:
-        result.error = f"{path}: cannot read: {exc.strerror or exc}"
-        return result
-    except Exception as exc:  # the reader promises FormatError only; a bug must not stop the whole import
-        result.error = f"{path}: cannot read: {type(exc).__name__}: {exc}"
+    records = read_records(path)  # as `verify` reads it (records/files.py)
+    if isinstance(records, FileFailure):
+        result.error = records.message
         return result
     records.reverse()
     index = os.environ.get("RECORDS_POSITION_INDEX", "1") != "0"
@@ -126,6 +118,7 @@ def process_file(path: str) -> FileResult:
             result.rows.append((values, problem_values(verdict)))
         except Exception as exc:  # one record the verifier cannot judge must not lose the others
             result.failures.append(f"{path}#{record.index}: verification failed: {type(exc).__name__}: {exc}")
+    release_file(path)
     return result
 
 
