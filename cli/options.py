@@ -27,6 +27,7 @@ DbOption = Annotated[
                               "records.db here).", show_default=False),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+ForceOption = Annotated[bool, typer.Option("--force", help="Replace the output file if it exists.")]
 CsvOption = Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")]
 
 # One option on every command that shows points (GEN-10): the game's own notation by default, SGF letters with it.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -65,6 +66,19 @@ def write_file(path: Path, data: bytes, *, force: bool) -> Path:
             raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from exc
         raise
     return path
+
+
+def write_output(output: Path | None, text: str, *, force: bool) -> Path | None:
+    """A page or picture to `output` (None or `-`: standard output) as UTF-8; the path written, or None.
+
+    Record text in it is already made safe (cli/views/safe_text.py); "replace" only guards the encoding.
+    """
+    data = text.encode("utf-8", "replace")
+    if output is None or str(output) == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return None
+    return write_file(output, data, force=force)
 
 
 def _umask() -> int:

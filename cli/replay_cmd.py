@@ -18,7 +18,7 @@ from rich.text import Text
 
 from ..records.model import FormatError, Record
 from .common import EXIT_FAILED, CommandError, add_commands, make_console, note
-from .options import DB_INT_MAX, SgfPointsOption
+from .options import DB_INT_MAX, ForceOption, SgfPointsOption
 from .views.boards import console_needs_ascii, move_line
 
 if TYPE_CHECKING:
@@ -114,7 +114,6 @@ def _check_move(data: Analysis, move: int) -> int:
 SourceArg = Annotated[str, typer.Argument(help="A record file (.rec, .sgf), or an archive id.", show_default=False)]
 DbOpt = Annotated[str | None, typer.Option("--db", help="Archive: a path or SQLAlchemy URL (default: $RECORDS_DB, "
                                                         "else records.db).")]
-ForceOpt = Annotated[bool, typer.Option("--force", help="Replace the output file if it exists.")]
 IndexOpt = Annotated[int | None, typer.Option("--index", help="Which record of a collection file (0 = the first).",
                                               min=0, max=DB_INT_MAX)]
 
@@ -183,7 +182,7 @@ def diagram_command(
     = None,
     numbers: Annotated[bool, typer.Option("--numbers", help="Number the stones by the move that placed them.")]
     = False,
-    force: ForceOpt = False,
+    force: ForceOption = False,
     db: DbOpt = None,
     index: IndexOpt = None,
     sgf_points: SgfPointsOption = False,
@@ -200,7 +199,7 @@ def html_command(
     source: SourceArg,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="The HTML file to write (default: stdout).")]
     = None,
-    force: ForceOpt = False,
+    force: ForceOption = False,
     db: DbOpt = None,
     index: IndexOpt = None,
     sgf_points: SgfPointsOption = False,
@@ -213,19 +212,14 @@ def html_command(
 
 
 def _write(output: Path | None, text: str, force: bool = False) -> None:
-    from .output_files import OutputError, write_file
+    from .output_files import OutputError, write_output
 
-    # Record text in the output is already made safe (cli/views/safe_text.py); "replace" only guards the encoding.
-    data = text.encode("utf-8", "replace")
-    if output is None or str(output) == "-":
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-        return
     try:
-        write_file(output, data, force=force)
+        written = write_output(output, text, force=force)
     except OutputError as exc:
         raise CommandError(str(exc)) from None
-    note(f"wrote {output}")
+    if written is not None:
+        note(f"wrote {written}")
 
 
 def register(app: typer.Typer) -> None:

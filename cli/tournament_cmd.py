@@ -25,7 +25,7 @@ from .common import (
     print_json,
     reading,
 )
-from .options import CsvOption, DbOption, JsonOption
+from .options import CsvOption, DbOption, ForceOption, JsonOption
 from .tables import compact_table
 from .views.tournament import crosstable_csv, crosstable_html, print_crosstable, rating_svg
 
@@ -219,6 +219,7 @@ def ratings_cmd(
     player: Annotated[str | None, typer.Option("--player", help="One player's rating history.")] = None,
     svg: Annotated[Path | None, typer.Option("--svg", help="With --player: write the history as an SVG line "
                                              "chart to this file.")] = None,
+    force: ForceOption = False,
     limit: Annotated[int, typer.Option("--limit", help="At most this many players per game (0: all).", min=0)]
     = 0,
     as_json: JsonOption = False,
@@ -241,10 +242,12 @@ def ratings_cmd(
         if not found:
             raise CommandError(f"no rated records of {player!r}", EXIT_FAILED)
         if svg is not None:
-            try:
-                svg.write_text(rating_svg(found), encoding="utf-8")
-            except OSError as exc:
-                raise CommandError(f"{svg}: {exc.strerror or exc}", EXIT_FAILED) from None
+            from .output_files import OutputError, write_output
+
+            try:  # no overwrite without --force, no symbolic link followed, nothing left on a failure
+                write_output(svg, rating_svg(found), force=force)
+            except OutputError as exc:
+                raise CommandError(str(exc), EXIT_FAILED) from None
         if as_json:
             print_json([r.to_json(history=True) for r in found])
             return

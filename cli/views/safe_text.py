@@ -6,7 +6,8 @@ surrogates, U+DC80..U+DCFF). Every output passes it through the function for its
 
 - `terminal`: C0 controls (but the line feed), DEL and C1 controls are shown as the four visible characters
   `\\xNN` (ESC as `\\x1b`, CSI as `\\x9b`); an undecodable byte is shown the same way (`\\xff`), any other lone
-  surrogate as `\\uXXXX`. Nothing a record holds reaches the terminal as a control character.
+  surrogate, and the bidi and zero-width format characters, as `\\uXXXX`. Nothing a record holds reaches the
+  terminal as a control character.
 - `xml_text` (SVG) and `html_text`: the same visible escapes (XML forbids most controls), then markup escaped.
 - `csv_cell`: the visible escapes, and a cell a spreadsheet would evaluate as a formula (one that starts with
   `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading `'`.
@@ -20,9 +21,12 @@ import re
 from html import escape
 from typing import Any
 
-# C0 but LF, DEL, C1, and lone surrogates.
-_UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
-_UNSAFE_WITH_LF = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+# C0 but LF, DEL, C1, lone surrogates, and the invisible format characters that reorder or hide text: the bidi
+# marks, embeddings, overrides and isolates (U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069), the zero-width
+# characters (U+200B-U+200D, U+2060, U+FEFF): a name "Ann\u202eoG" must not show as another name.
+_INVISIBLE = "\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff"
+_UNSAFE = re.compile(f"[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff{_INVISIBLE}]")
+_UNSAFE_WITH_LF = re.compile(f"[\x00-\x1f\x7f-\x9f\ud800-\udfff{_INVISIBLE}]")
 _JSON_UNSAFE = re.compile("[\x7f-\x9f\ud800-\udfff\u2028\u2029]")
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
-from html import escape
 from typing import TYPE_CHECKING, Any
 
 from rich import box
@@ -17,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ...records.games import short_name
+from .safe_text import csv_cell, html_text, xml_text
 
 if TYPE_CHECKING:
     from ...schema.tournaments.crosstable import Crosstable
@@ -93,10 +93,11 @@ def crosstable_csv(table: Crosstable) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["rank", "player", *(f"R{r}" for r in table.rounds), "points", *table.tie_break_names])
+    # Names and events come from records: through the one CSV escaping (no formula, no control character).
     for s in table.standings:
-        w.writerow([s.rank, s.name, *(" ".join(table.cell_text(c) for c in s.cells if c.round == r)
-                                      for r in table.rounds),
-                    _num(s.points), *(_num(s.tie_breaks[n]) for n in table.tie_break_names)])
+        w.writerow([csv_cell(v) for v in (
+            s.rank, s.name, *(" ".join(table.cell_text(c) for c in s.cells if c.round == r) for r in table.rounds),
+            _num(s.points), *(_num(s.tie_breaks[n]) for n in table.tie_break_names))])
     return buf.getvalue()
 
 
@@ -108,22 +109,22 @@ td.name{text-align:left}caption{font-weight:bold;margin-bottom:.5em}p{color:#444
 
 def crosstable_html(table: Crosstable) -> str:
     """One page, no script, every record text escaped."""
-    head = "".join(f"<th>{escape(h)}</th>" for h in ["#", "player", *(f"R{r}" for r in table.rounds), "points",
+    head = "".join(f"<th>{html_text(h)}</th>" for h in ["#", "player", *(f"R{r}" for r in table.rounds), "points",
                                                      *table.tie_break_names])
     body = []
     for s in table.standings:
-        rounds = "".join(f"<td>{escape(' '.join(table.cell_text(c) for c in s.cells if c.round == r))}</td>"
+        rounds = "".join(f"<td>{html_text(' '.join(table.cell_text(c) for c in s.cells if c.round == r))}</td>"
                          for r in table.rounds)
         breaks = "".join(f"<td>{_num(s.tie_breaks[n])}</td>" for n in table.tie_break_names)
-        body.append(f"<tr><td>{s.rank}</td><td class=\"name\">{escape(s.name)}</td>{rounds}"
+        body.append(f"<tr><td>{s.rank}</td><td class=\"name\">{html_text(s.name)}</td>{rounds}"
                     f"<td>{_num(s.points)}</td>{breaks}</tr>")
-    title = escape(f"{table.event} ({table.game})")
+    title = html_text(f"{table.event} ({table.game})")
     return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
             f"<title>{title}</title><style>{_PAGE_CSS}</style></head><body>\n"
             f"<table><caption>{title}</caption><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body) +
-            f"\n</tbody></table>\n<p>Rounds from {escape(table.rounds_from)}. Tie-breaks in order: "
-            f"{escape(', '.join(table.tie_break_names))}. A cell gives the opponent's rank, the colour held "
+            f"\n</tbody></table>\n<p>Rounds from {html_text(table.rounds_from)}. Tie-breaks in order: "
+            f"{html_text(', '.join(table.tie_break_names))}. A cell gives the opponent's rank, the colour held "
             "(s: after a swap) and the result: + win, - loss, = draw, +f/-f forfeit, ? no result; * marks an "
             "unconfirmed result, ! a record that fails; bye1/bye0 a bye and its points.</p>\n</body></html>\n")
 
@@ -149,7 +150,7 @@ def rating_svg(found: Sequence[Rating]) -> str:
              f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#333"/>',
              f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#333"/>',
              f'<text x="{pad}" y="{pad - 16}" font-weight="bold">'
-             f'{escape(", ".join(f"{r.name} ({r.game})" for r in found))}</text>',
+             f'{xml_text(", ".join(f"{r.name} ({r.game})" for r in found))}</text>',
              f'<text x="4" y="{y(y1):.1f}">{y1:.0f}</text><text x="4" y="{y(y0):.1f}">{y0:.0f}</text>']
     first = min(d for r in found for d, _, _ in r.history)
     last = max(d for r in found for d, _, _ in r.history)

@@ -197,3 +197,44 @@ def test_random_bytes_never_put_a_control_character_into_an_output(props: dict[s
     for row in csv.reader(io.StringIO(csv_out)):
         for cell in row:
             assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), cell
+
+
+HOSTILE_NAME = "=HYPERLINK(\"http://x\")\x1b[31m\u202eevil\u200b"
+
+
+def test_crosstable_and_rating_outputs_of_a_hostile_name_are_escaped(tmp_path):
+    import csv
+    import io
+    import xml.etree.ElementTree as ET
+    from html.parser import HTMLParser
+
+    from ..shared import import_games, run
+
+    db = str(tmp_path / "a.db")
+    import_games(tmp_path, db, {
+        f"r{i}.sgf": f"(;GM[1]SZ[9]EV[Cup]RO[{i}]DT[2024-05-0{i}]PB[{HOSTILE_NAME}]PW[Bob]RE[B+R];B[cc];W[resign])"
+        .replace("\x1b", "\\x1b") for i in (1, 2)})
+    table = run("crosstable", "Cup", "--db", db, "--csv")
+    assert table.exit_code == 0, table.output
+    for row in csv.reader(io.StringIO(table.stdout)):
+        for cell in row:
+            assert not cell.startswith(("=", "+", "-", "@")) and "\x1b" not in cell and "\u202e" not in cell
+    page = run("crosstable", "Cup", "--db", db, "--html").stdout
+    assert "\u202e" not in page and "\x1b" not in page and "\\u202e" in page
+
+    class Strict(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            assert tag != "script"
+
+    Strict().feed(page)
+    svg = tmp_path / "r.svg"
+    done = run("ratings", "--db", db, "--player", "Bob", "--svg", svg)
+    assert done.exit_code == 0, done.output  # two dated games: Bob is rated
+    ET.fromstring(svg.read_text())  # well-formed XML
+    again = run("ratings", "--db", db, "--player", "Bob", "--svg", svg)
+    assert again.exit_code != 0 and "exists" in again.output  # no overwrite without --force
+    assert run("ratings", "--db", db, "--player", "Bob", "--svg", svg, "--force").exit_code == 0
+    link = tmp_path / "link.svg"
+    link.symlink_to(tmp_path / "elsewhere.svg")
+    assert run("ratings", "--db", db, "--player", "Bob", "--svg", link, "--force").exit_code != 0
+    assert not (tmp_path / "elsewhere.svg").exists()
