@@ -19,6 +19,8 @@ The database layer (SQLAlchemy, SQLModel) is imported inside the functions that 
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import functools
 import os
 import sys
@@ -109,11 +111,32 @@ def reporting(command: Callable[P, None]) -> Callable[P, None]:
             except SettingError as exc:
                 raise CommandError(str(exc), EXIT_USAGE) from None
             command(*args, **kwargs)
+            sys.stdout.flush()  # a write that fails (a full disk) fails here, where it is reported
         except CommandError as exc:
             make_console(stderr=True).print(Text(f"error: {exc.message}"))
             raise typer.Exit(exc.code) from None
+        except BrokenPipeError:
+            # The reader of the output went away (`| head`): nothing more to say, and nothing left to flush.
+            _drop_stdout()
+            raise typer.Exit(EXIT_FAILED) from None
+        except OSError as exc:
+            if exc.errno not in _OUTPUT_ERRORS:
+                raise
+            _drop_stdout()
+            make_console(stderr=True).print(Text(f"error: cannot write the output: {exc.strerror or exc}"))
+            raise typer.Exit(EXIT_FAILED) from None
 
     return run
+
+
+# A write to standard output that cannot go on: a full disk or quota, a file too large, a device error.
+_OUTPUT_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device, so that the interpreter's last flush has nowhere to fail."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def add_commands(app: typer.Typer, commands: Mapping[str, Callable[..., None]]) -> None:

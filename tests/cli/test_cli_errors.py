@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from boardrecords.cli.main import app
+
+from ..shared import CONFORMANCE, ROOT
 
 runner = CliRunner()
 GOOD = "(;GM[1]SZ[9]PB[Ann]PW[Bo]RE[W+R];B[ee];W[cc];B[resign])"
@@ -109,3 +113,28 @@ def test_show_renders_a_stored_verdict_as_verify_renders_it(tmp_path):
     assert run("search", "--db", db, "--status", "unconfirmed", "--json").exit_code == 0
     assert run("search", "--db", db, "--verdict", "unconfirmed", "--json").exit_code == 0
     assert run("search", "--db", db, "--verdict", "wrong-result").exit_code == 1
+
+
+RECORDS_COMMAND = Path(sys.executable).with_name("records")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists() or not RECORDS_COMMAND.is_file(), reason="no /dev/full here")
+@pytest.mark.parametrize("command", [["verify", "examples"], ["verify", "--json", "examples"]])
+def test_a_full_disk_on_standard_output_gives_one_line_and_a_failure(command):
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([str(RECORDS_COMMAND), *command], cwd=ROOT, stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=120, check=False)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == ["error: cannot write the output: No space left on device"]
+
+
+@pytest.mark.skipif(not RECORDS_COMMAND.is_file() or not CONFORMANCE.is_dir(), reason="no command or records")
+def test_a_closed_pipe_on_standard_output_ends_quietly():
+    # More output than a pipe holds, so that the command is still writing when the reader goes.
+    proc = subprocess.Popen([str(RECORDS_COMMAND), "verify", "--json", "-j", "1", str(CONFORMANCE)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.read(10)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) != 0 and "Traceback" not in err and "Exception ignored" not in err
