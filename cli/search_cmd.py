@@ -24,6 +24,7 @@ from .positions import first_record, resolve
 from .tables import count_line, dicts_csv, game_table, percent, row_json, rows_csv
 
 if TYPE_CHECKING:
+    from ..schema.patterns.search import PatternContinuation
     from ..verifier.patterns import Pattern
 
 # The position and pattern forms import the position index's and the pattern search's modules when they run:
@@ -69,11 +70,15 @@ def search_cmd(
                                                rich_help_panel="Pattern")] = None,
     either_colour: Annotated[bool, typer.Option("--either-colour", help="Also with Black and White exchanged.",
                                                 rich_help_panel="Pattern")] = False,
+    next_move: Annotated[bool, typer.Option("--next-move", help="The table counts the move right after each "
+                                            "appearance, not the first one in the pattern's region.",
+                                            rich_help_panel="Pattern")] = False,
 ) -> None:
     """Find records in the archive (by a position or a pattern too: docs/positions.md, docs/patterns.md)."""
     if pattern is not None or pattern_from is not None:
         pattern_search(filters, db=db, pattern=pattern, source=pattern_from, move=move, region=region,
-                       anchor=anchor, either_colour=either_colour, limit=limit, as_json=as_json, as_csv=as_csv)
+                       anchor=anchor, either_colour=either_colour, limit=limit, as_json=as_json, as_csv=as_csv,
+                       next_move=next_move)
         return
     if after is not None or like is not None or stones is not None:
         position_search(filters, db=db, moves=after, like=like, move=move, stones=stones, to_move=to_move,
@@ -216,7 +221,7 @@ def reference(pattern: Pattern, size: int) -> tuple[int, int]:
 
 def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, source: Path | None,
                    move: int | None, region: str | None, anchor: str | None, either_colour: bool, limit: int,
-                   as_json: bool, as_csv: bool) -> None:
+                   as_json: bool, as_csv: bool, next_move: bool = False) -> None:
     from ..schema.patterns.search import search_pattern
     from ..verifier.patterns import PatternError, parse_anchor
 
@@ -242,32 +247,31 @@ def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, sou
             return "elsewhere"
         return point_name((ox + local[0], oy + local[1]), game, size)
 
-    conts = [{"move": f"{c.colour} {name(c.local)}" if c.local is not None else "elsewhere",
+    nexts = [{"move": f"{c.colour} {name(c.local)}" if c.local is not None else "elsewhere",
               "hits": c.hits, "games": c.games, "black_wins": c.black_wins, "white_wins": c.white_wins}
-             for c in result.continuations]
+             for c in result.next_moves]
+    regions = [{"move": f"{c.colour} {name(c.local)}" if c.local is not None else "ended",
+                "colour": c.colour or None, "point": name(c.local) if c.local is not None else None,
+                "hits": c.hits, "tenuki": c.tenuki, "games": c.games, "black_wins": c.black_wins,
+                "white_wins": c.white_wins} for c in result.continuations]
     games = [row_json(by_id[h.game_id]) | {"at_moves": h.moves} for h in shown if h.game_id in by_id]
     total = len(result.hits)
     if as_json:
         print_json({"game": game.value, "size": size, "pattern": pat.rows(), "anchor": sorted(pat.sides),
                     "either_colour": either_colour, "games": total, "appearances": result.appearances,
-                    "records": games, "continuations": conts})
+                    "records": games, "continuations": regions, "next_moves": nexts})
     elif as_csv:
         sys.stdout.write(dicts_csv([g | {"at_moves": " ".join(map(str, g["at_moves"]))} for g in games]))
     else:
         out = make_console()
         labels: dict[tuple[int, int], str] = {}
-        for c in result.continuations:
+        counted = result.next_moves if next_move else result.continuations
+        for c in counted:
             if c.local is not None and c.local not in labels and len(labels) < len(LABELS):
                 labels[c.local] = LABELS[len(labels)]
         out.print(_drawing(pat, game, size, ox, oy, labels))
-        if result.continuations:
-            table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
-            for head in ("", "next", "hits", "games", "B won", "W won"):
-                table.add_column(head, justify="left" if head in ("", "next") else "right", no_wrap=True)
-            for c, item in zip(result.continuations, conts, strict=True):
-                table.add_row(labels.get(c.local, "") if c.local is not None else "", Text(str(item["move"])),
-                              str(c.hits), str(c.games), percent(c.black_wins, c.hits), percent(c.white_wins, c.hits))
-            out.print(table)
+        if counted:
+            out.print(_continuation_table(counted, nexts if next_move else regions, labels, tenuki=not next_move))
         if shown:
             at = [Text(_moves_text(g["at_moves"])) for g in games]
             out.print(game_table([by_id[h.game_id] for h in shown if h.game_id in by_id], out.width - 16,
@@ -279,6 +283,23 @@ def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, sou
         if not as_json and not as_csv:
             note("no records hold this pattern")
         raise typer.Exit(EXIT_FAILED)
+
+
+def _continuation_table(counted: list[PatternContinuation], items: list[dict[str, Any]],
+                        labels: dict[tuple[int, int], str], *, tenuki: bool) -> Table:
+    """The continuations: in the region (`tenuki`: with the hits that came after moves elsewhere, and the
+    appearances after which the game ended first) or the moves right after."""
+    table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
+    heads = ("", "in region" if tenuki else "next", "hits", *(("tenuki",) if tenuki else ()), "games", "B won",
+             "W won")
+    for head in heads:
+        table.add_column(head, justify="left" if head in ("", "next", "in region") else "right", no_wrap=True)
+    for c, item in zip(counted, items, strict=True):
+        move = str(item["move"]) if item["move"] != "ended" else "game ended first"
+        table.add_row(labels.get(c.local, "") if c.local is not None else "", Text(move), str(c.hits),
+                      *((str(c.tenuki),) if tenuki else ()), str(c.games), percent(c.black_wins, c.hits),
+                      percent(c.white_wins, c.hits))
+    return table
 
 
 def _moves_text(moves: list[int], most: int = 4) -> str:
