@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 
 def register(app: typer.Typer) -> None:
-    add_commands(app, {"search": search_cmd})
+    add_commands(app, {"search": search_cmd, "duplicates": duplicates_cmd})
 
 
 @with_filters
@@ -73,6 +73,8 @@ def search_cmd(
     next_move: Annotated[bool, typer.Option("--next-move", help="The table counts the move right after each "
                                             "appearance, not the first one in the pattern's region.",
                                             rich_help_panel="Pattern")] = False,
+    signature: Annotated[str | None, typer.Option("--signature", help="Games of Go or Conversion Go with this Dyer "
+                                                  "signature, in any symmetry (docs/patterns.md).")] = None,
 ) -> None:
     """Find records in the archive (by a position or a pattern too: docs/positions.md, docs/patterns.md)."""
     if pattern is not None or pattern_from is not None:
@@ -90,6 +92,9 @@ def search_cmd(
 
     if as_json and as_csv:
         raise CommandError("--json and --csv exclude each other")
+    if signature is not None:
+        signature_search(signature, db=db, size=filters.size, limit=limit, as_json=as_json, as_csv=as_csv)
+        return
     with open_archive(db) as engine:
         found = rows(engine, filters, sort=sort, limit=limit or None, light=True)
         total = len(found)
@@ -107,6 +112,62 @@ def search_cmd(
     if not found:
         if not as_json and not as_csv:
             note("no records match")
+        raise typer.Exit(EXIT_FAILED)
+
+
+# -- by signature and likely duplicates ------------------------------------------------------------------------
+
+def signature_search(signature: str, *, db: str | None, size: int | None, limit: int, as_json: bool,
+                     as_csv: bool) -> None:
+    """`records search --signature SIG`: the games with that Dyer signature in any symmetry, newest first."""
+    from ..schema.core.rows import rows_by_ids
+    from ..schema.patterns.signatures import games_by_signature
+
+    with open_archive(db) as engine:
+        try:
+            ids = games_by_signature(engine, signature, size)
+        except ValueError as exc:
+            raise CommandError(f"--signature: {exc}") from None
+        shown = ids[:limit] if limit else ids
+        found, _ = rows_by_ids(engine, shown) if shown else ([], [])
+    if as_json:
+        print_json([row_json(r) | {"signature": r.signature} for r in found])
+    elif as_csv:
+        sys.stdout.write(rows_csv(found))
+    elif found:
+        out = make_console()
+        out.print(game_table(found, out.width))
+        out.print(Text(count_line(len(found), len(ids)), style="dim"))
+    if not found:
+        if not as_json and not as_csv:
+            note("no records have this signature")
+        raise typer.Exit(EXIT_FAILED)
+
+
+def duplicates_cmd(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Likely duplicates: games with one Dyer signature, size and players, whatever their headers, comments or
+    orientation (docs/patterns.md). Exit 1 when there are none."""
+    from ..schema.core.rows import rows_by_ids
+    from ..schema.patterns.signatures import duplicate_groups
+
+    with open_archive(db) as engine:
+        groups = duplicate_groups(engine)
+        found, _ = rows_by_ids(engine, [i for grp in groups for i in grp]) if groups else ([], [])
+    by_id = {r.id: r for r in found}
+    if as_json:
+        print_json([{"signature": by_id[grp[0]].signature, "ids": grp,
+                     "records": [row_json(by_id[i]) for i in grp if i in by_id]} for grp in groups])
+    else:
+        out = make_console()
+        for grp in groups:
+            out.print(Text(f"{by_id[grp[0]].signature}: {len(grp)} records", style="bold"))
+            out.print(game_table([by_id[i] for i in grp if i in by_id], out.width))
+        if groups:
+            out.print(Text(f"{len(groups)} group{'s' if len(groups) != 1 else ''} of likely duplicates, "
+                           f"{sum(len(g) for g in groups)} records", style="dim"))
+        else:
+            note("no likely duplicates")
+    if not groups:
         raise typer.Exit(EXIT_FAILED)
 
 

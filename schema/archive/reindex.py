@@ -53,9 +53,10 @@ def reindex(engine: Engine, *, batch: int = 500,
                 assert row.id is not None
                 try:
                     record = parse_row(row)
-                    verdict, watcher, change_list = verify_for_archive(record)
+                    verdict, watcher, change_list, signature = verify_for_archive(record)
                     values = game_values(record, verdict, source_file=row.source_file,
                                          source_index=row.source_index)
+                    values["signature"] = signature  # rewritten with the verdict's columns when it changed
                 except Exception:  # a record that no longer reads keeps neither positions nor a change list
                     found.append((row.id, None))
                     continue
