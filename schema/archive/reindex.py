@@ -76,7 +76,7 @@ def reindex(engine: Engine, *, batch: int = 500,
                 conn.execute(problem_table.delete().where(problem_table.c.game_id == game_id))
                 if problems:
                     conn.execute(problem_table.insert(), [{**p, "game_id": game_id} for p in problems])
-            updated += len(verdicts)
+            updated += sum(1 for _, stale, _ in verdicts if set(stale) != {"signature"})  # a signature only: no verdict
         done += len(ids)
         last = int(ids[-1] or 0)
         if on_batch is not None:
