@@ -60,6 +60,8 @@ def import_cmd(
                                                 "files on).", min=1, max=256)] = None,
     batch_size: Annotated[int, typer.Option("--batch", help="Records per transaction.", min=1, max=100_000)] = 500,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every duplicate.")] = False,
+    skip_duplicates: Annotated[bool, typer.Option("--skip-duplicates", help="Keep out likely duplicates: records "
+                                                  "with the Dyer signature and players of a stored one.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of a table.")] = False,
 ) -> None:
@@ -92,7 +94,8 @@ def import_cmd(
                 progress.console.print(Text(f"not stored: {line}", style="red"))
             progress.update(task, advance=1, records=importer.summary.records)
 
-        importer = Importer(engine, batch_size=batch_size, workers=workers, on_file=on_file)
+        importer = Importer(engine, batch_size=batch_size, workers=workers, on_file=on_file,
+                            skip_likely=skip_duplicates)
         try:
             with progress:
                 summary = importer.run(files)
@@ -104,6 +107,14 @@ def import_cmd(
     if dups and (verbose or len(dups) <= 10):
         for where in dups:
             err.print(Text(f"duplicate: {where} (already in the archive)"))
+    likely = summary.likely_duplicates
+    if likely and (verbose or len(likely) <= 10):
+        for where, like in likely:
+            err.print(Text(f"likely duplicate: {where} (the signature and players of {like}; "
+                           f"{'not stored' if skip_duplicates else 'stored'})"))
+    elif likely:
+        err.print(Text(f"{len(likely)} likely duplicates ({'not stored' if skip_duplicates else 'stored'}; "
+                       "--verbose lists them, `records duplicates` shows the groups)"))
     if as_json:
         print_json(summary.to_json())
         _import_exit(summary.ok, bool(missing))
@@ -150,7 +161,7 @@ def show_cmd(
     with expected_failures():
         verdict = stored_verdict(row, problems)
         if as_json:
-            print_json({**row_json(row), **verdict.to_json(), "id": row.id,
+            print_json({**row_json(row), **verdict.to_json(), "id": row.id, "signature": row.signature,
                         **({"history": _history_json(db, record_id)} if history else {})})
             return
         record = parse_row(row)
@@ -183,6 +194,8 @@ def _header(row: GameRow) -> Table:
     if row.source_file:
         t.add_row("source", Text(shown(f"{row.source_file} (game {row.source_index + 1})")))
     t.add_row("sha256", Text(row.sha256))
+    if row.signature:
+        t.add_row("signature", Text(f"{row.signature} (Dyer, docs/patterns.md)"))
     return t
 
 

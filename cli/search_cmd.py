@@ -24,6 +24,7 @@ from .positions import first_record, resolve
 from .tables import count_line, dicts_csv, game_table, percent, row_json, rows_csv
 
 if TYPE_CHECKING:
+    from ..schema.patterns.search import PatternContinuation
     from ..verifier.patterns import Pattern
 
 # The position and pattern forms import the position index's and the pattern search's modules when they run:
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
 
 def register(app: typer.Typer) -> None:
-    add_commands(app, {"search": search_cmd})
+    add_commands(app, {"search": search_cmd, "duplicates": duplicates_cmd})
 
 
 @with_filters
@@ -69,11 +70,17 @@ def search_cmd(
                                                rich_help_panel="Pattern")] = None,
     either_colour: Annotated[bool, typer.Option("--either-colour", help="Also with Black and White exchanged.",
                                                 rich_help_panel="Pattern")] = False,
+    next_move: Annotated[bool, typer.Option("--next-move", help="The table counts the move right after each "
+                                            "appearance, not the first one in the pattern's region.",
+                                            rich_help_panel="Pattern")] = False,
+    signature: Annotated[str | None, typer.Option("--signature", help="Games of Go or Conversion Go with this Dyer "
+                                                  "signature, in any symmetry (docs/patterns.md).")] = None,
 ) -> None:
     """Find records in the archive (by a position or a pattern too: docs/positions.md, docs/patterns.md)."""
     if pattern is not None or pattern_from is not None:
         pattern_search(filters, db=db, pattern=pattern, source=pattern_from, move=move, region=region,
-                       anchor=anchor, either_colour=either_colour, limit=limit, as_json=as_json, as_csv=as_csv)
+                       anchor=anchor, either_colour=either_colour, limit=limit, as_json=as_json, as_csv=as_csv,
+                       next_move=next_move)
         return
     if after is not None or like is not None or stones is not None:
         position_search(filters, db=db, moves=after, like=like, move=move, stones=stones, to_move=to_move,
@@ -85,6 +92,9 @@ def search_cmd(
 
     if as_json and as_csv:
         raise CommandError("--json and --csv exclude each other")
+    if signature is not None:
+        signature_search(signature, db=db, size=filters.size, limit=limit, as_json=as_json, as_csv=as_csv)
+        return
     with open_archive(db) as engine:
         found = rows(engine, filters, sort=sort, limit=limit or None, light=True)
         total = len(found)
@@ -102,6 +112,62 @@ def search_cmd(
     if not found:
         if not as_json and not as_csv:
             note("no records match")
+        raise typer.Exit(EXIT_FAILED)
+
+
+# -- by signature and likely duplicates ------------------------------------------------------------------------
+
+def signature_search(signature: str, *, db: str | None, size: int | None, limit: int, as_json: bool,
+                     as_csv: bool) -> None:
+    """`records search --signature SIG`: the games with that Dyer signature in any symmetry, newest first."""
+    from ..schema.core.rows import rows_by_ids
+    from ..schema.patterns.signatures import games_by_signature
+
+    with open_archive(db) as engine:
+        try:
+            ids = games_by_signature(engine, signature, size)
+        except ValueError as exc:
+            raise CommandError(f"--signature: {exc}") from None
+        shown = ids[:limit] if limit else ids
+        found, _ = rows_by_ids(engine, shown) if shown else ([], [])
+    if as_json:
+        print_json([row_json(r) | {"signature": r.signature} for r in found])
+    elif as_csv:
+        sys.stdout.write(rows_csv(found))
+    elif found:
+        out = make_console()
+        out.print(game_table(found, out.width))
+        out.print(Text(count_line(len(found), len(ids)), style="dim"))
+    if not found:
+        if not as_json and not as_csv:
+            note("no records have this signature")
+        raise typer.Exit(EXIT_FAILED)
+
+
+def duplicates_cmd(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Likely duplicates: games with one Dyer signature, size and players, whatever their headers, comments or
+    orientation (docs/patterns.md). Exit 1 when there are none."""
+    from ..schema.core.rows import rows_by_ids
+    from ..schema.patterns.signatures import duplicate_groups
+
+    with open_archive(db) as engine:
+        groups = duplicate_groups(engine)
+        found, _ = rows_by_ids(engine, [i for grp in groups for i in grp]) if groups else ([], [])
+    by_id = {r.id: r for r in found}
+    if as_json:
+        print_json([{"signature": by_id[grp[0]].signature, "ids": grp,
+                     "records": [row_json(by_id[i]) for i in grp if i in by_id]} for grp in groups])
+    else:
+        out = make_console()
+        for grp in groups:
+            out.print(Text(f"{by_id[grp[0]].signature}: {len(grp)} records", style="bold"))
+            out.print(game_table([by_id[i] for i in grp if i in by_id], out.width))
+        if groups:
+            out.print(Text(f"{len(groups)} group{'s' if len(groups) != 1 else ''} of likely duplicates, "
+                           f"{sum(len(g) for g in groups)} records", style="dim"))
+        else:
+            note("no likely duplicates")
+    if not groups:
         raise typer.Exit(EXIT_FAILED)
 
 
@@ -216,7 +282,7 @@ def reference(pattern: Pattern, size: int) -> tuple[int, int]:
 
 def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, source: Path | None,
                    move: int | None, region: str | None, anchor: str | None, either_colour: bool, limit: int,
-                   as_json: bool, as_csv: bool) -> None:
+                   as_json: bool, as_csv: bool, next_move: bool = False) -> None:
     from ..schema.patterns.search import search_pattern
     from ..verifier.patterns import PatternError, parse_anchor
 
@@ -242,32 +308,31 @@ def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, sou
             return "elsewhere"
         return point_name((ox + local[0], oy + local[1]), game, size)
 
-    conts = [{"move": f"{c.colour} {name(c.local)}" if c.local is not None else "elsewhere",
+    nexts = [{"move": f"{c.colour} {name(c.local)}" if c.local is not None else "elsewhere",
               "hits": c.hits, "games": c.games, "black_wins": c.black_wins, "white_wins": c.white_wins}
-             for c in result.continuations]
+             for c in result.next_moves]
+    regions = [{"move": f"{c.colour} {name(c.local)}" if c.local is not None else "ended",
+                "colour": c.colour or None, "point": name(c.local) if c.local is not None else None,
+                "hits": c.hits, "tenuki": c.tenuki, "games": c.games, "black_wins": c.black_wins,
+                "white_wins": c.white_wins} for c in result.continuations]
     games = [row_json(by_id[h.game_id]) | {"at_moves": h.moves} for h in shown if h.game_id in by_id]
     total = len(result.hits)
     if as_json:
         print_json({"game": game.value, "size": size, "pattern": pat.rows(), "anchor": sorted(pat.sides),
                     "either_colour": either_colour, "games": total, "appearances": result.appearances,
-                    "records": games, "continuations": conts})
+                    "records": games, "continuations": regions, "next_moves": nexts})
     elif as_csv:
         sys.stdout.write(dicts_csv([g | {"at_moves": " ".join(map(str, g["at_moves"]))} for g in games]))
     else:
         out = make_console()
         labels: dict[tuple[int, int], str] = {}
-        for c in result.continuations:
+        counted = result.next_moves if next_move else result.continuations
+        for c in counted:
             if c.local is not None and c.local not in labels and len(labels) < len(LABELS):
                 labels[c.local] = LABELS[len(labels)]
         out.print(_drawing(pat, game, size, ox, oy, labels))
-        if result.continuations:
-            table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
-            for head in ("", "next", "hits", "games", "B won", "W won"):
-                table.add_column(head, justify="left" if head in ("", "next") else "right", no_wrap=True)
-            for c, item in zip(result.continuations, conts, strict=True):
-                table.add_row(labels.get(c.local, "") if c.local is not None else "", Text(str(item["move"])),
-                              str(c.hits), str(c.games), percent(c.black_wins, c.hits), percent(c.white_wins, c.hits))
-            out.print(table)
+        if counted:
+            out.print(_continuation_table(counted, nexts if next_move else regions, labels, tenuki=not next_move))
         if shown:
             at = [Text(_moves_text(g["at_moves"])) for g in games]
             out.print(game_table([by_id[h.game_id] for h in shown if h.game_id in by_id], out.width - 16,
@@ -279,6 +344,23 @@ def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, sou
         if not as_json and not as_csv:
             note("no records hold this pattern")
         raise typer.Exit(EXIT_FAILED)
+
+
+def _continuation_table(counted: list[PatternContinuation], items: list[dict[str, Any]],
+                        labels: dict[tuple[int, int], str], *, tenuki: bool) -> Table:
+    """The continuations: in the region (`tenuki`: with the hits that came after moves elsewhere, and the
+    appearances after which the game ended first) or the moves right after."""
+    table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
+    heads = ("", "in region" if tenuki else "next", "hits", *(("tenuki",) if tenuki else ()), "games", "B won",
+             "W won")
+    for head in heads:
+        table.add_column(head, justify="left" if head in ("", "next", "in region") else "right", no_wrap=True)
+    for c, item in zip(counted, items, strict=True):
+        move = str(item["move"]) if item["move"] != "ended" else "game ended first"
+        table.add_row(labels.get(c.local, "") if c.local is not None else "", Text(move), str(c.hits),
+                      *((str(c.tenuki),) if tenuki else ()), str(c.games), percent(c.black_wins, c.hits),
+                      percent(c.white_wins, c.hits))
+    return table
 
 
 def _moves_text(moves: list[int], most: int = 4) -> str:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Callable, Iterable, Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..records.games import Game, MoveKind
@@ -469,6 +470,33 @@ def moves_of(events: Sequence[int]) -> dict[int, tuple[int, int]]:
     return out
 
 
+def move_list(events: Sequence[int]) -> list[tuple[int, int, int]]:
+    """(move number, point index, BLACK or WHITE) where the mover's stone went, in move order, for the moves that
+    put one (a relocation: its target)."""
+    out = []
+    for e in events:
+        st = (e >> _STATE_SHIFT) & 7
+        if st >= MARK_B:
+            out.append((e >> _PLY_SHIFT, e & _IDX_MASK, BLACK if st == MARK_B else WHITE))
+    return out
+
+
+def region_points(pattern: Pattern, place: Placement, size: int) -> dict[int, tuple[int, int]]:
+    """Board point index -> (column, row) in the pattern as written, for the points of the placed rectangle (its
+    `*` points too): the region whose first move after an appearance is its continuation in the region."""
+    return local_points(pattern, place, size, margin=0)
+
+
+def first_in_region(moves: Sequence[tuple[int, int, int]], ply: int, region: Container[int]
+                    ) -> tuple[int, int, int] | None:
+    """The first of `moves` (move number, point, colour; in move order) after move `ply` whose stone went into
+    `region`, however many moves later; None when the line ended first."""
+    for m in moves[bisect_right(moves, (ply, _IDX_MASK + 1, 9)):]:
+        if m[1] in region:
+            return m
+    return None
+
+
 def search_line(line: Line, found: Sequence[Placement], prefilter: Prefilter | None = None
                 ) -> list[tuple[int, int]]:
     """The appearances in one line, after the cheap test on the points ever held."""
@@ -513,6 +541,30 @@ def brute_force(record: Record, found: Sequence[Placement]) -> list[tuple[int, i
     return out
 
 
+def brute_force_continuations(record: Record, pattern: Pattern, found: Sequence[Placement]
+                              ) -> list[tuple[int, int, tuple[int, int, int] | None]]:
+    """(move number, placement, its continuation in the region) for each appearance of `brute_force`, the slow
+    way: the moves are read from a replay of the record (each move's point, a relocation's target), not from
+    the change list. The continuation is (move number, point index, BLACK or WHITE), None when the line ended
+    first."""
+    run = Replay(record)
+    size = run.engine.size
+    moves: list[tuple[int, int, int]] = []
+    for s in run:
+        if ends_positions(s):
+            break
+        m = s.move
+        where = m.target if m.kind is MoveKind.RELOCATE else m.point
+        if where is not None and m.kind is not MoveKind.REMOVE:
+            moves.append((s.number, where[1] * size + where[0], BLACK if m.colour is Colour.BLACK else WHITE))
+    out: list[tuple[int, int, tuple[int, int, int] | None]] = []
+    for ply, k in brute_force(record, found):
+        region = set(region_points(pattern, found[k], size))
+        out.append((ply, k, next((m for m in moves if m[0] > ply and m[1] in region), None)))
+    return out
+
+
 __all__ = ["ANY", "ChangeWatcher", "Line", "Pattern", "PatternError", "Placement", "Prefilter", "appearances",
-           "brute_force", "candidates", "change_line", "local_points", "mask_bytes", "mask_of", "moves_of",
-           "parse_anchor", "parse_pattern", "pattern_of_board", "placements", "search_line"]
+           "brute_force", "brute_force_continuations", "candidates", "change_line", "first_in_region",
+           "local_points", "mask_bytes", "mask_of", "move_list", "moves_of", "parse_anchor", "parse_pattern",
+           "pattern_of_board", "placements", "region_points", "search_line"]

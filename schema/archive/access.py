@@ -31,6 +31,23 @@ def create_schema(engine: Engine) -> None:
             time.sleep(0.2 * (attempt + 1))
 
 
+# Columns added to `game` after archives were made with the layout before them: a writer adds them when it opens
+# such an archive (`records reindex` then fills them).
+ADDED_COLUMNS = {"signature": "VARCHAR"}
+
+
+def add_missing_columns(engine: Engine) -> list[str]:
+    """Add the ADDED_COLUMNS an older archive lacks (and their indexes); the names added."""
+    have = {c["name"] for c in inspect(engine).get_columns("game")}
+    added = [name for name in ADDED_COLUMNS if name not in have]
+    if added:
+        with writer(engine).begin() as conn:
+            for name in added:
+                conn.exec_driver_sql(f"ALTER TABLE game ADD COLUMN {name} {ADDED_COLUMNS[name]}")
+                conn.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS ix_game_{name} ON game ({name})")
+    return added
+
+
 def _is_race(exc: DBAPIError) -> bool:
     text = str(exc.orig).lower()
     return any(s in text for s in ("already exists", "locked", "busy", "duplicate key", "deadlock"))
@@ -48,8 +65,13 @@ def open_archive(db: str | None, *, create: bool = False, write: bool = False) -
         if create:
             _refuse_foreign(engine, where)
             create_schema(engine)
+            add_missing_columns(engine)
         elif not has_schema(engine):
             raise ArchiveError(f"{where} holds no archive (run `records import` first)")
+        elif write:
+            add_missing_columns(engine)
+        elif set(ADDED_COLUMNS) - {c["name"] for c in inspect(engine).get_columns("game")}:
+            _upgrade_for_reading(db, where)
     except OperationalError as exc:
         engine.dispose()
         raise ArchiveError(f"cannot reach database {where}: {first_line(exc.orig)}") from exc
@@ -57,6 +79,19 @@ def open_archive(db: str | None, *, create: bool = False, write: bool = False) -
         engine.dispose()
         raise ArchiveError(f"database error on {where}: {first_line(exc.orig)}") from exc
     return engine
+
+
+def _upgrade_for_reading(db: str | None, where: str) -> None:
+    """An archive made before ADDED_COLUMNS, opened for reading: the columns are added (empty until `records
+    reindex`) through a short writing connection, since every read of a game row names them."""
+    engine = make_engine(db, must_exist=True)
+    try:
+        add_missing_columns(engine)
+    except DBAPIError as exc:
+        raise ArchiveError(f"{where} was made before the {', '.join(ADDED_COLUMNS)} column and cannot be written "
+                           f"to add it ({first_line(exc.orig)}): open it once where it can be written") from exc
+    finally:
+        engine.dispose()
 
 
 def _refuse_foreign(engine: Engine, where: str) -> None:
@@ -73,7 +108,7 @@ def _refuse_foreign(engine: Engine, where: str) -> None:
                            "there: name another file with --db")
     if "game" in names:
         have = {c["name"] for c in insp.get_columns("game")}
-        missing = sorted(set(GameRow.model_fields) - have)
+        missing = sorted(set(GameRow.model_fields) - have - set(ADDED_COLUMNS))
         if missing:
             raise ArchiveError(f"{where} holds an archive of an older layout (no {', '.join(missing[:3])}); import "
                                "the records into a new archive")

@@ -11,19 +11,21 @@ from ...records.model import Record
 from ...verifier.patterns import ChangeWatcher
 from ...verifier.positions import PositionWatcher
 from ...verifier.replay import Replay, Step
+from ...verifier.signature import SignatureWatcher
 from ...verifier.verdict import Verdict, verify
 from ..patterns.lines import enabled
 
 
 def verify_for_archive(record: Record, *, positions: bool = True
-                       ) -> tuple[Verdict, PositionWatcher | None, ChangeWatcher | None]:
-    """The verdict and, from the same replay, the positions (unless `positions` is off) and the change list of the
-    main line (unless RECORDS_PATTERNS=off)."""
+                       ) -> tuple[Verdict, PositionWatcher | None, ChangeWatcher | None, str | None]:
+    """The verdict and, from the same replay, the positions (unless `positions` is off), the change list of the
+    main line (unless RECORDS_PATTERNS=off) and the Dyer signature (Go and Conversion Go; verifier/signature.py)."""
     position_watcher = PositionWatcher() if positions else None
     change_watcher = ChangeWatcher() if enabled() else None
-    watchers = [w for w in (position_watcher, change_watcher) if w is not None]
-    if not watchers:
-        return verify(record), None, None
+    signature = SignatureWatcher()
+    watchers: list[PositionWatcher | ChangeWatcher | SignatureWatcher] = [
+        w for w in (position_watcher, change_watcher) if w is not None]
+    watchers.append(signature)
 
     def every(run: Replay) -> Callable[[Step], None]:
         steps = [w(run) for w in watchers]
@@ -34,4 +36,5 @@ def verify_for_archive(record: Record, *, positions: bool = True
 
         return step
 
-    return verify(record, watch=every), position_watcher, change_watcher
+    verdict = verify(record, watch=every)
+    return verdict, position_watcher, change_watcher, signature.signature()

@@ -27,6 +27,7 @@ from ..core.db import retrying, writer
 from ..core.ingest import game_values, problem_values
 from ..core.models import GameRow, ProblemRow
 from ..patterns.lines import PATTERNS, pattern_values, write_patterns
+from ..patterns.signatures import DuplicateKey, duplicate_key, stored_matches
 from ..positions.stage import merge_pending, stage_positions
 from ..positions.values import POSITIONS, position_values
 from .analysis import verify_for_archive
@@ -63,6 +64,10 @@ class ImportSummary:
     failed: int = 0
     errors: list[str] = field(default_factory=list)  # one line per unreadable file, refused or failed record
     duplicate_sources: list[str] = field(default_factory=list)  # `file#index` of each duplicate
+    # Likely duplicates (docs/patterns.md): one Dyer signature, size and players as a stored or earlier record:
+    # `file#index` and the id (or `file#index`) of the first such record; stored unless `skip_likely`.
+    likely_duplicates: list[tuple[str, str]] = field(default_factory=list)
+    skipped: int = 0  # likely duplicates kept out (`--skip-duplicates`)
 
     @property
     def ok(self) -> bool:
@@ -74,7 +79,9 @@ class ImportSummary:
                              if v is not VerdictClass.UNCONFIRMED},
                 "results": {st.value: self.statuses[st.value] for st in STATUS_ORDER},
                 "not_stored": self.not_stored, "failed": self.failed, "errors": self.errors,
-                "duplicate_sources": self.duplicate_sources}
+                "duplicate_sources": self.duplicate_sources,
+                "likely_duplicates": [{"source": where, "like": like} for where, like in self.likely_duplicates],
+                "skipped": self.skipped}
 
 
 def collect_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
@@ -110,8 +117,9 @@ def process_file(path: str) -> FileResult:
                                   "not stored (FMT-6)")
             continue
         try:
-            verdict, watcher, changes = verify_for_archive(record, positions=index)
+            verdict, watcher, changes, signature = verify_for_archive(record, positions=index)
             values = game_values(record, verdict, source_file=path)
+            values["signature"] = signature  # the Dyer signature (verifier/signature.py)
             if watcher is not None:  # RECORDS_POSITION_INDEX=0: no index rows (`records reindex` makes them later)
                 values[POSITIONS] = position_values(watcher, values)  # the position index (schema/positions/)
             values[PATTERNS] = pattern_values(changes)  # the change list for pattern search (schema/patterns/)
@@ -130,8 +138,11 @@ class Importer:
     """Imports files into the archive behind `engine` (whose schema must exist)."""
 
     def __init__(self, engine: Engine, *, batch_size: int = BATCH_SIZE, workers: int | None = None,
-                 on_file: Callable[[FileResult], None] | None = None) -> None:
+                 on_file: Callable[[FileResult], None] | None = None, skip_likely: bool = False) -> None:
         self.engine = engine
+        self.skip_likely = skip_likely
+        # the likely-duplicate keys of this run's records: the first one's source and sha256
+        self._keys: dict[DuplicateKey, tuple[str, str]] = {}
         self.batch_size = max(1, batch_size)
         self.workers = workers if workers is not None else default_workers()
         self.on_file = on_file
@@ -188,7 +199,7 @@ class Importer:
                 self.summary.duplicate_sources.append(item[1])
             else:
                 unique[sha] = item
-        ordered = [unique[sha] for sha in sorted(unique)]
+        ordered = self._likely([unique[sha] for sha in sorted(unique)])
         stored = retrying(lambda: write_rows(self.engine, [row for row, _ in ordered]))
         for (game, _), where in ordered:
             if game["sha256"] in stored:
@@ -196,6 +207,34 @@ class Importer:
             else:
                 self.summary.duplicates += 1
                 self.summary.duplicate_sources.append(where)
+
+    def _likely(self, ordered: list[tuple[Row, str]]) -> list[tuple[Row, str]]:
+        """Note the likely duplicates among `ordered` (of a stored record or of one earlier in this run); without
+        them when they are to be kept out."""
+        keys = {where: k for (game, _), where in ordered if (k := duplicate_key(game)) is not None}
+        if not keys:
+            return ordered
+        with self.engine.connect() as conn:
+            stored = stored_matches(conn, list(set(keys.values())))
+        kept = []
+        for item in ordered:
+            where = item[1]
+            key = keys.get(where)
+            like = None
+            sha = item[0][0]["sha256"]
+            if key is not None and sha not in stored.get(key, {}):  # stored bytes: a duplicate, not a likely one
+                others = [gid for other, gid in stored.get(key, {}).items() if other != sha]
+                earlier = self._keys.get(key)
+                like = f"#{min(others)}" if others else earlier[0] if earlier and earlier[1] != sha else None
+            if like is not None:
+                self.summary.likely_duplicates.append((where, like))
+                if self.skip_likely:
+                    self.summary.skipped += 1
+                    continue
+            if key is not None:
+                self._keys.setdefault(key, (where, sha))
+            kept.append(item)
+        return kept
 
     def _analyse(self) -> None:
         """Refresh the planner's statistics when the archive has none or grew by a twentieth, so that searches pick

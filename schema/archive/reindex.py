@@ -53,9 +53,10 @@ def reindex(engine: Engine, *, batch: int = 500,
                 assert row.id is not None
                 try:
                     record = parse_row(row)
-                    verdict, watcher, change_list = verify_for_archive(record)
+                    verdict, watcher, change_list, signature = verify_for_archive(record)
                     values = game_values(record, verdict, source_file=row.source_file,
                                          source_index=row.source_index)
+                    values["signature"] = signature  # rewritten with the verdict's columns when it changed
                 except Exception:  # a record that no longer reads keeps neither positions nor a change list
                     found.append((row.id, None))
                     continue
@@ -75,7 +76,7 @@ def reindex(engine: Engine, *, batch: int = 500,
                 conn.execute(problem_table.delete().where(problem_table.c.game_id == game_id))
                 if problems:
                     conn.execute(problem_table.insert(), [{**p, "game_id": game_id} for p in problems])
-            updated += len(verdicts)
+            updated += sum(1 for _, stale, _ in verdicts if set(stale) != {"signature"})  # a signature only: no verdict
         done += len(ids)
         last = int(ids[-1] or 0)
         if on_batch is not None:

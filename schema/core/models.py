@@ -93,6 +93,8 @@ class GameRow(SQLModel, table=True):
 
     source_file: str | None = None
     source_index: int = 0
+    # The Dyer signature (verifier/signature.py), normalised over the board's symmetries: Go and Conversion Go.
+    signature: str | None = Field(default=None, index=True)
 
     moves: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))  # "B[pd];W[dp];..."
     opening: str = Field(default="", sa_column=Column(_byte_ordered(OPENING_CHARS), nullable=False, default="",

@@ -17,7 +17,16 @@ from sqlalchemy import ColumnElement, Engine, Select, Table, bindparam, select
 
 from ...records.games import Game
 from ...verifier.engine import BLACK, WHITE
-from ...verifier.patterns import Pattern, Placement, local_points, placements
+from ...verifier.patterns import (
+    Line,
+    Pattern,
+    Placement,
+    first_in_region,
+    local_points,
+    move_list,
+    placements,
+    region_points,
+)
 from ...verifier.scan import Hit, Scan
 from ..core.filters import Filters
 from ..core.models import GameRow, PatternLineRow
@@ -55,9 +64,14 @@ class GameHits:
 
 @dataclass(slots=True)
 class PatternContinuation:
-    """A move played right after an appearance: at `local` (column, row in the pattern as written; -1 and the
-    width/height are the points around it) or elsewhere (`local` None), by `colour` (as in the pattern: with
-    colours exchanged, a placement's White is the pattern's Black)."""
+    """What was played after an appearance, by `colour` (as in the pattern: with colours exchanged, a placement's
+    White is the pattern's Black) at `local` (column, row in the pattern as written).
+
+    In `PatternResult.next_moves` (the move right after): -1 and the width/height are the points around the
+    pattern, and `local` None is a move elsewhere (or a pass, a swap, a sweep). In `PatternResult.continuations`
+    (the first move in the pattern's region, however many moves later, as Kombilo counts): `local` is inside the
+    rectangle, `tenuki` counts the hits where other moves came between, and `local` None (colour "") the
+    appearances after which the line ended with no move in the region."""
 
     colour: str
     local: tuple[int, int] | None
@@ -65,7 +79,19 @@ class PatternContinuation:
     games: int = 0
     black_wins: int = 0  # in the pattern's colours
     white_wins: int = 0
+    tenuki: int = 0
     _last: int = -1  # the last game counted in `games`
+
+    def count(self, game_id: int, winner: str | None, swapped: bool) -> None:
+        self.hits += 1
+        if self._last != game_id:  # a game's appearances come together: it counts once
+            self._last = game_id
+            self.games += 1
+        if winner in ("B", "W"):
+            if (winner == "B") != swapped:
+                self.black_wins += 1
+            else:
+                self.white_wins += 1
 
 
 @dataclass(slots=True)
@@ -74,7 +100,8 @@ class PatternResult:
     size: int
     placements: list[Placement]
     hits: list[GameHits]  # game id order, newest first
-    continuations: list[PatternContinuation]
+    continuations: list[PatternContinuation]  # the first move in the region (Kombilo's count)
+    next_moves: list[PatternContinuation]  # the move right after, in or around the pattern or elsewhere
     scanned: int = 0  # games whose change list was read
     considered: int = 0  # games of the game, size and filters
 
@@ -144,10 +171,48 @@ def _by_ids(engine: Engine, ids: Sequence[int], columns: Sequence[ColumnElement[
             yield from conn.execute(stmt, {"ids": list(ids[i:i + CHUNK])})
 
 
+def _ordered(conts: Iterable[PatternContinuation]) -> list[PatternContinuation]:
+    return sorted(conts, key=lambda c: (c.local is None, -c.hits, c.colour, c.local or (0, 0)))
+
+
+def region_continuations(engine: Engine, pattern: Pattern, found: Sequence[Placement], size: int,
+                         hits: Sequence[GameHits]) -> list[PatternContinuation]:
+    """For each appearance, the first move played afterwards inside the pattern's rectangle however many moves
+    later (`tenuki` when other moves came between), or the line's end (`local` None): counted by point and colour
+    in the pattern's frame and colours. The change lists of the games found are read again, a chunk at a time."""
+    p = _table()
+    winners = {h.game_id: h.winner for h in hits}
+    at_of = {h.game_id: h.at for h in hits}
+    conts: dict[tuple[str, tuple[int, int] | None], PatternContinuation] = {}
+    regions: dict[int, dict[int, tuple[int, int]]] = {}
+    for gid, changes in _by_ids(engine, sorted(at_of, reverse=True), (p.c.game_id, p.c.changes), p.c.game_id):
+        moves = move_list(Line.from_blob(size, changes).events)
+        win = winners[gid]
+        for ply, k, _, _ in at_of[gid]:
+            place = found[k]
+            region = regions.get(k)
+            if region is None:
+                region = regions[k] = region_points(pattern, place, size)
+            m = first_in_region(moves, ply, region)
+            if m is None:
+                key: tuple[str, tuple[int, int] | None] = ("", None)
+            else:
+                colour = BLACK + WHITE - m[2] if place.swapped else m[2]
+                key = ("B" if colour == BLACK else "W", region[m[1]])
+            c = conts.get(key)
+            if c is None:
+                c = conts[key] = PatternContinuation(*key)
+            c.count(gid, win, place.swapped)
+            if m is not None and m[0] > ply + 1:
+                c.tenuki += 1
+    return _ordered(conts.values())
+
+
 def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: Filters, *,
                    either_colour: bool = False, margin: int = 1) -> PatternResult:
-    """Every appearance of `pattern` in the archive's games of `game` and `size` that pass the filters, and what
-    was played next in or around it (`margin` points around the rectangle)."""
+    """Every appearance of `pattern` in the archive's games of `game` and `size` that pass the filters, what was
+    played right after it in or around it (`margin` points around the rectangle: `next_moves`), and the first move
+    played in its region after it (`continuations`)."""
     found = placements(pattern, game, size, either_colour=either_colour)
     lines, plies_of, considered, scanned = _found_lines(engine, Scan(pattern, found, size), game, size, f)
     g: Table = GameRow.__table__  # type: ignore[attr-defined]
@@ -189,14 +254,7 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
             if known is None:
                 known = named[key] = continuation(*key)
             c, swapped = known
-            c.hits += 1
-            if c._last != gid:  # a game's appearances come together: it counts once
-                c._last = gid
-                c.games += 1
-            if win in ("B", "W"):
-                if (win == "B") != swapped:
-                    c.black_wins += 1
-                else:
-                    c.white_wins += 1
-    ordered = sorted(conts.values(), key=lambda c: (c.local is None, -c.hits, c.colour, c.local or (0, 0)))
-    return PatternResult(game, size, found, hits, ordered, scanned=scanned, considered=considered)
+            c.count(gid, win, swapped)
+    region = region_continuations(engine, pattern, found, size, hits)
+    return PatternResult(game, size, found, hits, region, _ordered(conts.values()), scanned=scanned,
+                         considered=considered)

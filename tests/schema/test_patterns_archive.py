@@ -19,7 +19,13 @@ from boardrecords.schema.core.db import make_engine
 from boardrecords.schema.core.filters import Filters
 from boardrecords.schema.patterns import search as schema_patterns
 from boardrecords.schema.patterns.search import search_pattern
-from boardrecords.verifier.patterns import brute_force, parse_pattern, placements
+from boardrecords.verifier.patterns import (
+    brute_force,
+    brute_force_continuations,
+    parse_pattern,
+    placements,
+    region_points,
+)
 
 from ..shared import ROOT, import_games, run
 from ..verifier.test_verify_properties import random_game
@@ -56,7 +62,7 @@ def test_continuations_counted_by_hand(tmp_path: Path, db_url: str, route: str) 
     for g in data["records"]:
         by_black.setdefault(g["black"], []).append(g["at_moves"])
     assert sorted(by_black["Ann"]) == [[1], [3]] and by_black["Cy"] == [[1]] and by_black["Eve"] == [[1], [1]]
-    conts = {c["move"]: c for c in data["continuations"]}
+    conts = {c["move"]: c for c in data["next_moves"]}
     # Drawn in the top left corner: B5 is next to the stone (g1, and g2 mirrored), B4 diagonal (g4).
     assert conts["W B5"] == {"move": "W B5", "hits": 2, "games": 2, "black_wins": 1, "white_wins": 1}
     assert conts["W B4"] == {"move": "W B4", "hits": 1, "games": 1, "black_wins": 0, "white_wins": 1}
@@ -66,7 +72,7 @@ def test_continuations_counted_by_hand(tmp_path: Path, db_url: str, route: str) 
     r = run("search", "--pattern", "X./..", "--anchor", "corner", "--size", "5", "--player", "ann", "--db", db_url,
             "--json")
     data = json.loads(r.stdout)
-    assert data["games"] == 2 and {c["move"]: c["hits"] for c in data["continuations"]} == {"W B5": 1}
+    assert data["games"] == 2 and {c["move"]: c["hits"] for c in data["next_moves"]} == {"W B5": 1}
     # The table fits 80 columns and draws the pattern; CSV has one row per game.
     r = CliRunner().invoke(app, ["search", "--pattern", "X./..", "--anchor", "corner", "--size", "5", "--db",
                                  db_url], env={"COLUMNS": "80"})
@@ -78,6 +84,47 @@ def test_continuations_counted_by_hand(tmp_path: Path, db_url: str, route: str) 
     # Nothing found: exit 1.
     r = run("search", "--pattern", "XXX", "--size", "5", "--db", db_url, "--json")
     assert r.exit_code == 1 and json.loads(r.stdout)["games"] == 0
+
+
+def test_region_continuations_counted_by_hand(tmp_path: Path, db_url: str, route: str) -> None:
+    # The first move in the pattern's region after each appearance (Kombilo's count), on the games above: g1 and
+    # g2 (mirrored) W B5 right away, g4 W B4; g3 (at its last move) and g5 (W ee and B dd far off) end first.
+    _archive(tmp_path, db_url)
+    r = run("search", "--pattern", "X./..", "--anchor", "corner", "--size", "5", "--db", db_url, "--json")
+    conts = {c["move"]: c for c in json.loads(r.stdout)["continuations"]}
+    assert conts == {
+        "W B5": {"move": "W B5", "colour": "W", "point": "B5", "hits": 2, "tenuki": 0, "games": 2, "black_wins": 1,
+                 "white_wins": 1},
+        "W B4": {"move": "W B4", "colour": "W", "point": "B4", "hits": 1, "tenuki": 0, "games": 1, "black_wins": 0,
+                 "white_wins": 1},
+        "ended": {"move": "ended", "colour": None, "point": None, "hits": 2, "tenuki": 0, "games": 2,
+                  "black_wins": 2, "white_wins": 0}}
+    r = CliRunner().invoke(app, ["search", "--pattern", "X./..", "--anchor", "corner", "--size", "5", "--db",
+                                 db_url], env={"COLUMNS": "80"})
+    assert "in region" in r.stdout and "tenuki" in r.stdout and "game ended first" in r.stdout
+    r = CliRunner().invoke(app, ["search", "--pattern", "X./..", "--anchor", "corner", "--size", "5", "--db",
+                                 db_url, "--next-move"], env={"COLUMNS": "80"})
+    assert "elsewhere" in r.stdout and "tenuki" not in r.stdout
+
+
+def test_region_continuations_tenuki_and_either_colour(tmp_path: Path, db_url: str, route: str) -> None:
+    import_games(tmp_path, db_url, {
+        # B aa (1), W ee far off, B ba (3) into the corner after it: a tenuki. With colours exchanged W ee (2) is
+        # the pattern in the bottom right corner, and nothing more comes into it.
+        "h1.rec": "(;GM[1]SZ[5]PB[A]PW[B]RE[B+R];B[aa];W[ee];B[ba])",
+        # W aa (2) is the pattern with colours exchanged; B ab (3) then counts as White, and White's win as Black's.
+        "h2.rec": "(;GM[1]SZ[5]PB[C]PW[D]RE[W+R];B[cc];W[aa];B[ab])",
+    })
+    args = ("search", "--pattern", "X./..", "--anchor", "corner", "--size", "5", "--db", db_url, "--json")
+    conts = {c["move"]: (c["hits"], c["tenuki"], c["games"], c["black_wins"], c["white_wins"])
+             for c in json.loads(run(*args).stdout)["continuations"]}
+    assert conts == {"B B5": (1, 1, 1, 1, 0)}
+    data = json.loads(run(*args, "--either-colour").stdout)
+    conts = {c["move"]: (c["hits"], c["tenuki"], c["games"], c["black_wins"], c["white_wins"])
+             for c in data["continuations"]}
+    assert conts == {"B B5": (1, 1, 1, 1, 0), "W B5": (1, 0, 1, 1, 0), "ended": (1, 0, 1, 0, 1)}
+    nexts = {c["move"]: c["hits"] for c in data["next_moves"]}
+    assert nexts == {"elsewhere": 2, "W B5": 1}  # the move right after: W ee and B ba are far off
 
 
 def test_pattern_from_a_region_and_errors(tmp_path: Path, db_url: str) -> None:
@@ -134,13 +181,31 @@ def test_stored_fast_path_agrees_with_brute_force(tmp_path: Path, db_url: str, r
                     either = rng.random() < 0.5
                     found = placements(pattern, game, size, either_colour=either)
                     slow = sorted(b for b in (brute_force(r, found) for r in recs) if b)
+                    counts = _region_counts(pattern, found, size, recs)
                     for scan in ("compiled", "python"):  # compiled: when it was built
                         monkeypatch.setenv("RECORDS_SCAN", scan)
                         result = search_pattern(engine, pattern, game, size, Filters(), either_colour=either)
                         fast = sorted(sorted((a.ply, a.placement) for a in h.found) for h in result.hits)
                         assert fast == slow, (game, text, anchor, scan)
+                        got = {(c.colour, c.local): (c.hits, c.tenuki, c.games) for c in result.continuations}
+                        assert got == counts, (game, text, anchor, scan)
     finally:
         engine.dispose()
+
+
+def _region_counts(pattern, found, size: int, recs) -> dict:
+    """(colour, local) -> (hits, tenuki, games) of the continuations in the region, from the reference replay."""
+    out: dict = {}
+    for n, rec in enumerate(recs):
+        for ply, k, m in brute_force_continuations(rec, pattern, found):
+            if m is None:
+                key: tuple = ("", None)
+            else:
+                colour = 3 - m[2] if found[k].swapped else m[2]
+                key = ("B" if colour == 1 else "W", region_points(pattern, found[k], size)[m[1]])
+            hits, tenuki, games = out.get(key, (0, 0, set()))
+            out[key] = (hits + 1, tenuki + (m is not None and m[0] > ply + 1), games | {n})
+    return {key: (h, t, len(g)) for key, (h, t, g) in out.items()}
 
 
 def test_readme_pattern_examples_work(tmp_path: Path, monkeypatch) -> None:
@@ -158,3 +223,29 @@ def test_readme_pattern_examples_work(tmp_path: Path, monkeypatch) -> None:
         r = run(*args[1:], "--db", db)
         assert r.exit_code == 0, (args, r.output)
         assert "appearance" in r.stdout
+
+
+def test_docs_worked_example_works_as_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worked example of docs/patterns.md: its files, its commands, and the rows of its two tables."""
+    import shlex
+
+    docs = (ROOT / "docs" / "patterns.md").read_text()
+    section = docs.split("## A worked example", 1)[1].split("\n## ", 1)[0]
+    script, rest = section.split("```sh", 1)[1].split("```", 1)
+    tables = [block.split("```", 1)[0] for block in rest.split("```\n")[1::2]]
+    monkeypatch.chdir(tmp_path)
+    outputs = []
+    for line in script.strip().splitlines():
+        args = shlex.split(line)
+        if args[0] == "printf":
+            Path(args[-1]).write_text(args[1])
+            continue
+        assert args[0] == "records"
+        r = CliRunner().invoke(app, args[1:], env={"COLUMNS": "100"})
+        assert r.exit_code == 0, (args, r.output)
+        outputs.append(r.stdout)
+    assert len(tables) == 2
+    for table, out in zip(tables, outputs[1:], strict=True):
+        got = [line.split() for line in out.splitlines()]
+        for row in table.strip().splitlines():
+            assert row.split() in got, (row, out)
