@@ -220,7 +220,7 @@ def main() -> None:
 
     sys.path.insert(0, str(ROOT))
     from boardrecords.records.writer import new_record, write
-    from tests.test_verify_properties import random_game
+    from tests.verifier.test_verify_properties import random_game
 
     for game, size in OTHER_SIZES.items():
         if game.value not in wanted:

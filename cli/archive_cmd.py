@@ -35,7 +35,8 @@ from .common import (
     reading,
 )
 from .options import DB_INT_MAX, DbOption, JsonOption, SgfPointsOption, with_filters
-from .tables import compact_table, percent, row_json
+from .tables import percent, print_table, row_json
+from .views.layout import Column
 from .views.safe_text import plain as shown
 from .views.words import totals_line
 
@@ -216,13 +217,14 @@ def _print_history(db: str | None, record_id: int) -> None:
     if not versions:
         out.print(Text("history: the record as imported; never fixed", style="dim"))
         return
-    t = compact_table("version", "sha256", "verdict", "replaced", "replaced by", right=("version",))
-    for v in versions:
-        t.add_row(str(v["version"]), v["sha256"][:12], v["verdict"], v["replaced_at"][:16].replace("T", " "),
-                  Text(v["replaced_by"]))
-    t.add_row(str(len(versions) + 1), "", "", "", Text("(the current version)"))
+    columns = [Column("version", justify="right"), Column("sha256", drop=2), Column("verdict", drop=1),
+               Column("replaced", drop=3), Column("replaced by", shorten=True, least=16)]
+    cells: list[list[Text | str]] = [[str(v["version"]), v["sha256"][:12], v["verdict"],
+                                      v["replaced_at"][:16].replace("T", " "), Text(v["replaced_by"])]
+                                     for v in versions]
+    cells.append([str(len(versions) + 1), "", "", "", Text("(the current version)")])
     out.print(Text("history", style="bold"))
-    out.print(t)
+    print_table(out, columns, cells)
 
 
 @with_filters
@@ -319,40 +321,35 @@ def stats_cmd(
         raise typer.Exit(EXIT_FAILED)
 
 
-def _stats_table(*headers: str, title: str) -> Table:
-    table = Table(title=title, title_justify="left", header_style="bold", box=None, pad_edge=False,
-                  show_edge=False)
-    for header in headers:
-        table.add_column(header, no_wrap=True, justify="left" if header in ("game", "player") else "right")
-    return table
-
-
 def _print_stats(per_game: Sequence[Any], per_player: Sequence[Any]) -> None:
     console = make_console()
     if not per_game:
         note("the archive holds no records")
         return
-    # Short headers and whole percentages keep the table within 80 columns; the methods follow as lines.
-    t = _stats_table("game", "records", "pass", "decided", "B wins", "W wins", "1st wins", "swaps", "swapper",
-                       title="per game (wins as shares of decided games; 1st: the player who moved first)")
+    columns = [Column("game"), Column("records", justify="right"), Column("pass", justify="right", drop=3),
+               Column("decided", justify="right", drop=5), Column("B wins", justify="right", drop=4),
+               Column("W wins", justify="right", drop=4), Column("1st wins", justify="right", drop=6),
+               Column("swaps", justify="right", drop=2), Column("swapper", justify="right", drop=1)]
     methods: list[Text] = []
+    cells: list[list[Text | str]] = []
     for g in per_game:
         short = short_name(g.game)
-        t.add_row(short, str(g.records), percent(g.pass_share, missing="-"), str(g.decided),
-                  percent(g.black_rate, missing="-"), percent(g.white_rate, missing="-"),
-                  percent(g.first_player_rate, missing="-"),
-                  f"{g.swaps} ({percent(g.swap_rate, missing='-')})" if g.swaps else "0",
-                  f"{g.swapper_wins}/{g.swapper_decided}" if g.swapper_decided else "-")
+        cells.append([short, str(g.records), percent(g.pass_share, missing="-"), str(g.decided),
+                      percent(g.black_rate, missing="-"), percent(g.white_rate, missing="-"),
+                      percent(g.first_player_rate, missing="-"),
+                      f"{g.swaps} ({percent(g.swap_rate, missing='-')})" if g.swaps else "0",
+                      f"{g.swapper_wins}/{g.swapper_decided}" if g.swapper_decided else "-"])
         listed = ", ".join(f"{m} {n}" for m, n in sorted(g.methods.items(), key=lambda kv: (-kv[1], kv[0])))
         methods.append(Text(shown(f"{short}: {listed}")))
-    console.print(t)
+    console.print(Text("per game (wins as shares of decided games; 1st: the player who moved first)", style="bold"))
+    print_table(console, columns, cells)
     console.print(Text("declared results by method", style="bold"))
     for line in methods:
         console.print(line)
     if per_player:
-        p = _stats_table("player", "games", "wins", "win rate", title="per player")
-        for s in per_player:
-            p.add_row(Text(shown(s.name or "")), str(s.games), str(s.wins),
-                      percent(s.wins / s.games if s.games else None, missing="-"))
         console.print()
-        console.print(p)
+        console.print(Text("per player", style="bold"))
+        print_table(console, [Column("player", shorten=True, least=14), Column("games", justify="right"),
+                              Column("wins", justify="right", drop=2), Column("win rate", justify="right", drop=1)],
+                    [[Text(shown(s.name or "")), str(s.games), str(s.wins),
+                      percent(s.wins / s.games if s.games else None, missing="-")] for s in per_player])

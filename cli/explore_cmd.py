@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich import box
-from rich.table import Table
 from rich.text import Text
 
 from ..records.games import SPECS, Game, MoveKind
@@ -20,7 +18,8 @@ from ..schema.core.filters import Filters
 from .common import EXIT_FAILED, add_commands, make_console, open_archive, print_json
 from .options import CsvOption, DbOption, JsonOption, with_filters
 from .positions import resolve
-from .tables import dicts_csv, percent
+from .tables import dicts_csv, percent, print_table
+from .views.layout import Column
 
 if TYPE_CHECKING:
     from ..verifier.targets import Target
@@ -82,22 +81,22 @@ def explore_cmd(
     else:
         out = make_console()
         out.print(_board(target))
-        table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
-        for name in ("move", "games", "B won", "W won", "draws", "mover"):
-            table.add_column(name, justify="left" if name == "move" else "right", no_wrap=True)
+        columns = [Column("move"), Column("games", justify="right"), Column("B won", justify="right", drop=3),
+                   Column("W won", justify="right", drop=3), Column("draws", justify="right", drop=1),
+                   Column("mover", justify="right", drop=2)]
         if pie:
-            table.add_column("swap", justify="right", no_wrap=True)
-            table.add_column("swapper", justify="right", no_wrap=True)
-        table.add_column("last", no_wrap=True)
+            columns += [Column("swap", justify="right", drop=5), Column("swapper", justify="right", drop=4)]
+        columns.append(Column("last", drop=6))
+        rows: list[list[Text | str]] = []
         for c, item in zip(found, data, strict=True):
             cells: list[Text | str] = [Text(item["move"]), str(c.games), percent(c.black_wins, c.games),
                                        percent(c.white_wins, c.games), str(c.draws), percent(c.mover_wins, c.games)]
             if pie:
                 cells += [percent(c.swapped, c.games), percent(c.swapper_wins, c.swapped)]
             cells.append(c.last_played or "")
-            table.add_row(*cells)
+            rows.append(cells)
         if found:
-            out.print(table)
+            print_table(out, columns, rows)
         out.print(Text(f"{total} game{'s' if total != 1 else ''} reached this position", style="dim"))
     if not total:
         raise typer.Exit(EXIT_FAILED)
@@ -136,19 +135,17 @@ def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: 
                                     for d in data], fields))
     else:
         out = make_console()
-        # Ten columns: no rules between them, so that they fit 80 columns whole (a date is never cut).
-        table = Table(header_style="bold", box=None, pad_edge=False, show_edge=False)
-        table.add_column("black", no_wrap=True)
-        table.add_column("white", no_wrap=True)
-        for name in ("games", "swap", "B won", "W won", "draws", "first", "swapper"):
-            table.add_column(name, justify="right", no_wrap=True)
-        table.add_column("last", no_wrap=True)
-        for o, d in zip(found, data, strict=True):
-            table.add_row(" ".join(d["black"]), " ".join(d["white"]), str(o.games), percent(o.swapped, o.games),
-                          percent(o.black_wins, o.games), percent(o.white_wins, o.games), str(o.draws),
-                          percent(o.first_wins, o.games), percent(o.swapper_wins, o.swapped), o.last_played or "")
+        columns = [Column("black"), Column("white"), Column("games", justify="right"),
+                   Column("swap", justify="right", drop=5), Column("B won", justify="right", drop=3),
+                   Column("W won", justify="right", drop=3), Column("draws", justify="right", drop=1),
+                   Column("first", justify="right", drop=2), Column("swapper", justify="right", drop=4),
+                   Column("last", drop=6)]
         if found:
-            out.print(table)
+            print_table(out, columns, [
+                [" ".join(d["black"]), " ".join(d["white"]), str(o.games), percent(o.swapped, o.games),
+                 percent(o.black_wins, o.games), percent(o.white_wins, o.games), str(o.draws),
+                 percent(o.first_wins, o.games), percent(o.swapper_wins, o.swapped), o.last_played or ""]
+                for o, d in zip(found, data, strict=True)])
         plural = "s" if len(found) != 1 else ""
         out.print(Text(f"{len(found)} opening{plural} of turns 1-{OPENING_TURNS} in {total} game"
                        f"{'s' if total != 1 else ''}; swap: how often the second player swapped on turn 4; "

@@ -12,6 +12,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -37,7 +38,7 @@ def print_crosstable(out: Console, table: Crosstable) -> None:
               for i, r in enumerate(table.rounds)]
     rank_w = len(str(len(table.standings)))
     breaks_w = sum(max(len(n), 5) + 1 for n in table.tie_break_names) + 5
-    name_w = min(max(len(s.name) for s in table.standings), 16)
+    name_w = min(max(cell_len(s.name) for s in table.standings), 16)
     whole = rank_w + 1 + name_w + 1 + sum(w + 1 for w in widths) + breaks_w
 
     def new_table() -> Table:
