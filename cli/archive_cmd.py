@@ -34,11 +34,11 @@ from .common import (
     print_json,
     reading,
 )
-from .options import DB_INT_MAX, DbOption, JsonOption, SgfPointsOption, with_filters
+from .options import DbOption, JsonOption, SgfPointsOption, number, whole_number, with_filters
 from .tables import percent, print_table, row_json
 from .views.layout import Column
 from .views.safe_text import plain as shown
-from .views.words import totals_line
+from .views.words import plural, totals_line
 
 if TYPE_CHECKING:
     from ..schema.archive.importer import FileResult
@@ -58,8 +58,8 @@ def import_cmd(
     db: DbOption = None,
     workers: Annotated[int | None, typer.Option("--workers", "-j", help="Worker processes that parse and verify "
                                                 "(1: none; default: one per CPU but one, at most 8; used from 100 "
-                                                "files on).", min=1, max=256)] = None,
-    batch_size: Annotated[int, typer.Option("--batch", help="Records per transaction.", min=1, max=100_000)] = 500,
+                                                "files on).", **number(1, 256))] = None,
+    batch_size: Annotated[int, typer.Option("--batch", help="Records per transaction.", **number(1, 100_000))] = 500,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every duplicate.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of a table.")] = False,
@@ -129,8 +129,8 @@ def _import_exit(ok: bool, missing: bool) -> None:
 
 
 def show_cmd(
-    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record's id in the archive.", min=1,
-                                             max=DB_INT_MAX)],
+    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record's id in the archive.",
+                                             parser=whole_number(1))],
     db: DbOption = None,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Draw the board with ASCII only.")] = False,
     as_json: JsonOption = False,
@@ -231,7 +231,7 @@ def _print_history(db: str | None, record_id: int) -> None:
 def export_cmd(
     filters: Filters,
     ids: Annotated[list[int] | None, typer.Argument(metavar="ID", help="Record ids; or use the filters.",
-                                                    show_default=False, min=1, max=DB_INT_MAX)] = None,
+                                                    show_default=False, parser=whole_number(1))] = None,
     db: DbOption = None,
     output: Annotated[str | None, typer.Option("--output", "-o", help="A file (one collection) or a folder (one "
                                                "file per record; a trailing / makes one). Default: stdout.")] = None,
@@ -240,8 +240,7 @@ def export_cmd(
     everything: Annotated[bool, typer.Option("--all", help="Export every record.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Replace output files that exist.")] = False,
     sort: Annotated[str, typer.Option("--sort", help="Order, as for search.")] = "id",
-    limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", min=0,
-                                       max=DB_INT_MAX)] = 0,
+    limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", **number(0))] = 0,
 ) -> None:
     """Records out of the archive: their original bytes (byte for byte) or --canonical."""
     from ..schema.core.export import record_bytes
@@ -271,7 +270,8 @@ def export_cmd(
             sys.stdout.buffer.flush()
         else:
             written = _export_files(found, output, canonical=canonical, force=force)
-            note(f"exported {len(found)} record(s) to {output if len(written) == 1 else str(Path(output)) + '/'}")
+            where = output if len(written) == 1 else str(Path(output)) + "/"
+            note(f"exported {plural(len(found), 'record')} to {where}")
     if missing:
         raise typer.Exit(EXIT_FAILED)
 
@@ -301,8 +301,7 @@ def _export_files(found: Sequence[GameRow], output: str, *, canonical: bool, for
 def stats_cmd(
     db: DbOption = None,
     game: Annotated[str | None, typer.Option("--game", help="Only this game.")] = None,
-    players: Annotated[int, typer.Option("--players", help="How many players to list (0: all).", min=0,
-                                         max=DB_INT_MAX)] = 20,
+    players: Annotated[int, typer.Option("--players", help="How many players to list (0: all).", **number(0))] = 20,
     as_json: JsonOption = False,
 ) -> None:
     """Per game: records, the share that passes, results by method, win rates, the pie swap; per player: games

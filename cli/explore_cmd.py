@@ -20,6 +20,7 @@ from .options import CsvOption, DbOption, JsonOption, with_filters
 from .positions import resolve
 from .tables import dicts_csv, percent, print_table
 from .views.layout import Column
+from .views.words import plural
 
 if TYPE_CHECKING:
     from ..verifier.targets import Target
@@ -172,6 +173,7 @@ def reindex_cmd(
     if not quiet:
         err.print()
     out = make_console()
-    out.print(Text(f"{done} records, {count} positions indexed, {lines} change lists for pattern search"))
+    out.print(Text(f"{plural(done, 'record')}, {plural(count, 'position')} indexed, {plural(lines, 'change list')} for "
+                   "pattern search"))
     if updated:
         out.print(Text(f"{updated} stored verdicts updated to the rules as they stand"))

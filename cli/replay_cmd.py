@@ -18,8 +18,9 @@ from rich.text import Text
 
 from ..records.model import FormatError, Record
 from .common import EXIT_FAILED, CommandError, add_commands, make_console, note
-from .options import DB_INT_MAX, SgfPointsOption
+from .options import DB_INT_MAX, SgfPointsOption, number
 from .views.boards import console_needs_ascii, move_line
+from .views.words import plural
 
 if TYPE_CHECKING:
     from ..verifier.analysis import Analysis
@@ -44,7 +45,7 @@ def _read_path(path: Path, index: int | None) -> Record:
             note(f"{path} holds {len(records)} records; showing the first (choose another with --index)")
         index = 0
     if not 0 <= index < len(records):
-        raise CommandError(f"{path} holds {len(records)} record(s): --index must be 0..{len(records) - 1}")
+        raise CommandError(f"{path} holds {plural(len(records), 'record')}: --index must be 0..{len(records) - 1}")
     return records[index]
 
 
@@ -116,7 +117,7 @@ DbOpt = Annotated[str | None, typer.Option("--db", help="Archive: a path or SQLA
                                                         "else records.db).")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Replace the output file if it exists.")]
 IndexOpt = Annotated[int | None, typer.Option("--index", help="Which record of a collection file (0 = the first).",
-                                              min=0, max=DB_INT_MAX)]
+                                              **number(0))]
 
 
 def replay_command(

@@ -17,7 +17,7 @@ from ..records.games import Game
 from ..records.notation import NotationError, column_name, parse_point_text, point_name
 from ..schema.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
 from .common import EXIT_FAILED, CommandError, add_commands, make_console, note, open_archive, print_json
-from .options import DB_INT_MAX, CsvOption, DbOption, JsonOption, game_and_size, with_filters
+from .options import CsvOption, DbOption, JsonOption, game_and_size, number, with_filters
 from .positions import first_record, resolve
 from .tables import Extra, count_line, dicts_csv, game_table, percent, print_table, row_json, rows_csv
 from .views.layout import Column
@@ -39,8 +39,8 @@ def search_cmd(
     db: DbOption = None,
     sort: Annotated[str, typer.Option("--sort", help=f"Sort by {', '.join(SORT_NAMES)}; `-` first for "
                                                      "descending; several with commas.")] = "id",
-    limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", min=0,
-                                       max=DB_INT_MAX)] = DEFAULT_LIMIT,
+    limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", **number(0))
+                     ] = DEFAULT_LIMIT,
     as_json: JsonOption = False,
     as_csv: CsvOption = False,
     after: Annotated[str | None, typer.Option("--after", "--position", help="Games that reached the position after "

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from ..records.games import short_name
+from ..records.games import game_title, short_name
 from .common import (
     EXIT_FAILED,
     CommandError,
@@ -25,10 +25,11 @@ from .common import (
     print_json,
     reading,
 )
-from .options import CsvOption, DbOption, JsonOption
+from .options import CsvOption, DbOption, JsonOption, number
 from .tables import print_table
 from .views.layout import Column
 from .views.tournament import crosstable_csv, crosstable_html, print_crosstable, rating_svg
+from .views.words import plural
 
 GameOption = Annotated[str | None, typer.Option("--game", help="Only this game (go-ing, conversion-go, cation, "
                                                                 "quentin, squer; also go, ConversionGo).")]
@@ -116,7 +117,7 @@ def crosstable_cmd(
         name, rows = event_rows(session, event, kind)
         ids = load_identities(session)
     if not rows or name is None:
-        raise CommandError(f"no records of event {event!r}" + (f" in {kind}" if kind else ""), EXIT_FAILED)
+        raise CommandError(f"no records of event {event!r}" + (f" in {game_title(kind)}" if kind else ""), EXIT_FAILED)
     kinds = sorted({r.game for r in rows})
     if len(kinds) > 1:
         raise CommandError(f"event {name!r} holds records of several games ({', '.join(kinds)}): name one with --game")
@@ -196,7 +197,7 @@ def alias_cmd(
             if as_json:
                 print_json([{"key": k, "player": c} for k, c in made])
             else:
-                note(f"{len(made)} spelling(s) made one player with {names[0]}")
+                note(f"{plural(len(made), 'spelling')} made one player with {names[0]}")
             return
         with session_scope(engine) as session:
             listed = aliases(session)
@@ -220,7 +221,7 @@ def ratings_cmd(
     player: Annotated[str | None, typer.Option("--player", help="One player's rating history.")] = None,
     svg: Annotated[Path | None, typer.Option("--svg", help="With --player: write the history as an SVG line "
                                              "chart to this file.")] = None,
-    limit: Annotated[int, typer.Option("--limit", help="At most this many players per game (0: all).", min=0)]
+    limit: Annotated[int, typer.Option("--limit", help="At most this many players per game (0: all).", **number(0))]
     = 0,
     as_json: JsonOption = False,
 ) -> None:
@@ -281,7 +282,7 @@ def ratings_cmd(
         out = make_console()
         print_table(out, columns, cells)
         left = ", ".join(f"{n} {why}" for why, n in run.skipped.most_common())
-        out.print(Text(f"{run.counted} records rated" + (f"; left out: {left}" if left else ""), style="dim"))
+        out.print(Text(f"{plural(run.counted, 'record')} rated" + (f"; left out: {left}" if left else ""), style="dim"))
     if not found:
         if not as_json:
             note("no records to rate")

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ...records.games import short_name
+from ...records.games import game_title, short_name
 
 if TYPE_CHECKING:
     from ...schema.tournaments.crosstable import Crosstable
@@ -118,7 +118,7 @@ def crosstable_html(table: Crosstable) -> str:
         breaks = "".join(f"<td>{_num(s.tie_breaks[n])}</td>" for n in table.tie_break_names)
         body.append(f"<tr><td>{s.rank}</td><td class=\"name\">{escape(s.name)}</td>{rounds}"
                     f"<td>{_num(s.points)}</td>{breaks}</tr>")
-    title = escape(f"{table.event} ({table.game})")
+    title = escape(f"{table.event} ({game_title(table.game)})")
     return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
             f"<title>{title}</title><style>{_PAGE_CSS}</style></head><body>\n"
@@ -150,7 +150,7 @@ def rating_svg(found: Sequence[Rating]) -> str:
              f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#333"/>',
              f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#333"/>',
              f'<text x="{pad}" y="{pad - 16}" font-weight="bold">'
-             f'{escape(", ".join(f"{r.name} ({r.game})" for r in found))}</text>',
+             f'{escape(", ".join(f"{r.name} ({game_title(r.game)})" for r in found))}</text>',
              f'<text x="4" y="{y(y1):.1f}">{y1:.0f}</text><text x="4" y="{y(y0):.1f}">{y0:.0f}</text>']
     first = min(d for r in found for d, _, _ in r.history)
     last = max(d for r in found for d, _, _ in r.history)
