@@ -4,7 +4,6 @@ describes the index; `records search --after` finds the games that reached a pos
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -15,7 +14,7 @@ from ..records.games import SPECS, Game, MoveKind
 from ..records.model import Colour
 from ..records.notation import column_name
 from ..schema.core.filters import Filters
-from .common import EXIT_FAILED, add_commands, make_console, open_archive, print_json
+from .common import EXIT_FAILED, add_commands, make_console, open_archive, print_json, write_out
 from .options import CsvOption, DbOption, JsonOption, with_filters
 from .positions import resolve
 from .tables import dicts_csv, percent, print_table
@@ -47,9 +46,10 @@ def register(app: typer.Typer) -> None:
 @with_filters
 def explore_cmd(
     filters: Filters,
-    moves: Annotated[str | None, typer.Argument(help="Moves from the start: Q16,D4 or pd,dp (Go: --game, --size "
-                                                "for the others). None: the start (the opening table).",
-                                                show_default=False)] = None,
+    moves: Annotated[list[str] | None, typer.Argument(help="Moves from the start, separated by spaces or commas: "
+                                                      "Q16 D4, Q16,D4 or pd,dp (Go: --game, --size for the "
+                                                      "others). None: the start (the opening table).",
+                                                      show_default=False)] = None,
     like: Annotated[Path | None, typer.Option("--like", help="The position of this record (with --move).")] = None,
     move: Annotated[int | None, typer.Option("--move", help="... after this many moves (0: the start).")] = None,
     db: DbOption = None,
@@ -57,6 +57,12 @@ def explore_cmd(
     as_csv: CsvOption = False,
 ) -> None:
     """What was played at a position: each next move with its games, wins, draws, swaps and when last played."""
+    return _explore(filters, moves=",".join(moves) if moves else None, like=like, move=move, db=db,
+                    as_json=as_json, as_csv=as_csv)
+
+
+def _explore(filters: Filters, *, moves: str | None, like: Path | None, move: int | None, db: str | None,
+             as_json: bool, as_csv: bool) -> None:
     from ..schema.positions.explore import explore
 
     target = resolve(filters, moves=moves, like=like, move=move)
@@ -78,7 +84,7 @@ def explore_cmd(
                     "continuations": data})
     elif as_csv:
         fields = ["move", "games", "black_wins", "white_wins", "draws", "mover_wins", "last_played"]
-        sys.stdout.write(dicts_csv(data, fields + (["swapped", "swapper_wins"] if pie else [])))
+        write_out(dicts_csv(data, fields + (["swapped", "swapper_wins"] if pie else [])))
     else:
         out = make_console()
         out.print(_board(target))
@@ -132,7 +138,7 @@ def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: 
     elif as_csv:
         fields = ["black", "white", "games", "swapped", "swap_rate", "black_wins", "white_wins", "draws",
                   "first_player_wins", "second_player_wins", "swapper_wins", "last_played"]
-        sys.stdout.write(dicts_csv([{**d, "black": " ".join(d["black"]), "white": " ".join(d["white"])}
+        write_out(dicts_csv([{**d, "black": " ".join(d["black"]), "white": " ".join(d["white"])}
                                     for d in data], fields))
     else:
         out = make_console()

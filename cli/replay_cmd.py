@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from ..records.limits import STDIN
 from ..records.model import FormatError, Record
 from .common import EXIT_FAILED, CommandError, add_commands, make_console, note
 from .options import DB_INT_MAX, SgfPointsOption, number
@@ -70,6 +71,8 @@ def _read_archive(record_id: int, db: str | None) -> Record:
 def load_record(source: str, db: str | None, index: int | None) -> Record:
     """The record a command's argument names: a file, or an archive id when it is an integer and no such file."""
     path = Path(source)
+    if source == STDIN:  # standard input, as verify and import read it
+        return _read_path(path, index)
     if path.exists():
         if path.is_dir():
             raise CommandError(f"{source} is a folder, not a record file")
@@ -112,7 +115,8 @@ def _check_move(data: Analysis, move: int) -> int:
 
 # -- commands ------------------------------------------------------------------------------------------------
 
-SourceArg = Annotated[str, typer.Argument(help="A record file (.rec, .sgf), or an archive id.", show_default=False)]
+SourceArg = Annotated[str, typer.Argument(help="A record file (.rec, .sgf), - (standard input), or an archive id.",
+                                          show_default=False)]
 DbOpt = Annotated[str | None, typer.Option("--db", help="Archive: a path or SQLAlchemy URL (default: $RECORDS_DB, "
                                                         "else records.db).")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Replace the output file if it exists.")]

@@ -6,7 +6,6 @@ in them (`--pattern`, `--pattern-from`: docs/patterns.md), and what was played n
 from __future__ import annotations
 
 import string
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -16,7 +15,7 @@ from rich.text import Text
 from ..records.games import Game
 from ..records.notation import NotationError, column_name, parse_point_text, point_name
 from ..schema.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
-from .common import EXIT_FAILED, CommandError, add_commands, make_console, note, open_archive, print_json
+from .common import EXIT_FAILED, CommandError, add_commands, make_console, note, open_archive, print_json, write_out
 from .options import CsvOption, DbOption, JsonOption, game_and_size, number, with_filters
 from .positions import first_record, resolve
 from .tables import Extra, count_line, dicts_csv, game_table, percent, print_table, row_json, rows_csv
@@ -93,7 +92,7 @@ def search_cmd(
     if as_json:
         print_json([row_json(r) for r in found])
     elif as_csv:
-        sys.stdout.write(rows_csv(found))
+        write_out(rows_csv(found))
     elif found:
         out = make_console()
         out.print(game_table(found, out.width))
@@ -119,7 +118,7 @@ def position_search(filters: Filters, *, db: str | None, moves: str | None, like
     if as_json:
         print_json(data)
     elif as_csv:
-        sys.stdout.write(dicts_csv(data))
+        write_out(dicts_csv(data))
     elif found:
         out = make_console()
         extra: list[Extra] = [(Column("at", justify="right"), [str(item["at_move"]) for item in data]),
@@ -223,7 +222,7 @@ def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, sou
                     "either_colour": either_colour, "games": total, "appearances": result.appearances,
                     "records": games, "continuations": conts})
     elif as_csv:
-        sys.stdout.write(dicts_csv([g | {"at_moves": " ".join(map(str, g["at_moves"]))} for g in games]))
+        write_out(dicts_csv([g | {"at_moves": " ".join(map(str, g["at_moves"]))} for g in games]))
     else:
         out = make_console()
         labels: dict[tuple[int, int], str] = {}

@@ -7,7 +7,6 @@ Every text from a record is shown through rich Text (never read as markup). Exit
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,6 +23,7 @@ from .common import (
     open_archive,
     print_json,
     reading,
+    write_out,
 )
 from .options import CsvOption, DbOption, JsonOption, number
 from .tables import print_table
@@ -127,9 +127,9 @@ def crosstable_cmd(
     if as_json:
         print_json(table.to_json())
     elif as_csv:
-        sys.stdout.write(crosstable_csv(table))
+        write_out(crosstable_csv(table))
     elif as_html:
-        sys.stdout.write(crosstable_html(table))
+        write_out(crosstable_html(table))
     else:
         print_crosstable(make_console(), table)
 
