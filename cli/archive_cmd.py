@@ -61,7 +61,8 @@ def import_cmd(
                                                 "files on).", **number(1, 256))] = None,
     batch_size: Annotated[int, typer.Option("--batch", help="Records per transaction.", **number(1, 100_000))] = 500,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every duplicate.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (there is none unless stderr is a "
+                                        "terminal).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of a table.")] = False,
 ) -> None:
     """Parse, verify and store records; an interrupted import completes when run again."""
@@ -81,7 +82,7 @@ def import_cmd(
     with open_archive(db, create=True) as engine:
         progress = Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
                             TextColumn("{task.fields[records]} records"), TimeElapsedColumn(), console=err,
-                            disable=quiet, transient=False)
+                            disable=quiet or not err.is_terminal, transient=False)
         task = progress.add_task("import", total=len(files), records=0)
 
         def on_file(result: FileResult) -> None:
@@ -290,8 +291,6 @@ def _export_files(found: Sequence[GameRow], output: str, *, canonical: bool, for
             out.mkdir(parents=True, exist_ok=True)
             items = [(out / file_name(r, canonical=canonical), record_bytes([r], canonical=canonical)) for r in found]
         else:
-            if out.parent != Path(""):
-                out.parent.mkdir(parents=True, exist_ok=True)
             items = [(out, record_bytes(found, canonical=canonical))]
         return write_files(items, force=force)
     except OutputError as exc:

@@ -63,3 +63,18 @@ def test_any_output_encoding(command: tuple[str, ...], archive: str) -> None:
     assert done.stdout.isascii()
     if command[0] != "verify":
         assert b"\\u5929" in done.stdout  # the first character of the CJK name, escaped
+
+
+def test_no_progress_bar_unless_on_a_terminal(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "boardrecords.cli.main", "import", str(EXAMPLES), "--db",
+                           str(tmp_path / "p.db")], capture_output=True, timeout=120)
+    assert done.returncode in (0, 1), done.stderr.decode()
+    assert b"importing" not in done.stderr and b"importing" not in done.stdout
+
+
+@pytest.mark.parametrize("command", ["diagram", "html"])
+def test_a_missing_output_folder_is_made(command: str, tmp_path: Path) -> None:
+    target = tmp_path / "new" / "folder" / "out"
+    result = run(command, RECORD, "-o", target)
+    assert result.exit_code == 0, result.output
+    assert target.read_text().lstrip().startswith("<")
