@@ -34,10 +34,11 @@ from .common import (
     print_json,
     reading,
 )
-from .options import DB_INT_MAX, DbOption, JsonOption, SgfPointsOption, with_filters
-from .tables import compact_table, percent, row_json
+from .options import DbOption, JsonOption, SgfPointsOption, number, whole_number, with_filters
+from .tables import percent, print_table, row_json
+from .views.layout import Column
 from .views.safe_text import plain as shown
-from .views.words import totals_line
+from .views.words import plural, totals_line
 
 if TYPE_CHECKING:
     from ..schema.archive.importer import FileResult
@@ -57,12 +58,13 @@ def import_cmd(
     db: DbOption = None,
     workers: Annotated[int | None, typer.Option("--workers", "-j", help="Worker processes that parse and verify "
                                                 "(1: none; default: one per CPU but one, at most 8; used from 100 "
-                                                "files on).", min=1, max=256)] = None,
-    batch_size: Annotated[int, typer.Option("--batch", help="Records per transaction.", min=1, max=100_000)] = 500,
+                                                "files on).", **number(1, 256))] = None,
+    batch_size: Annotated[int, typer.Option("--batch", help="Records per transaction.", **number(1, 100_000))] = 500,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every duplicate.")] = False,
     skip_duplicates: Annotated[bool, typer.Option("--skip-duplicates", help="Keep out likely duplicates: records "
                                                   "with the Dyer signature and players of a stored one.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (there is none unless stderr is a "
+                                        "terminal).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of a table.")] = False,
 ) -> None:
     """Parse, verify and store records; an interrupted import completes when run again."""
@@ -82,7 +84,7 @@ def import_cmd(
     with open_archive(db, create=True) as engine:
         progress = Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
                             TextColumn("{task.fields[records]} records"), TimeElapsedColumn(), console=err,
-                            disable=quiet, transient=False)
+                            disable=quiet or not err.is_terminal, transient=False)
         task = progress.add_task("import", total=len(files), records=0)
 
         def on_file(result: FileResult) -> None:
@@ -139,8 +141,8 @@ def _import_exit(ok: bool, missing: bool) -> None:
 
 
 def show_cmd(
-    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record's id in the archive.", min=1,
-                                             max=DB_INT_MAX)],
+    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record's id in the archive.",
+                                             parser=whole_number(1))],
     db: DbOption = None,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Draw the board with ASCII only.")] = False,
     as_json: JsonOption = False,
@@ -229,20 +231,21 @@ def _print_history(db: str | None, record_id: int) -> None:
     if not versions:
         out.print(Text("history: the record as imported; never fixed", style="dim"))
         return
-    t = compact_table("version", "sha256", "verdict", "replaced", "replaced by", right=("version",))
-    for v in versions:
-        t.add_row(str(v["version"]), v["sha256"][:12], v["verdict"], v["replaced_at"][:16].replace("T", " "),
-                  Text(v["replaced_by"]))
-    t.add_row(str(len(versions) + 1), "", "", "", Text("(the current version)"))
+    columns = [Column("version", justify="right"), Column("sha256", drop=2), Column("verdict", drop=1),
+               Column("replaced", drop=3), Column("replaced by", shorten=True, least=16)]
+    cells: list[list[Text | str]] = [[str(v["version"]), v["sha256"][:12], v["verdict"],
+                                      v["replaced_at"][:16].replace("T", " "), Text(v["replaced_by"])]
+                                     for v in versions]
+    cells.append([str(len(versions) + 1), "", "", "", Text("(the current version)")])
     out.print(Text("history", style="bold"))
-    out.print(t)
+    print_table(out, columns, cells)
 
 
 @with_filters
 def export_cmd(
     filters: Filters,
     ids: Annotated[list[int] | None, typer.Argument(metavar="ID", help="Record ids; or use the filters.",
-                                                    show_default=False, min=1, max=DB_INT_MAX)] = None,
+                                                    show_default=False, parser=whole_number(1))] = None,
     db: DbOption = None,
     output: Annotated[str | None, typer.Option("--output", "-o", help="A file (one collection) or a folder (one "
                                                "file per record; a trailing / makes one). Default: stdout.")] = None,
@@ -251,8 +254,7 @@ def export_cmd(
     everything: Annotated[bool, typer.Option("--all", help="Export every record.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Replace output files that exist.")] = False,
     sort: Annotated[str, typer.Option("--sort", help="Order, as for search.")] = "id",
-    limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", min=0,
-                                       max=DB_INT_MAX)] = 0,
+    limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", **number(0))] = 0,
 ) -> None:
     """Records out of the archive: their original bytes (byte for byte) or --canonical."""
     from ..schema.core.export import record_bytes
@@ -282,7 +284,8 @@ def export_cmd(
             sys.stdout.buffer.flush()
         else:
             written = _export_files(found, output, canonical=canonical, force=force)
-            note(f"exported {len(found)} record(s) to {output if len(written) == 1 else str(Path(output)) + '/'}")
+            where = output if len(written) == 1 else str(Path(output)) + "/"
+            note(f"exported {plural(len(found), 'record')} to {where}")
     if missing:
         raise typer.Exit(EXIT_FAILED)
 
@@ -301,8 +304,6 @@ def _export_files(found: Sequence[GameRow], output: str, *, canonical: bool, for
             out.mkdir(parents=True, exist_ok=True)
             items = [(out / file_name(r, canonical=canonical), record_bytes([r], canonical=canonical)) for r in found]
         else:
-            if out.parent != Path(""):
-                out.parent.mkdir(parents=True, exist_ok=True)
             items = [(out, record_bytes(found, canonical=canonical))]
         return write_files(items, force=force)
     except OutputError as exc:
@@ -312,8 +313,7 @@ def _export_files(found: Sequence[GameRow], output: str, *, canonical: bool, for
 def stats_cmd(
     db: DbOption = None,
     game: Annotated[str | None, typer.Option("--game", help="Only this game.")] = None,
-    players: Annotated[int, typer.Option("--players", help="How many players to list (0: all).", min=0,
-                                         max=DB_INT_MAX)] = 20,
+    players: Annotated[int, typer.Option("--players", help="How many players to list (0: all).", **number(0))] = 20,
     as_json: JsonOption = False,
 ) -> None:
     """Per game: records, the share that passes, results by method, win rates, the pie swap; per player: games
@@ -332,40 +332,35 @@ def stats_cmd(
         raise typer.Exit(EXIT_FAILED)
 
 
-def _stats_table(*headers: str, title: str) -> Table:
-    table = Table(title=title, title_justify="left", header_style="bold", box=None, pad_edge=False,
-                  show_edge=False)
-    for header in headers:
-        table.add_column(header, no_wrap=True, justify="left" if header in ("game", "player") else "right")
-    return table
-
-
 def _print_stats(per_game: Sequence[Any], per_player: Sequence[Any]) -> None:
     console = make_console()
     if not per_game:
         note("the archive holds no records")
         return
-    # Short headers and whole percentages keep the table within 80 columns; the methods follow as lines.
-    t = _stats_table("game", "records", "pass", "decided", "B wins", "W wins", "1st wins", "swaps", "swapper",
-                       title="per game (wins as shares of decided games; 1st: the player who moved first)")
+    columns = [Column("game"), Column("records", justify="right"), Column("pass", justify="right", drop=3),
+               Column("decided", justify="right", drop=5), Column("B wins", justify="right", drop=4),
+               Column("W wins", justify="right", drop=4), Column("1st wins", justify="right", drop=6),
+               Column("swaps", justify="right", drop=2), Column("swapper", justify="right", drop=1)]
     methods: list[Text] = []
+    cells: list[list[Text | str]] = []
     for g in per_game:
         short = short_name(g.game)
-        t.add_row(short, str(g.records), percent(g.pass_share, missing="-"), str(g.decided),
-                  percent(g.black_rate, missing="-"), percent(g.white_rate, missing="-"),
-                  percent(g.first_player_rate, missing="-"),
-                  f"{g.swaps} ({percent(g.swap_rate, missing='-')})" if g.swaps else "0",
-                  f"{g.swapper_wins}/{g.swapper_decided}" if g.swapper_decided else "-")
+        cells.append([short, str(g.records), percent(g.pass_share, missing="-"), str(g.decided),
+                      percent(g.black_rate, missing="-"), percent(g.white_rate, missing="-"),
+                      percent(g.first_player_rate, missing="-"),
+                      f"{g.swaps} ({percent(g.swap_rate, missing='-')})" if g.swaps else "0",
+                      f"{g.swapper_wins}/{g.swapper_decided}" if g.swapper_decided else "-"])
         listed = ", ".join(f"{m} {n}" for m, n in sorted(g.methods.items(), key=lambda kv: (-kv[1], kv[0])))
         methods.append(Text(shown(f"{short}: {listed}")))
-    console.print(t)
+    console.print(Text("per game (wins as shares of decided games; 1st: the player who moved first)", style="bold"))
+    print_table(console, columns, cells)
     console.print(Text("declared results by method", style="bold"))
     for line in methods:
         console.print(line)
     if per_player:
-        p = _stats_table("player", "games", "wins", "win rate", title="per player")
-        for s in per_player:
-            p.add_row(Text(shown(s.name or "")), str(s.games), str(s.wins),
-                      percent(s.wins / s.games if s.games else None, missing="-"))
         console.print()
-        console.print(p)
+        console.print(Text("per player", style="bold"))
+        print_table(console, [Column("player", shorten=True, least=14), Column("games", justify="right"),
+                              Column("wins", justify="right", drop=2), Column("win rate", justify="right", drop=1)],
+                    [[Text(shown(s.name or "")), str(s.games), str(s.wins),
+                      percent(s.wins / s.games if s.games else None, missing="-")] for s in per_player])

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
+import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -56,9 +57,27 @@ class SafeConsole(Console):
     """A Console that writes no control character it did not make itself (see the module's description)."""
 
     def _render_buffer(self, buffer: Iterable[Segment]) -> str:
-        return super()._render_buffer(
+        return shown_in(self.encoding, super()._render_buffer(
             segment if segment.control else Segment(terminal(segment.text), segment.style)
-            for segment in buffer)
+            for segment in buffer))
+
+
+def shown_in(encoding: str, text: str) -> str:
+    """`text` with every character `encoding` cannot write as a visible escape (`\\u2026`), as control characters
+    are: any output encoding works (PYTHONIOENCODING=ascii too)."""
+    if text.isascii() or encoding.lower().replace("-", "").startswith(("utf", "cp65001")):
+        return text
+    try:
+        text.encode(encoding)
+        return text
+    except (UnicodeEncodeError, LookupError):
+        return text.encode(encoding, "backslashreplace").decode(encoding, "replace")
+
+
+def write_out(text: str) -> None:
+    """Text on standard output (JSON, CSV, HTML) in any output encoding: what it cannot write, escaped (JSON gets
+    JSON's own `\\u` escapes, since JSON is read back)."""
+    sys.stdout.write(shown_in(sys.stdout.encoding or "utf-8", text))
 
 
 def make_console(*, no_color: bool = False, stderr: bool = False, board: bool = False) -> Console:
@@ -85,7 +104,11 @@ def note(message: str) -> None:
 
 
 def print_json(data: Any) -> None:
-    sys.stdout.write(json_text(data, indent=1) + "\n")
+    text = json_text(data, indent=1)
+    encoding = sys.stdout.encoding or "utf-8"
+    if shown_in(encoding, text) != text:  # an encoding that cannot write it: JSON's ASCII escapes
+        text = json.dumps(json.loads(text), indent=1, ensure_ascii=True)
+    sys.stdout.write(text + "\n")
     sys.stdout.flush()
 
 

@@ -13,7 +13,8 @@ from rich.text import Text
 
 from ..schema.core.filters import Filters
 from .common import EXIT_FAILED, CommandError, add_commands, make_console, note, open_archive, print_json
-from .options import DbOption, JsonOption, with_filters
+from .options import DbOption, JsonOption, whole_number, with_filters
+from .views.words import plural
 
 
 def register(app: typer.Typer) -> None:
@@ -24,7 +25,7 @@ def register(app: typer.Typer) -> None:
 def delete_cmd(
     filters: Filters,
     ids: Annotated[list[int] | None, typer.Argument(metavar="ID", help="Record ids; or use the filters.",
-                                                    show_default=False)] = None,
+                                                    show_default=False, parser=whole_number(1))] = None,
     db: DbOption = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Delete without asking.")] = False,
     as_json: JsonOption = False,
@@ -46,18 +47,19 @@ def delete_cmd(
             raise CommandError("no records match", EXIT_FAILED)
         if not yes:
             if not sys.stdin.isatty():
-                raise CommandError(f"{n} record(s) match: confirm with --yes")
-            if not typer.confirm(f"delete {n} record(s)?", err=True):
+                raise CommandError(f"{plural(n, 'record')} match: confirm with --yes")
+            if not typer.confirm(f"delete {plural(n, 'record')}?", err=True):
                 raise typer.Exit(EXIT_FAILED)
         deleted = delete_records(engine, chosen)
     if as_json:
         print_json({"deleted": deleted})
     else:
-        note(f"deleted {len(deleted)} record(s)")
+        note(f"deleted {plural(len(deleted), 'record')}")
 
 
 def fix_cmd(
-    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record's id in the archive.")],
+    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record's id in the archive.",
+                                             parser=whole_number(1))],
     settings: Annotated[list[str] | None, typer.Option("--set", metavar="PROP=VALUE", help="A root property to set "
                                                        "(PB='Lee Sedol', RO=3, RE=B+R; empty VALUE removes it); "
                                                        "repeat for several.", show_default=False)] = None,

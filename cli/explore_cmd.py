@@ -4,23 +4,22 @@ describes the index; `records search --after` finds the games that reached a pos
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich import box
-from rich.table import Table
 from rich.text import Text
 
 from ..records.games import SPECS, Game, MoveKind
 from ..records.model import Colour
 from ..records.notation import column_name
 from ..schema.core.filters import Filters
-from .common import EXIT_FAILED, add_commands, make_console, open_archive, print_json
+from .common import EXIT_FAILED, add_commands, make_console, open_archive, print_json, write_out
 from .options import CsvOption, DbOption, JsonOption, with_filters
 from .positions import resolve
-from .tables import dicts_csv, percent
+from .tables import dicts_csv, percent, print_table
+from .views.layout import Column
+from .views.words import plural
 
 if TYPE_CHECKING:
     from ..verifier.targets import Target
@@ -47,9 +46,10 @@ def register(app: typer.Typer) -> None:
 @with_filters
 def explore_cmd(
     filters: Filters,
-    moves: Annotated[str | None, typer.Argument(help="Moves from the start: Q16,D4 or pd,dp (Go: --game, --size "
-                                                "for the others). None: the start (the opening table).",
-                                                show_default=False)] = None,
+    moves: Annotated[list[str] | None, typer.Argument(help="Moves from the start, separated by spaces or commas: "
+                                                      "Q16 D4, Q16,D4 or pd,dp (Go: --game, --size for the "
+                                                      "others). None: the start (the opening table).",
+                                                      show_default=False)] = None,
     like: Annotated[Path | None, typer.Option("--like", help="The position of this record (with --move).")] = None,
     move: Annotated[int | None, typer.Option("--move", help="... after this many moves (0: the start).")] = None,
     db: DbOption = None,
@@ -57,6 +57,12 @@ def explore_cmd(
     as_csv: CsvOption = False,
 ) -> None:
     """What was played at a position: each next move with its games, wins, draws, swaps and when last played."""
+    return _explore(filters, moves=",".join(moves) if moves else None, like=like, move=move, db=db,
+                    as_json=as_json, as_csv=as_csv)
+
+
+def _explore(filters: Filters, *, moves: str | None, like: Path | None, move: int | None, db: str | None,
+             as_json: bool, as_csv: bool) -> None:
     from ..schema.positions.explore import explore
 
     target = resolve(filters, moves=moves, like=like, move=move)
@@ -78,26 +84,26 @@ def explore_cmd(
                     "continuations": data})
     elif as_csv:
         fields = ["move", "games", "black_wins", "white_wins", "draws", "mover_wins", "last_played"]
-        sys.stdout.write(dicts_csv(data, fields + (["swapped", "swapper_wins"] if pie else [])))
+        write_out(dicts_csv(data, fields + (["swapped", "swapper_wins"] if pie else [])))
     else:
         out = make_console()
         out.print(_board(target))
-        table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
-        for name in ("move", "games", "B won", "W won", "draws", "mover"):
-            table.add_column(name, justify="left" if name == "move" else "right", no_wrap=True)
+        columns = [Column("move"), Column("games", justify="right"), Column("B won", justify="right", drop=3),
+                   Column("W won", justify="right", drop=3), Column("draws", justify="right", drop=1),
+                   Column("mover", justify="right", drop=2)]
         if pie:
-            table.add_column("swap", justify="right", no_wrap=True)
-            table.add_column("swapper", justify="right", no_wrap=True)
-        table.add_column("last", no_wrap=True)
+            columns += [Column("swap", justify="right", drop=5), Column("swapper", justify="right", drop=4)]
+        columns.append(Column("last", drop=6))
+        rows: list[list[Text | str]] = []
         for c, item in zip(found, data, strict=True):
             cells: list[Text | str] = [Text(item["move"]), str(c.games), percent(c.black_wins, c.games),
                                        percent(c.white_wins, c.games), str(c.draws), percent(c.mover_wins, c.games)]
             if pie:
                 cells += [percent(c.swapped, c.games), percent(c.swapper_wins, c.swapped)]
             cells.append(c.last_played or "")
-            table.add_row(*cells)
+            rows.append(cells)
         if found:
-            out.print(table)
+            print_table(out, columns, rows)
         out.print(Text(f"{total} game{'s' if total != 1 else ''} reached this position", style="dim"))
     if not total:
         raise typer.Exit(EXIT_FAILED)
@@ -132,23 +138,21 @@ def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: 
     elif as_csv:
         fields = ["black", "white", "games", "swapped", "swap_rate", "black_wins", "white_wins", "draws",
                   "first_player_wins", "second_player_wins", "swapper_wins", "last_played"]
-        sys.stdout.write(dicts_csv([{**d, "black": " ".join(d["black"]), "white": " ".join(d["white"])}
+        write_out(dicts_csv([{**d, "black": " ".join(d["black"]), "white": " ".join(d["white"])}
                                     for d in data], fields))
     else:
         out = make_console()
-        # Ten columns: no rules between them, so that they fit 80 columns whole (a date is never cut).
-        table = Table(header_style="bold", box=None, pad_edge=False, show_edge=False)
-        table.add_column("black", no_wrap=True)
-        table.add_column("white", no_wrap=True)
-        for name in ("games", "swap", "B won", "W won", "draws", "first", "swapper"):
-            table.add_column(name, justify="right", no_wrap=True)
-        table.add_column("last", no_wrap=True)
-        for o, d in zip(found, data, strict=True):
-            table.add_row(" ".join(d["black"]), " ".join(d["white"]), str(o.games), percent(o.swapped, o.games),
-                          percent(o.black_wins, o.games), percent(o.white_wins, o.games), str(o.draws),
-                          percent(o.first_wins, o.games), percent(o.swapper_wins, o.swapped), o.last_played or "")
+        columns = [Column("black"), Column("white"), Column("games", justify="right"),
+                   Column("swap", justify="right", drop=5), Column("B won", justify="right", drop=3),
+                   Column("W won", justify="right", drop=3), Column("draws", justify="right", drop=1),
+                   Column("first", justify="right", drop=2), Column("swapper", justify="right", drop=4),
+                   Column("last", drop=6)]
         if found:
-            out.print(table)
+            print_table(out, columns, [
+                [" ".join(d["black"]), " ".join(d["white"]), str(o.games), percent(o.swapped, o.games),
+                 percent(o.black_wins, o.games), percent(o.white_wins, o.games), str(o.draws),
+                 percent(o.first_wins, o.games), percent(o.swapper_wins, o.swapped), o.last_played or ""]
+                for o, d in zip(found, data, strict=True)])
         plural = "s" if len(found) != 1 else ""
         out.print(Text(f"{len(found)} opening{plural} of turns 1-{OPENING_TURNS} in {total} game"
                        f"{'s' if total != 1 else ''}; swap: how often the second player swapped on turn 4; "
@@ -175,6 +179,7 @@ def reindex_cmd(
     if not quiet:
         err.print()
     out = make_console()
-    out.print(Text(f"{done} records, {count} positions indexed, {lines} change lists for pattern search"))
+    out.print(Text(f"{plural(done, 'record')}, {plural(count, 'position')} indexed, {plural(lines, 'change list')} for "
+                   "pattern search"))
     if updated:
         out.print(Text(f"{updated} stored verdicts updated to the rules as they stand"))

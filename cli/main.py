@@ -78,7 +78,8 @@ def load(module: str) -> dict[str, Any]:
 app = typer.Typer(
     name="records",
     cls=LazyCommands,
-    help="Archive, verify and replay game records of Go (Ing rules), Conversion Go, Cation, Quentin and Squer.",
+    help="Archive, verify and replay game records of Go (Simplified Ing Rules), Conversion Go, Cation, Quentin and "
+         "Squer.",
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode="rich",
@@ -103,7 +104,8 @@ def main(
     _version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", callback=_show_version,
                                            is_eager=True)] = False,
 ) -> None:
-    """Archive, verify and replay game records of Go (Ing rules), Conversion Go, Cation, Quentin and Squer."""
+    """Archive, verify and replay game records of Go (Simplified Ing Rules), Conversion Go, Cation, Quentin and
+    Squer."""
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -20,6 +21,34 @@ if TYPE_CHECKING:
     from ..schema.core.filters import Filters
 
 DB_INT_MAX = 2**63 - 1  # the largest integer SQLite and PostgreSQL (bigint) compare with: ids, sizes, limits
+
+
+def whole_number(least: int = 0, most: int = DB_INT_MAX) -> Callable[[str], int]:
+    """A parser for a whole-number option or argument (typer's `parser=`, with a metavar such as `N`): a clear
+    usage error for text that is not a number or a number out of range (ids of 2**63 and above too), and no raw
+    range in the help."""
+
+    def parse(value: str | int) -> int:
+        if isinstance(value, int):
+            number = value
+        else:
+            text = value.strip()
+            if not re.fullmatch(r"[+-]?[0-9]+", text):
+                raise typer.BadParameter(f"{value!r} is not a whole number")
+            number = int(text)
+        if number < least:
+            raise typer.BadParameter(f"{number} is too small: give {least} or more")
+        if number > most:
+            raise typer.BadParameter(f"{number} is too large: give at most {most}")
+        return number
+
+    return parse
+
+
+def number(least: int = 0, most: int = DB_INT_MAX) -> dict[str, Any]:
+    """The settings of a whole-number option (`typer.Option(..., **number(1))`): its parser and the metavar N."""
+    return {"parser": whole_number(least, most), "metavar": "N"}
+
 
 DbOption = Annotated[
     str | None,
@@ -52,7 +81,7 @@ _FILTER_PARAMS = [
     _opt(str | None, "--white", help="The player holding White at the start or, after a swap, at the finish."),
     _opt(str | None, "--winner", help="The winner: a player's name, or the colour B / W."),
     _opt(str | None, "--game", help="go-ing, conversion-go, cation, quentin, squer (also go, ConversionGo)."),
-    _opt(int | None, "--size", help="Board size.", min=0, max=DB_INT_MAX),
+    _opt(int | None, "--size", help="Board size.", **number(0)),
     _opt(str | None, "--event", help="The event (EV), compared like names."),
     _opt(str | None, "--round", help="The round (RO), exactly."),
     _opt(str | None, "--from", help="Played on or after this date: 2017, 2017-05 or 2017-05-03.",
@@ -64,8 +93,8 @@ _FILTER_PARAMS = [
          "result)."),
     _opt(str | None, "--status", help="Result status (GEN-8): agrees, disagrees, unconfirmed, undeclared, kind-only."),
     _opt(bool | None, "--swapped/--not-swapped", help="Only records where the pie swap was (or was not) taken."),
-    _opt(int | None, "--moves-min", help="At least this many moves on the main line.", min=0, max=DB_INT_MAX),
-    _opt(int | None, "--moves-max", help="At most this many moves on the main line.", min=0, max=DB_INT_MAX),
+    _opt(int | None, "--moves-min", help="At least this many moves on the main line.", **number(0)),
+    _opt(int | None, "--moves-max", help="At most this many moves on the main line.", **number(0)),
     _opt(str | None, "--text", help="Text in the comments or the names (case-insensitive)."),
     _opt(str | None, "--opening", help="The main line starts with these moves: 'B\\[pd] W\\[dp]', pd,dp or Q16,D4. "
          "Points in SGF letters or the game's own notation (Q16; a1-style for the connection games), read on the "
@@ -98,5 +127,5 @@ def game_and_size(filters: Filters) -> tuple[Game, int]:
         raise CommandError(f"unknown game {filters.game!r}")
     size = filters.size or SPECS[game].default_size
     if size is None:
-        raise CommandError(f"{game.value} needs --size")
+        raise CommandError(f"{SPECS[game].title} needs --size")
     return game, size

@@ -47,6 +47,10 @@ def write_file(path: Path, data: bytes, *, force: bool) -> Path:
     """Write `data` to `path` through a temporary file renamed into place (see the module's description)."""
     check_target(path, force=force)
     folder = path.parent if str(path.parent) else Path(".")
+    try:  # a missing folder is made, the same way for every command that writes files (export, diagram, html)
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"cannot make the folder {folder}: {exc.strerror or exc}") from exc
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:

@@ -16,10 +16,12 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from ..records.limits import STDIN
 from ..records.model import FormatError, Record
 from .common import EXIT_FAILED, CommandError, add_commands, make_console, note
-from .options import DB_INT_MAX, ForceOption, SgfPointsOption
+from .options import DB_INT_MAX, ForceOption, SgfPointsOption, number
 from .views.boards import console_needs_ascii, move_line
+from .views.words import plural
 
 if TYPE_CHECKING:
     from ..verifier.analysis import Analysis
@@ -44,7 +46,7 @@ def _read_path(path: Path, index: int | None) -> Record:
             note(f"{path} holds {len(records)} records; showing the first (choose another with --index)")
         index = 0
     if not 0 <= index < len(records):
-        raise CommandError(f"{path} holds {len(records)} record(s): --index must be 0..{len(records) - 1}")
+        raise CommandError(f"{path} holds {plural(len(records), 'record')}: --index must be 0..{len(records) - 1}")
     return records[index]
 
 
@@ -69,6 +71,8 @@ def _read_archive(record_id: int, db: str | None) -> Record:
 def load_record(source: str, db: str | None, index: int | None) -> Record:
     """The record a command's argument names: a file, or an archive id when it is an integer and no such file."""
     path = Path(source)
+    if source == STDIN:  # standard input, as verify and import read it
+        return _read_path(path, index)
     if path.exists():
         if path.is_dir():
             raise CommandError(f"{source} is a folder, not a record file")
@@ -111,11 +115,12 @@ def _check_move(data: Analysis, move: int) -> int:
 
 # -- commands ------------------------------------------------------------------------------------------------
 
-SourceArg = Annotated[str, typer.Argument(help="A record file (.rec, .sgf), or an archive id.", show_default=False)]
+SourceArg = Annotated[str, typer.Argument(help="A record file (.rec, .sgf), - (standard input), or an archive id.",
+                                          show_default=False)]
 DbOpt = Annotated[str | None, typer.Option("--db", help="Archive: a path or SQLAlchemy URL (default: $RECORDS_DB, "
                                                         "else records.db).")]
 IndexOpt = Annotated[int | None, typer.Option("--index", help="Which record of a collection file (0 = the first).",
-                                              min=0, max=DB_INT_MAX)]
+                                              **number(0))]
 
 
 def replay_command(

@@ -6,22 +6,21 @@ in them (`--pattern`, `--pattern-from`: docs/patterns.md), and what was played n
 from __future__ import annotations
 
 import string
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich import box
-from rich.table import Table
+from rich.console import Console
 from rich.text import Text
 
 from ..records.games import Game
 from ..records.notation import NotationError, column_name, parse_point_text, point_name
 from ..schema.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
-from .common import EXIT_FAILED, CommandError, add_commands, make_console, note, open_archive, print_json
-from .options import DB_INT_MAX, CsvOption, DbOption, JsonOption, game_and_size, with_filters
+from .common import EXIT_FAILED, CommandError, add_commands, make_console, note, open_archive, print_json, write_out
+from .options import CsvOption, DbOption, JsonOption, game_and_size, number, with_filters
 from .positions import first_record, resolve
-from .tables import count_line, dicts_csv, game_table, percent, row_json, rows_csv
+from .tables import Extra, count_line, dicts_csv, game_table, percent, print_table, row_json, rows_csv
+from .views.layout import Column
 
 if TYPE_CHECKING:
     from ..schema.patterns.search import PatternContinuation
@@ -41,8 +40,8 @@ def search_cmd(
     db: DbOption = None,
     sort: Annotated[str, typer.Option("--sort", help=f"Sort by {', '.join(SORT_NAMES)}; `-` first for "
                                                      "descending; several with commas.")] = "id",
-    limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", min=0,
-                                       max=DB_INT_MAX)] = DEFAULT_LIMIT,
+    limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", **number(0))
+                     ] = DEFAULT_LIMIT,
     as_json: JsonOption = False,
     as_csv: CsvOption = False,
     after: Annotated[str | None, typer.Option("--after", "--position", help="Games that reached the position after "
@@ -104,7 +103,7 @@ def search_cmd(
     if as_json:
         print_json([row_json(r) for r in found])
     elif as_csv:
-        sys.stdout.write(rows_csv(found))
+        write_out(rows_csv(found))
     elif found:
         out = make_console()
         out.print(game_table(found, out.width))
@@ -133,7 +132,7 @@ def signature_search(signature: str, *, db: str | None, size: int | None, limit:
     if as_json:
         print_json([row_json(r) | {"signature": r.signature} for r in found])
     elif as_csv:
-        sys.stdout.write(rows_csv(found))
+        write_out(rows_csv(found))
     elif found:
         out = make_console()
         out.print(game_table(found, out.width))
@@ -186,45 +185,17 @@ def position_search(filters: Filters, *, db: str | None, moves: str | None, like
     if as_json:
         print_json(data)
     elif as_csv:
-        sys.stdout.write(dicts_csv(data))
+        write_out(dicts_csv(data))
     elif found:
         out = make_console()
-        table = _with_position_columns([r.game for r in found], data, out.width)
-        out.print(table)
+        extra: list[Extra] = [(Column("at", justify="right"), [str(item["at_move"]) for item in data]),
+                              (Column("next"), [Text(item["next"] or "") for item in data])]
+        out.print(game_table([r.game for r in found], out.width, extra=extra))
         out.print(Text(count_line(len(found), total), style="dim"))
     if not found:
         if not as_json and not as_csv:
             note("no records reached this position")
         raise typer.Exit(EXIT_FAILED)
-
-
-def _with_position_columns(games: list[Any], data: list[dict[str, Any]], width: int) -> Table:
-    """The archive's table of `games` (fitted to `width` less the two columns added here) with the move number and
-    the next move: a second table built with every column from the start, through rich's public API."""
-    at = [str(item["at_move"]) for item in data]
-    nxt = [item["next"] or "" for item in data]
-    at_width = max([2, *map(len, at)])
-    next_width = max([4, *map(len, nxt)])
-    base = game_table(games, width - at_width - next_width - 6)  # the two columns and their padding ("  " each side)
-    # The name columns wrap between words down to their longest word; when even that is too wide (a long name on
-    # a narrow terminal), they share what is left and fold inside words.
-    fixed = sum((c.max_width or c.min_width or 0) for c in base.columns if c.no_wrap)
-    wrapping = [c for c in base.columns if not c.no_wrap]
-    spare = width - 2 - 3 * (len(base.columns) + 1) - at_width - next_width - fixed
-    share = max(4, spare // len(wrapping)) if wrapping else 0
-    squeeze = sum(c.min_width or 0 for c in wrapping) > spare
-    table = Table(header_style=base.header_style, box=base.box, pad_edge=base.pad_edge)
-    for c in base.columns:
-        narrow = squeeze and not c.no_wrap
-        table.add_column(c.header, justify=c.justify, no_wrap=c.no_wrap,
-                         min_width=min(c.min_width or 0, share) if narrow else c.min_width,
-                         max_width=share if narrow else c.max_width, overflow=c.overflow)
-    table.add_column("at", justify="right", no_wrap=True, min_width=at_width)
-    table.add_column("next", no_wrap=True, min_width=next_width)
-    columns = [list(c.cells) for c in base.columns]
-    for i, (a, n) in enumerate(zip(at, nxt, strict=True)):
-        table.add_row(*(cells[i] for cells in columns), a, Text(n))
-    return table
 
 
 # -- by pattern ---------------------------------------------------------------------------------------------
@@ -322,7 +293,7 @@ def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, sou
                     "either_colour": either_colour, "games": total, "appearances": result.appearances,
                     "records": games, "continuations": regions, "next_moves": nexts})
     elif as_csv:
-        sys.stdout.write(dicts_csv([g | {"at_moves": " ".join(map(str, g["at_moves"]))} for g in games]))
+        write_out(dicts_csv([g | {"at_moves": " ".join(map(str, g["at_moves"]))} for g in games]))
     else:
         out = make_console()
         labels: dict[tuple[int, int], str] = {}
@@ -332,11 +303,11 @@ def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, sou
                 labels[c.local] = LABELS[len(labels)]
         out.print(_drawing(pat, game, size, ox, oy, labels))
         if counted:
-            out.print(_continuation_table(counted, nexts if next_move else regions, labels, tenuki=not next_move))
+            _continuation_table(out, counted, nexts if next_move else regions, labels, tenuki=not next_move)
         if shown:
             at = [Text(_moves_text(g["at_moves"])) for g in games]
-            out.print(game_table([by_id[h.game_id] for h in shown if h.game_id in by_id], out.width - 16,
-                                 extra=[("at", {"no_wrap": False, "max_width": 14}, at)]))
+            out.print(game_table([by_id[h.game_id] for h in shown if h.game_id in by_id], out.width,
+                                 extra=[(Column("at", shorten=True, least=4), at)]))
         if total:
             out.print(Text(f"{count_line(len(shown), total)}, {result.appearances} appearance"
                            f"{'s' if result.appearances != 1 else ''}", style="dim"))
@@ -346,21 +317,21 @@ def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, sou
         raise typer.Exit(EXIT_FAILED)
 
 
-def _continuation_table(counted: list[PatternContinuation], items: list[dict[str, Any]],
-                        labels: dict[tuple[int, int], str], *, tenuki: bool) -> Table:
+def _continuation_table(out: Console, counted: list[PatternContinuation], items: list[dict[str, Any]],
+                        labels: dict[tuple[int, int], str], *, tenuki: bool) -> None:
     """The continuations: in the region (`tenuki`: with the hits that came after moves elsewhere, and the
     appearances after which the game ended first) or the moves right after."""
-    table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
-    heads = ("", "in region" if tenuki else "next", "hits", *(("tenuki",) if tenuki else ()), "games", "B won",
-             "W won")
-    for head in heads:
-        table.add_column(head, justify="left" if head in ("", "next", "in region") else "right", no_wrap=True)
+    columns = [Column(""), Column("in region" if tenuki else "next"), Column("hits", justify="right"),
+               *((Column("tenuki", justify="right", drop=1),) if tenuki else ()),
+               Column("games", justify="right"), Column("B won", justify="right", drop=2),
+               Column("W won", justify="right", drop=2)]
+    rows = []
     for c, item in zip(counted, items, strict=True):
         move = str(item["move"]) if item["move"] != "ended" else "game ended first"
-        table.add_row(labels.get(c.local, "") if c.local is not None else "", Text(move), str(c.hits),
-                      *((str(c.tenuki),) if tenuki else ()), str(c.games), percent(c.black_wins, c.hits),
-                      percent(c.white_wins, c.hits))
-    return table
+        rows.append([labels.get(c.local, "") if c.local is not None else "", Text(move), str(c.hits),
+                     *((str(c.tenuki),) if tenuki else ()), str(c.games), percent(c.black_wins, c.hits),
+                     percent(c.white_wins, c.hits)])
+    print_table(out, columns, rows)
 
 
 def _moves_text(moves: list[int], most: int = 4) -> str:

@@ -9,13 +9,13 @@ import io
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from rich import box
-from rich.console import RenderableType
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from ..records.games import short_name
 from ..verifier.status import ResultStatus, VerdictClass
+from .views.layout import Column, fitted_table
 from .views.safe_text import csv_cell
 from .views.safe_text import plain as shown
 from .views.words import status_word, verdict_word
@@ -66,58 +66,32 @@ JSON_FIELDS = ("id", "sha256", "game", "size", "black", "white", "black_final", 
                "problems", "source_file", "source_index")
 
 
-# The table's columns, in the order they are dropped when the terminal is too narrow for all of them (from the
-# end of this list); `id` ... `verdict` always stay.
-_COLUMNS: list[tuple[str, Callable[[GameRow], Text | str]]] = [
-    ("id", lambda r: str(r.id)),
-    ("game", lambda r: f"{short_name(r.game)} {r.size or ''}".strip()),
-    ("date", lambda r: Text(shown(_date(r)))),
-    ("black", lambda r: Text(shown(_players(r, "B")))),
-    ("white", lambda r: Text(shown(_players(r, "W")))),
-    ("result", lambda r: Text(shown(_result(r)))),
-    ("verdict", lambda r: verdict_word(VerdictClass(r.verdict))),
-    ("status", lambda r: status_word(ResultStatus(r.result_status))),
-    ("event", lambda r: Text(shown(r.event or ""))),
-    ("moves", lambda r: str(r.move_count)),
-    ("winner", lambda r: Text(shown(_winner(r)))),
+# The table's columns; `drop` is the order they are left out in when the width does not afford them all (the
+# highest first: winner, moves, event, status, date, game, result, verdict); id and the players always stay, the
+# names, the event and the result shortened with an ellipsis when they must be.
+GAME_COLUMNS: list[tuple[Column, Callable[[GameRow], Text | str]]] = [
+    (Column("id", justify="right"), lambda r: str(r.id)),
+    (Column("game", drop=4), lambda r: f"{short_name(r.game)} {r.size or ''}".strip()),
+    (Column("date", drop=5), lambda r: Text(shown(_date(r)))),
+    (Column("black", shorten=True, least=12, want=24), lambda r: Text(shown(_players(r, "B")))),
+    (Column("white", shorten=True, least=12, want=24), lambda r: Text(shown(_players(r, "W")))),
+    (Column("result", drop=3, shorten=True, least=6), lambda r: Text(shown(_result(r)))),
+    (Column("verdict", drop=2), lambda r: verdict_word(VerdictClass(r.verdict))),
+    (Column("status", drop=6), lambda r: status_word(ResultStatus(r.result_status))),
+    (Column("event", drop=7, shorten=True), lambda r: Text(shown(r.event or ""))),
+    (Column("moves", justify="right", drop=8), lambda r: str(r.move_count)),
+    (Column("winner", drop=9, shorten=True), lambda r: Text(shown(_winner(r)))),
 ]
-_NAME_COLUMNS = {"black", "white", "event", "winner"}
 
-# A column added after the games' own: its header, its options (as for Table.add_column) and one cell per game.
-Extra = tuple[str, Mapping[str, Any], Sequence[RenderableType]]
+# A column added after the games' own, and its cells (one per game).
+Extra = tuple[Column, Sequence[Text | str]]
 
 
 def game_table(found: Sequence[GameRow], width: int, *, extra: Sequence[Extra] = ()) -> Table:
-    """The games in `width` columns: names wrap between words (never inside one), the rest never wraps. `extra`
-    columns follow, outside that width."""
-    cells = [[fmt(r) for _, fmt in _COLUMNS] for r in found]
-    names = [name for name, _ in _COLUMNS]
-
-    def cell_len(value: Text | str) -> int:
-        return value.cell_len if isinstance(value, Text) else len(value)
-
-    def longest_word(value: Text | str) -> int:
-        text = value.plain if isinstance(value, Text) else value
-        return max((len(w) for w in text.split()), default=0)
-
-    def need(i: int, *, wrapped: bool) -> int:
-        # A name column can wrap down to its longest word; the others need their widest cell.
-        measure = longest_word if wrapped and names[i] in _NAME_COLUMNS else cell_len
-        return max([len(names[i])] + [measure(c[i]) for c in cells])
-
-    keep = list(range(len(names)))
-    while len(keep) > 7 and sum(need(i, wrapped=True) + 3 for i in keep) > width:
-        keep.pop()
-    table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
-    for i in keep:
-        wraps = names[i] in _NAME_COLUMNS
-        table.add_column(names[i], no_wrap=not wraps, min_width=need(i, wrapped=True),
-                         max_width=None if wraps else need(i, wrapped=False), overflow="fold")
-    for header, options, _ in extra:
-        table.add_column(header, **options)
-    for n, c in enumerate(cells):
-        table.add_row(*(c[i] for i in keep), *(column[n] for _, _, column in extra))
-    return table
+    """The games in `width` terminal cells (views/layout.fitted_table), `extra` columns after the games' own."""
+    columns = [col for col, _ in GAME_COLUMNS] + [col for col, _ in extra]
+    rows = [[fmt(r) for _, fmt in GAME_COLUMNS] + [cells[n] for _, cells in extra] for n, r in enumerate(found)]
+    return fitted_table(columns, rows, width)[0]
 
 
 def rows_csv(found: Sequence[GameRow]) -> str:
@@ -158,13 +132,7 @@ def percent(part: float | None, whole: float = 1, *, missing: str = "") -> str:
     return f"{100 * part / whole:.0f}%"
 
 
-_WRAPS = {"event": 16, "player": 12, "spelling": 12, "game": 7, "replaced by": 16}
-
-
-def compact_table(*headers: str, right: Sequence[str] = ()) -> Table:
-    """A table whose name columns wrap (down to a useful width); the others never do."""
-    table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=0)
-    for h in headers:
-        table.add_column(h, justify="right" if h in right else "left", no_wrap=h not in _WRAPS,
-                         min_width=_WRAPS.get(h), overflow="fold")
-    return table
+def print_table(out: Console, columns: Sequence[Column], rows: Sequence[Sequence[Text | str]], *,
+                title: str | None = None) -> None:
+    """A listing fitted to the console's width (views/layout.fitted_table)."""
+    out.print(fitted_table(columns, rows, out.width, title=title)[0])

@@ -7,14 +7,13 @@ Every text from a record is shown through rich Text (never read as markup). Exit
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.text import Text
 
-from ..records.games import short_name
+from ..records.games import game_title, short_name
 from .common import (
     EXIT_FAILED,
     CommandError,
@@ -24,10 +23,13 @@ from .common import (
     open_archive,
     print_json,
     reading,
+    write_out,
 )
-from .options import CsvOption, DbOption, ForceOption, JsonOption
-from .tables import compact_table
+from .options import CsvOption, DbOption, ForceOption, JsonOption, number
+from .tables import print_table
+from .views.layout import Column
 from .views.tournament import crosstable_csv, crosstable_html, print_crosstable, rating_svg
+from .views.words import plural
 
 GameOption = Annotated[str | None, typer.Option("--game", help="Only this game (go-ing, conversion-go, cation, "
                                                                 "quentin, squer; also go, ConversionGo).")]
@@ -78,13 +80,13 @@ def events_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption
     if as_json:
         print_json([e.to_json() for e in found])
     elif found:
-        t = compact_table("event", "game", "dates", "rounds", "players", "records", "pass",
-                           right=("rounds", "players", "records", "pass"))
-        for e in found:
-            t.add_row(Text(e.name), " ".join(short_name(g) for g in sorted(e.games)),
-                      _dates(e.first, e.last), str(len(e.rounds)) if e.rounds else "-", str(len(e.players)),
-                      str(e.records), str(e.passed))
-        make_console().print(t)
+        columns = [Column("event", shorten=True, least=16), Column("game", drop=3), Column("dates", drop=4),
+                   Column("rounds", justify="right", drop=5), Column("players", justify="right", drop=2),
+                   Column("records", justify="right"), Column("pass", justify="right", drop=1)]
+        print_table(make_console(), columns, [
+            [Text(e.name), " ".join(short_name(g) for g in sorted(e.games)), _dates(e.first, e.last),
+             str(len(e.rounds)) if e.rounds else "-", str(len(e.players)), str(e.records), str(e.passed)]
+            for e in found])
     if not found:
         if not as_json:
             note("no records name an event (EV)")
@@ -115,7 +117,7 @@ def crosstable_cmd(
         name, rows = event_rows(session, event, kind)
         ids = load_identities(session)
     if not rows or name is None:
-        raise CommandError(f"no records of event {event!r}" + (f" in {kind}" if kind else ""), EXIT_FAILED)
+        raise CommandError(f"no records of event {event!r}" + (f" in {game_title(kind)}" if kind else ""), EXIT_FAILED)
     kinds = sorted({r.game for r in rows})
     if len(kinds) > 1:
         raise CommandError(f"event {name!r} holds records of several games ({', '.join(kinds)}): name one with --game")
@@ -125,9 +127,9 @@ def crosstable_cmd(
     if as_json:
         print_json(table.to_json())
     elif as_csv:
-        sys.stdout.write(crosstable_csv(table))
+        write_out(crosstable_csv(table))
     elif as_html:
-        sys.stdout.write(crosstable_html(table))
+        write_out(crosstable_html(table))
     else:
         print_crosstable(make_console(), table)
 
@@ -144,12 +146,13 @@ def players_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOptio
     if as_json:
         print_json([p.to_json() for p in found])
     elif found:
-        t = compact_table("player", "game", "games", "wins", "losses", "draws", "first", "last",
-                           right=("games", "wins", "losses", "draws"))
-        for p in found:
-            t.add_row(Text(p.name), short_name(p.game), str(p.games), str(p.wins), str(p.losses),
-                      str(p.draws), _date(p.first), _date(p.last))
-        make_console().print(t)
+        columns = [Column("player", shorten=True, least=14), Column("game", drop=3),
+                   Column("games", justify="right"), Column("wins", justify="right", drop=1),
+                   Column("losses", justify="right", drop=1), Column("draws", justify="right", drop=2),
+                   Column("first", drop=5), Column("last", drop=4)]
+        print_table(make_console(), columns, [
+            [Text(p.name), short_name(p.game), str(p.games), str(p.wins), str(p.losses), str(p.draws),
+             _date(p.first), _date(p.last)] for p in found])
     if not found:
         if not as_json:
             note("the archive holds no players")
@@ -194,7 +197,7 @@ def alias_cmd(
             if as_json:
                 print_json([{"key": k, "player": c} for k, c in made])
             else:
-                note(f"{len(made)} spelling(s) made one player with {names[0]}")
+                note(f"{plural(len(made), 'spelling')} made one player with {names[0]}")
             return
         with session_scope(engine) as session:
             listed = aliases(session)
@@ -205,10 +208,9 @@ def alias_cmd(
     if not listed:
         note("no aliases")
         raise typer.Exit(EXIT_FAILED)
-    t = compact_table("player", "spelling", "key")
-    for a in listed:
-        t.add_row(Text(a.player or a.canonical), Text(a.name), Text(a.key))
-    make_console().print(t)
+    columns = [Column("player", shorten=True), Column("spelling", shorten=True), Column("key", shorten=True, drop=1)]
+    print_table(make_console(), columns, [[Text(a.player or a.canonical), Text(a.name), Text(a.key)]
+                                          for a in listed])
 
 
 # -- ratings --------------------------------------------------------------------------------------------------
@@ -220,7 +222,7 @@ def ratings_cmd(
     svg: Annotated[Path | None, typer.Option("--svg", help="With --player: write the history as an SVG line "
                                              "chart to this file.")] = None,
     force: ForceOption = False,
-    limit: Annotated[int, typer.Option("--limit", help="At most this many players per game (0: all).", min=0)]
+    limit: Annotated[int, typer.Option("--limit", help="At most this many players per game (0: all).", **number(0))]
     = 0,
     as_json: JsonOption = False,
 ) -> None:
@@ -253,11 +255,11 @@ def ratings_cmd(
             return
         out = make_console()
         for r in found:
-            t = compact_table("date", "rating", "95% interval", right=("rating",))
-            for day, value, sd in r.history:
-                t.add_row(day.isoformat(), f"{value:.0f}", f"{value - 1.96 * sd:.0f} .. {value + 1.96 * sd:.0f}")
-            out.print(Text(f"{r.name} ({short_name(r.game)}, {r.games} games)", style="bold"))
-            out.print(t)
+            out.print(Text(f"{r.name} ({short_name(r.game)}, {r.games} game{'s' if r.games != 1 else ''})",
+                           style="bold"))
+            print_table(out, [Column("date"), Column("rating", justify="right"), Column("95% interval", drop=1)],
+                        [[day.isoformat(), f"{value:.0f}", f"{value - 1.96 * sd:.0f} .. {value + 1.96 * sd:.0f}"]
+                         for day, value, sd in r.history])
         return
     if limit:
         kept: dict[str, int] = {}
@@ -271,17 +273,19 @@ def ratings_cmd(
         print_json({"ratings": [r.to_json() for r in found], "records_rated": run.counted,
                     "records_left_out": dict(run.skipped)})
     elif found:
-        t = compact_table("#", "player", "game", "rating", "95% interval", "games", "last",
-                           right=("#", "rating", "games"))
+        columns = [Column("#", justify="right"), Column("player", shorten=True, least=14), Column("game", drop=3),
+                   Column("rating", justify="right"), Column("95% interval", drop=2),
+                   Column("games", justify="right", drop=1), Column("last", drop=4)]
         place: dict[str, int] = {}
+        cells: list[list[Text | str]] = []
         for r in found:
             place[r.game] = place.get(r.game, 0) + 1
-            t.add_row(str(place[r.game]), Text(r.name), short_name(r.game), f"{r.rating:.0f}",
-                      f"{r.low:.0f} .. {r.high:.0f}", str(r.games), _date(r.last))
+            cells.append([str(place[r.game]), Text(r.name), short_name(r.game), f"{r.rating:.0f}",
+                          f"{r.low:.0f} .. {r.high:.0f}", str(r.games), _date(r.last)])
         out = make_console()
-        out.print(t)
+        print_table(out, columns, cells)
         left = ", ".join(f"{n} {why}" for why, n in run.skipped.most_common())
-        out.print(Text(f"{run.counted} records rated" + (f"; left out: {left}" if left else ""), style="dim"))
+        out.print(Text(f"{plural(run.counted, 'record')} rated" + (f"; left out: {left}" if left else ""), style="dim"))
     if not found:
         if not as_json:
             note("no records to rate")

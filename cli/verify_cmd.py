@@ -13,7 +13,7 @@ from ..records.model import Problem, Severity
 from ..records.notation import Notation
 from ..verifier.status import VerdictClass
 from .common import EXIT_FAILED, EXIT_USAGE, add_commands, make_console
-from .options import SgfPointsOption
+from .options import SgfPointsOption, number
 from .verify_work import Item, Options, verify_paths, verify_records
 from .views.safe_text import json_text
 from .views.verdict_view import render_report, render_summary
@@ -38,8 +38,8 @@ def verify_command(
                            "require complete records.")
     ] = False,
     workers: Annotated[int | None, typer.Option("--workers", "-j", help="Worker processes (1: none; default: one "
-                                                "per CPU, at most 8; used from 100 files on).", min=1,
-                                                max=64)] = None,
+                                                "per CPU, at most 8; used from 100 files on).", **number(1, 64))
+                       ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="Plain output without colours.")] = False,
     sgf_points: SgfPointsOption = False,

@@ -64,6 +64,14 @@ def short_name(value: str | None) -> str:
     except ValueError:
         return value or "?"
 
+
+def game_title(value: str | None) -> str:
+    """A game's name as players read it, from its stored value (`go-ing` -> `Go (Simplified Ing Rules)`)."""
+    try:
+        return SPECS[Game(value or "")].title
+    except ValueError:
+        return value or "?"
+
 _GM_ALIASES = {
     "1": Game.GO,
     "go": Game.GO,

@@ -1,8 +1,21 @@
-"""Fitting tables into the terminal: which columns a width affords, and breaking long paths only at their `/`."""
+"""Fitting tables into the terminal: the one table layout every listing uses.
+
+A table is laid out for a width measured as the terminal shows text (a CJK character takes two cells): columns
+are left out by a stated priority until the rest fit, free text is shortened with an ellipsis after a whole word,
+and no cell is ever wrapped or cut inside a word otherwise.
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich import box
+from rich.cells import cell_len
+from rich.console import JustifyMethod
+from rich.table import Table
+from rich.text import Text
 
 # Piped output (not a terminal) is laid out this wide unless COLUMNS says otherwise.
 PIPE_WIDTH = 100
@@ -16,24 +29,136 @@ def output_width(is_terminal: bool, terminal_width: int) -> int:
     return int(columns) if columns.isdigit() and int(columns) > 0 else PIPE_WIDTH
 
 
-def wrap_path(path: str, width: int) -> str:
-    """The path on as many lines as it needs, broken after a `/` (a segment longer than a line is cut)."""
-    width = max(width, 8)
-    if len(path) <= width:
-        return path
-    lines: list[str] = []
-    line = ""
-    for part in path.replace("/", "/\0").split("\0"):
-        while len(part) > width:  # one segment longer than a line: no better place to break it
-            if line:
-                lines.append(line)
-                line = ""
-            lines.append(part[:width])
-            part = part[width:]
-        if len(line) + len(part) > width:
-            lines.append(line)
-            line = ""
-        line += part
-    if line:
-        lines.append(line)
-    return "\n".join(lines)
+# -- the one table layout ---------------------------------------------------------------------------------------
+
+ELLIPSIS = "…"
+GAP = 2  # the columns' separation: one space of padding and the (blank) rule between them
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a fitted table.
+
+    `drop`: its place in the order columns are left out when the width does not afford them all (the highest
+    number goes first; None: never left out). `shorten`: free text (a name, an event, a result) that is shortened
+    with an ellipsis, after its last whole word that fits, rather than push the other columns out; down to
+    `least` cells (or its header). Every other cell is shown whole or not at all.
+    """
+
+    header: str
+    justify: JustifyMethod = "left"
+    drop: int | None = None
+    shorten: bool = False
+    least: int = 10
+    want: int = 0  # free text never left out: other columns are left out to give it this width (or what it needs)
+    path: bool = False  # a file's path: shortened from the left, at a `/`, so that its file name stays
+
+
+@dataclass(frozen=True)
+class Fit:
+    """How a table fits a width: the columns kept (their indexes), the width of each, the headers left out."""
+
+    keep: list[int]
+    widths: dict[int, int]
+    left_out: list[str]
+
+
+def shorten(text: Text, width: int) -> Text:
+    """`text` in at most `width` terminal cells: whole, or up to its last whole word that fits, then `…` (a first
+    word longer than the width is cut after its last character that fits)."""
+    if text.cell_len <= width:
+        return text
+    room = max(width - 1, 0)
+    plain = text.plain
+    end = 0
+    for i, ch in enumerate(plain):
+        if ch == " " and cell_len(plain[:i].rstrip()) <= room:
+            end = len(plain[:i].rstrip())
+    if end == 0:  # one word wider than the column: cut it where it stops fitting
+        while end < len(plain) and cell_len(plain[:end + 1]) <= room:
+            end += 1
+    cut = text[:end]
+    cut.append(ELLIPSIS)
+    return cut
+
+
+def shorten_path(text: Text, width: int) -> Text:
+    """A path in at most `width` cells: whole, or `…/` and its last segments that fit (else as `shorten`)."""
+    if text.cell_len <= width:
+        return text
+    plain = text.plain
+    for i, ch in enumerate(plain):
+        if ch == "/" and cell_len(plain[i:]) + 1 <= width:
+            return Text(ELLIPSIS) + text[i:]
+    return shorten(text, width)
+
+
+def _cells(rows: Sequence[Sequence[Text | str]]) -> list[list[Text]]:
+    return [[c if isinstance(c, Text) else Text(c) for c in row] for row in rows]
+
+
+def fit(columns: Sequence[Column], rows: Sequence[Sequence[Text | str]], width: int) -> Fit:
+    """Which columns of `rows` a table `width` terminal cells wide affords, and how wide each is (measured as the
+    terminal shows them: a CJK character takes two).
+
+    Columns with no text in any row are left out first; then, while the narrowest form of the table is too wide,
+    the column with the highest `drop`. Free text (`shorten`) then shares what is left; no cell is wrapped, and
+    none but free text is ever shortened."""
+    cells = _cells(rows)
+    natural = [max([cell_len(col.header)] + [r[i].cell_len for r in cells]) for i, col in enumerate(columns)]
+    header_len = [cell_len(col.header) for col in columns]
+
+    def least(i: int) -> int:
+        col = columns[i]
+        return min(natural[i], max(header_len[i], col.least)) if col.shorten else natural[i]
+
+    def wanted(i: int) -> int:
+        return max(least(i), min(natural[i], columns[i].want))
+
+    keep = [i for i, col in enumerate(columns) if col.drop is None or any(r[i].plain for r in cells)]
+    left_out = [columns[i].header for i in range(len(columns)) if i not in keep and natural[i] > header_len[i]]
+    droppable = sorted((i for i in keep if columns[i].drop is not None), key=lambda i: -(columns[i].drop or 0))
+    while droppable and sum(wanted(i) for i in keep) + GAP * (len(keep) - 1) > width:
+        gone = droppable.pop(0)
+        keep.remove(gone)
+        left_out.append(columns[gone].header)
+    shown = {i: natural[i] for i in keep}
+    free = [i for i in keep if columns[i].shorten]
+    room = width - GAP * (len(keep) - 1) - sum(natural[i] for i in keep if not columns[i].shorten)
+    # The free text shares the room: the columns that are never left out (the players) first, then the others by
+    # their priority, each group leaving the later ones their least widths; in a group, equal shares, and what a
+    # narrow column does not use goes to the others.
+    def rank(i: int) -> tuple[bool, int]:
+        return columns[i].drop is not None, columns[i].drop or 0
+
+    for group in sorted({rank(i) for i in free}):
+        members = sorted((i for i in free if rank(i) == group), key=lambda i: natural[i])
+        later = sum(least(j) for j in free if rank(j) > group)
+        share_room = room - later
+        for n, i in enumerate(members):
+            shown[i] = max(least(i), min(natural[i], share_room // (len(members) - n)))
+            share_room -= shown[i]
+            room -= shown[i]
+    return Fit(keep, shown, left_out)
+
+
+def fitted_rows(columns: Sequence[Column], layout: Fit, rows: Sequence[Sequence[Text | str]], *,
+                title: str | Text | None = None, show_header: bool = True) -> Table:
+    """`rows` laid out as `layout` says (several tables of one layout line up)."""
+    table = Table(title=title, title_justify="left", header_style="bold", box=box.SIMPLE_HEAD if show_header
+                  else None, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0), show_header=show_header,
+                  collapse_padding=True)
+    for i in layout.keep:
+        table.add_column(columns[i].header, justify=columns[i].justify, no_wrap=True, width=layout.widths[i],
+                         overflow="ellipsis")
+    for r in _cells(rows):
+        table.add_row(*((shorten_path if columns[i].path else shorten)(r[i], layout.widths[i]) for i in layout.keep))
+    return table
+
+
+def fitted_table(columns: Sequence[Column], rows: Sequence[Sequence[Text | str]], width: int, *,
+                 title: str | Text | None = None) -> tuple[Table, list[str]]:
+    """`rows` as one table at most `width` terminal cells wide (`fit`), and the headers of the columns it left
+    out."""
+    layout = fit(columns, rows, width)
+    return fitted_rows(columns, layout, rows, title=title), layout.left_out

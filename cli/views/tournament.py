@@ -11,11 +11,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ...records.games import short_name
+from ...records.games import game_title, short_name
 from .safe_text import csv_cell, html_text, xml_text
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def print_crosstable(out: Console, table: Crosstable) -> None:
               for i, r in enumerate(table.rounds)]
     rank_w = len(str(len(table.standings)))
     breaks_w = sum(max(len(n), 5) + 1 for n in table.tie_break_names) + 5
-    name_w = min(max(len(s.name) for s in table.standings), 16)
+    name_w = min(max(cell_len(s.name) for s in table.standings), 16)
     whole = rank_w + 1 + name_w + 1 + sum(w + 1 for w in widths) + breaks_w
 
     def new_table() -> Table:
@@ -118,7 +119,7 @@ def crosstable_html(table: Crosstable) -> str:
         breaks = "".join(f"<td>{_num(s.tie_breaks[n])}</td>" for n in table.tie_break_names)
         body.append(f"<tr><td>{s.rank}</td><td class=\"name\">{html_text(s.name)}</td>{rounds}"
                     f"<td>{_num(s.points)}</td>{breaks}</tr>")
-    title = html_text(f"{table.event} ({table.game})")
+    title = html_text(f"{table.event} ({game_title(table.game)})")
     return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
             f"<title>{title}</title><style>{_PAGE_CSS}</style></head><body>\n"
@@ -150,7 +151,7 @@ def rating_svg(found: Sequence[Rating]) -> str:
              f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#333"/>',
              f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#333"/>',
              f'<text x="{pad}" y="{pad - 16}" font-weight="bold">'
-             f'{xml_text(", ".join(f"{r.name} ({r.game})" for r in found))}</text>',
+             f'{xml_text(", ".join(f"{r.name} ({game_title(r.game)})" for r in found))}</text>',
              f'<text x="4" y="{y(y1):.1f}">{y1:.0f}</text><text x="4" y="{y(y0):.1f}">{y0:.0f}</text>']
     first = min(d for r in found for d, _, _ in r.history)
     last = max(d for r in found for d, _, _ in r.history)

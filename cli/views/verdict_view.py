@@ -6,7 +6,7 @@ import os
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from rich import box
+from rich.cells import cell_len
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
@@ -20,7 +20,7 @@ from ...records.points import parse_point
 from ...verifier.status import ResultStatus, VerdictClass
 from ...verifier.verdict import Verdict
 from ..verify_work import Item
-from .layout import wrap_path
+from .layout import Column, fit, fitted_rows
 from .safe_text import plain as shown
 from .words import status_word, totals_line, verdict_word
 
@@ -159,27 +159,17 @@ def render_summary(console: Console, outcomes: list[Item]) -> None:
         rows.append([Text(name), Text(short_name(verdict.game)),
                      Text(str(verdict.moves_total)), verdict_word(verdict.verdict), status_word(verdict.status),
                      Text(short)])
-    headers = ["record", "game", "moves", "verdict", "result", "problem"]
-    widths = [max([len(h)] + [r[i].cell_len for r in rows]) for i, h in enumerate(headers)]
-    keep = [0, 1, 2, 3, 4, 5]
-    # Each column takes its widest cell plus a space each side; the record's path gets what is left (the moves
-    # go first when there is not enough) and is broken only after a `/`.
-    if sum(widths) + 3 * len(keep) > console.width:
-        keep.remove(2)
-    rest = console.width - sum(widths[i] + 3 for i in keep[1:]) - 3
-    path_width = max(12, min(widths[0], rest))
-    widths[0] = path_width
+    # The file name (and `#N`) stays whole where the width allows: the path is shortened from the left.
+    names = max((cell_len(r[0].plain.rsplit("/", 1)[-1]) + 2 for r in rows), default=6)
+    columns = [Column("record", shorten=True, path=True, least=min(names, 32)), Column("game", drop=3),
+               Column("moves", justify="right", drop=4), Column("verdict"), Column("result", drop=2),
+               Column("problem", drop=1, shorten=True, least=13)]
+    layout = fit(columns, rows, console.width)
     # rich lays a table out whole: many rows are printed as tables of CHUNK rows with the same column widths.
     for start in range(0, max(1, len(rows)), CHUNK):
         head = start == 0
-        table = Table(title=Text(f"Verification of {shown(base or '.')}") if head else None, title_justify="left",
-                      box=box.SIMPLE_HEAD if head else None, pad_edge=False, show_header=head, padding=(0, 1))
-        for i in keep:
-            table.add_column(headers[i], no_wrap=True, justify="right" if i == 2 else "left", width=widths[i])
-        for r in rows[start:start + CHUNK]:
-            r[0] = Text(wrap_path(r[0].plain, path_width))
-            table.add_row(*(r[i] for i in keep))
-        console.print(table)
+        console.print(fitted_rows(columns, layout, rows[start:start + CHUNK], show_header=head,
+                                  title=Text(f"Verification of {shown(base or '.')}") if head else None))
     for note in notes:
         console.print(note)
     console.print(totals_line(classes, statuses))

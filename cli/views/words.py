@@ -37,3 +37,8 @@ def totals_line(classes: Counter[VerdictClass], statuses: Counter[ResultStatus])
     return Text.assemble(*parts)
 
 
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """`1 record`, `3 records` (`many`: the plural when it is not the word and an s)."""
+    return f"{count} {word if count == 1 else many or word + 's'}"

@@ -140,8 +140,13 @@ def test_search_by_position_fits_80_columns(tmp_path: Path, db_url: str) -> None
     lines = r.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80, r.stdout
     header = next(line for line in lines if line.strip()).split()
-    assert header == ["id", "game", "date", "black", "white", "result", "verdict", "at", "next"]
-    assert "Bartholom" in r.stdout and "Gus" in r.stdout  # the long names fold; every column stays
+    # The long names are shortened after a whole word; columns are left out by their priority (cli/tables.py), and
+    # the id, the players, the move number and the next move stay.
+    assert header[0] == "id" and header[-2:] == ["at", "next"] and {"black", "white"} <= set(header)
+    kept = ["id", "game", "date", "black", "white", "result", "verdict", "at", "next"]
+    assert header == [h for h in kept if h in header]
+    assert "Bartholomew…" in r.stdout or "Bartholomew Ignatius…" in r.stdout
+    assert "Gus" in r.stdout
     rows = [line for line in lines if line.rstrip().endswith(("W E4", "W D5", "W E6", "W F5", "B D3", "B C6"))]
     assert rows and all(line.split()[-3] == "2" for line in rows), r.stdout
 

@@ -1,0 +1,153 @@
+"""The one table layout (cli/views/layout.py): every listing fits the width from 40 columns up, measured as the
+terminal shows it (a CJK character takes two cells); columns are left out by their stated priority (id and the
+players stay); free text is shortened with an ellipsis after a whole word; nothing is cut or wrapped otherwise.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rich.cells import cell_len
+from rich.console import Console
+from rich.text import Text
+
+from boardrecords.cli.tables import GAME_COLUMNS
+from boardrecords.cli.views.layout import ELLIPSIS, Column, fitted_table, shorten, shorten_path
+from tests.shared import EXAMPLES, import_games, run
+
+WIDTHS = (40, 60, 80, 100)
+CJK = "天下无狗二零一八"  # 16 cells wide
+SENTENCE = "White won after Black lost on time in a game the club will long remember"
+
+
+def _game(black: str, white: str, result: str, event: str, moves: str) -> str:
+    return (f"(;GM[1]FF[4]SZ[19]KM[7.5]PB[{black}]PW[{white}]EV[{event}]DT[2024-05-01]RE[{result}]"
+            f"{moves})\n")
+
+
+GAMES = {
+    "cjk.sgf": _game(CJK, "Alice Martin", "W+R", "Autumn club tournament", ";B[pd];W[dp];B[pp];W[dd]"),
+    "sentence.sgf": _game("Bob Stone", CJK, SENTENCE, "Autumn club tournament", ";B[pd];W[dd];B[pq];W[dp]"),
+    "plain.sgf": _game("Alice Martin", "Bob Stone", "B+R", "Spring open", ";B[pd];W[dp]"),
+}
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> str:
+    tmp = tmp_path_factory.mktemp("layout")
+    db = str(tmp / "layout.db")
+    import_games(tmp, db, GAMES)
+    return db
+
+
+def _lines(output: str) -> list[str]:
+    return [line for line in output.splitlines() if line.strip()]
+
+
+def _fits(output: str, width: int) -> None:
+    for line in _lines(output):
+        assert cell_len(line) <= width, (width, line)
+
+
+def _cells_are_whole_or_shortened(output: str, whole: list[str]) -> None:
+    """Each of `whole` (a value of the table) appears whole, or as its own words up to one ending in `…`."""
+    for value in whole:
+        if value in output:
+            continue
+        words = value.split()
+        prefixes = [" ".join(words[:n]) + ELLIPSIS for n in range(1, len(words))]
+        cut_word = [value[:n] + ELLIPSIS for n in range(1, len(value))] if len(words) == 1 else []
+        assert any(p in output for p in prefixes + cut_word), (value, output)
+
+
+# -- the layout itself --------------------------------------------------------------------------------------
+
+def test_shorten_keeps_whole_words_and_measures_cjk() -> None:
+    assert shorten(Text("Black lost on time"), 12).plain == "Black lost…"
+    assert shorten(Text("Black lost on time"), 40).plain == "Black lost on time"
+    short = shorten(Text(CJK), 9)
+    assert short.plain == "天下无狗…" and short.cell_len == 9
+    assert shorten_path(Text("cation/invalid/cation-broken.rec"), 27).plain == "…/invalid/cation-broken.rec"
+    assert shorten_path(Text("cation/invalid/cation-broken.rec"), 20).plain == "…/cation-broken.rec"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_fitted_table_keeps_id_and_players_at_every_width(width: int) -> None:
+    columns = [Column("id", justify="right"), Column("black", shorten=True, least=12, want=24),
+               Column("white", shorten=True, least=12, want=24), Column("result", drop=3, shorten=True, least=6),
+               Column("verdict", drop=2), Column("date", drop=5), Column("event", drop=7, shorten=True)]
+    rows = [["1", CJK, "Alice Martin", SENTENCE, "pass", "2024-05-01", "Autumn club tournament"],
+            ["22", "Bob Stone", CJK, "W+R", "wrong-result", "2024-05-02", ""]]
+    table, left_out = fitted_table(columns, rows, width)
+    console = Console(width=width, no_color=True, record=True)
+    with console.capture() as capture:
+        console.print(table)
+    output = capture.get()
+    _fits(output, width)
+    header = _lines(output)[0].split()
+    assert header[:3] == ["id", "black", "white"]
+    assert set(header) | set(left_out) == {c.header for c in columns}
+    free = [SENTENCE] * ("result" in header) + ["Autumn club tournament"] * ("event" in header)
+    _cells_are_whole_or_shortened(output, [CJK, "Alice Martin", "Bob Stone", *free])
+    # the dates and verdicts are whole or not there at all
+    for value in ("2024-05-01", "wrong-result"):
+        assert value in output or value.split("-")[0] + "…" not in output
+    if width >= 80:
+        assert CJK in output and "Alice Martin" in output and "2024-05-01" in output
+
+
+def test_empty_columns_take_no_room() -> None:
+    table, left_out = fitted_table([Column("id"), Column("event", drop=1, shorten=True)], [["1", ""]], 80)
+    assert [c.header for c in table.columns] == ["id"] and left_out == []
+
+
+def test_the_games_table_states_its_priority() -> None:
+    kept = [c.header for c, _ in GAME_COLUMNS if c.drop is None]
+    assert kept == ["id", "black", "white"]
+    order = sorted((c for c, _ in GAME_COLUMNS if c.drop is not None), key=lambda c: -(c.drop or 0))
+    assert [c.header for c in order] == ["winner", "moves", "event", "status", "date", "game", "result", "verdict"]
+
+
+# -- every listing, at every width ----------------------------------------------------------------------------
+
+LISTINGS = [
+    ("search",), ("search", "--opening", "Q16 D4"), ("events",), ("players",), ("stats",), ("ratings",),
+    ("explore", "Q16"), ("crosstable", "Autumn club tournament"),
+    ("search", "--pattern", "X", "--size", "19"),
+]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("command", LISTINGS, ids=" ".join)
+def test_every_listing_fits(command: tuple[str, ...], width: int, archive: str,
+                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", str(width))
+    result = run(*command, "--db", archive)
+    assert result.exit_code == 0, result.output
+    _fits(result.stdout, width)
+    if command[0] in ("search", "players", "ratings", "crosstable"):
+        _cells_are_whole_or_shortened(result.stdout, [CJK, "Alice Martin", "Bob Stone"])
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_search_keeps_the_id_and_the_players(width: int, archive: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", str(width))
+    result = run("search", "--db", archive)
+    header = _lines(result.stdout)[0].split()
+    assert header[0] == "id" and {"black", "white"} <= set(header)
+    assert CJK in result.stdout  # 16 cells: whole at every width
+    if width >= 60:
+        assert "verdict" in header
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_verify_summary_fits_and_keeps_file_names(width: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", str(width))
+    result = run("verify", "-j", "1", EXAMPLES)
+    assert result.exit_code == 1
+    _fits(result.stdout, width)
+    names = sorted(p.name for p in Path(EXAMPLES).rglob("*.rec"))
+    table = result.stdout.split("\n\n")[0]
+    for name in names:
+        assert name in table, (name, width)
