@@ -219,8 +219,9 @@ def main() -> None:
         summary("4x4 anywhere", time_searches(db, Game.GO, 19, shapes))
 
     sys.path.insert(0, str(ROOT))
-    from boardrecords.records.writer import new_record, write
     from tests.test_verify_properties import random_game
+
+    from boardrecords.records.writer import new_record, write
 
     for game, size in OTHER_SIZES.items():
         if game.value not in wanted:
