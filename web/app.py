@@ -46,6 +46,23 @@ def _validation_message(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
+class BlankFieldsAreAbsent:
+    """ASGI middleware: a query parameter with an empty value (`size=`, as a form sends every field left blank) is
+    left out, so that it means no filter rather than a bad number."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        query: bytes = scope.get("query_string") or b"" if scope["type"] == "http" else b""
+        if query:
+            parts = query.split(b"&")
+            kept = [p for p in parts if p and not (p.endswith(b"=") and p.count(b"=") == 1)]
+            if len(kept) != len(parts):  # the bytes of the others are passed on untouched
+                scope = dict(scope, query_string=b"&".join(kept))
+        await self.app(scope, receive, send)
+
+
 def create_app(db: str | None) -> FastAPI:
     """The application over the archive `db` (a SQLite path or an SQLAlchemy URL; None: env RECORDS_DB, else
     records.db). Raises the archive's ArchiveError when it cannot be opened."""
@@ -69,6 +86,8 @@ def create_app(db: str | None) -> FastAPI:
         for k, v in HEADERS.items():
             response.headers.setdefault(k, v)
         return response
+
+    app.add_middleware(BlankFieldsAreAbsent)
 
     @app.exception_handler(RequestValidationError)
     async def bad_parameter(request: Request, exc: RequestValidationError) -> JSONResponse:

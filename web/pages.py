@@ -119,7 +119,7 @@ def explore_page(request: Request, found: Annotated[Filters, Depends(filters)], 
         return "/explore?" + urlencode({**base, "moves": ",".join([*typed, move])})
 
     continuations = []
-    for c in data["continuations"]:
+    for c in data.get("continuations", []):
         word = c["move"].split(" ", 1)[-1]  # `B Q16` -> Q16
         continuations.append(c | {"href": step(word)})
     empty = []

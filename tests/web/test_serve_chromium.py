@@ -146,3 +146,22 @@ def test_an_uploaded_file_is_verified(browser, served):
     WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".verify-record"))
     sections = browser.find_elements(By.CSS_SELECTOR, ".verify-record")
     assert sections and src.name in browser.find_element(By.TAG_NAME, "h2").text
+
+
+def test_the_games_form_filters_and_sorts(browser, served):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(served + "games")
+    field = browser.find_element(By.NAME, "player")
+    field.send_keys("Alice Martin")
+    browser.find_element(By.CSS_SELECTOR, "#filters button[type=submit]").click()
+    WebDriverWait(browser, 30).until(lambda d: "player=Alice" in d.current_url)
+    count = browser.find_element(By.ID, "count").text
+    rows = browser.find_elements(By.CSS_SELECTOR, "#games tbody tr")
+    assert rows and count.startswith(f"{len(rows)} of {len(rows)} record")
+    browser.find_element(By.LINK_TEXT, "moves").click()
+    WebDriverWait(browser, 30).until(lambda d: "sort=moves" in d.current_url)
+    moves = [int(r.find_elements(By.TAG_NAME, "td")[9].text) for r in
+             browser.find_elements(By.CSS_SELECTOR, "#games tbody tr")]
+    assert moves == sorted(moves)

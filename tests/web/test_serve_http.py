@@ -64,6 +64,8 @@ def hostile_id(client: TestClient) -> int:
     ("/api/explore", {"game": "go", "size": "9", "moves": "E5"},
      ["explore", "E5", "--json", "--game", "go", "--size", "9"]),
     ("/api/explore", {"game": "squer", "size": "7"}, ["explore", "--json", "--game", "squer", "--size", "7"]),
+    ("/api/explore", {"game": "conversion-go", "size": "6"},
+     ["explore", "--json", "--game", "conversion-go", "--size", "6"]),
     ("/api/players", {}, ["players", "--json"]),
     ("/api/players", {"game": "cation"}, ["players", "--json", "--game", "cation"]),
     ("/api/events", {}, ["events", "--json"]),
@@ -145,7 +147,8 @@ def test_methods_that_write_are_refused(client):
 # -- pages ----------------------------------------------------------------------------------------------------
 
 PAGES = ["/games", "/games?player=alice*&sort=-date", "/games?limit=1&offset=1", "/explore",
-         "/explore?game=go&size=9&moves=E5", "/explore?game=cation&size=4", "/players", "/events",
+         "/explore?game=go&size=9&moves=E5", "/explore?game=cation&size=4",
+         "/explore?game=conversion-go&size=6", "/players", "/events",
          "/crosstable?event=Autumn+club+tournament", "/docs", "/ratings", "/ratings?player=Alice+Martin",
          "/patterns", "/patterns?pattern=X./..&anchor=corner&game=cation&size=6", "/verify"]
 
@@ -294,3 +297,14 @@ def test_an_upload_past_the_file_cap_is_refused(client, monkeypatch):
     got = client.post("/api/verify", files={"file": ("big.sgf", b"(;GM[1]SZ[9]C[" + b"x" * 2000 + b"])")})
     assert got.status_code == 400 and "larger than" in got.json()["error"]
     assert client.post("/api/verify").status_code == 400
+
+
+def test_a_form_with_blank_fields_filters_by_the_others(client):
+    blank = {name: "" for name in ("player", "black", "size", "moves-min", "moves-max", "swapped", "from", "to",
+                                   "verdict", "status", "game", "text", "opening")}
+    everything = client.get("/api/search", params={"limit": 500}).json()
+    assert client.get("/api/search", params={**blank, "limit": 500}).json() == everything
+    assert client.get("/games", params=blank).status_code == 200
+    assert client.get("/explore", params={**blank, "game": "go", "size": "9", "moves": ""}).status_code == 200
+    alice = client.get("/api/search", params={**blank, "player": "Alice Martin"}).json()
+    assert alice and all("Alice Martin" in (g["black"], g["white"]) for g in alice)
