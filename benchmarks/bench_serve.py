@@ -8,7 +8,8 @@
    `--reuse`: the files and archive of an earlier run of this script or of bench_positions.py are kept).
 2. Start-up: `records serve --port 0` as a whole process, until it answers its first request (3 times, p50).
 3. Latency over HTTP (one keep-alive connection, `--runs` requests each, p50 and p99): `/api/explore` and the
-   explorer page at depths 0..10 of 5 Go games, the games page's first page, a game page, `/api/search`.
+   explorer page at depths 0..10 of 5 Go games, the games page's first page, `/api/search`; the game pages of the
+   20 longest Go games at their first view (made by a replay of every move) and again (kept), `/api/show/ID`.
 4. `--clients` concurrent clients, each asking 20 questions of every kind: errors (must be 0), requests/s, p50 and
    p99.
 """
@@ -72,15 +73,16 @@ def paths(games: list[list[str]], depth: int, *, page: bool) -> list[str]:
     return [f"{route}?{urlencode({'game': 'go', 'size': 19, 'moves': ','.join(g[:depth])})}" for g in games]
 
 
-def latency(host: str, port: int, games: list[list[str]], runs: int, game_id: int) -> list[tuple[str, float, float]]:
+def latency(host: str, port: int, games: list[list[str]], runs: int, game_ids: list[int]
+            ) -> list[tuple[str, float, float]]:
     conn = http.client.HTTPConnection(host, port, timeout=60)
     rows: list[tuple[str, float, float]] = []
 
-    def measure(label: str, asked: list[str]) -> None:
-        for p in asked:  # warm: the first answer of each question is not counted
+    def measure(label: str, asked: list[str], *, warm: bool = True, repeat: int = runs) -> None:
+        for p in asked if warm else ():  # warm: the first answer of each question is not counted
             timed(conn, p)
         times = []
-        for _ in range(runs):
+        for _ in range(repeat):
             for p in asked:
                 seconds, status = timed(conn, p)
                 assert status == 200, (p, status)
@@ -97,7 +99,10 @@ def latency(host: str, port: int, games: list[list[str]], runs: int, game_id: in
     measure("games page (first 50)", ["/games"])
     measure("games page, player filter", ["/games?player=Player+00*"])
     measure("/api/search first 50", ["/api/search"])
-    measure("game page", [f"/games/{game_id}"])
+    # The longest games: a game page is made once (a replay of every move), then kept while the server runs.
+    measure("game page, first view", [f"/games/{i}" for i in game_ids], warm=False, repeat=1)
+    measure("game page, again", [f"/games/{i}" for i in game_ids[:5]])
+    measure("/api/show/ID", [f"/api/show/{i}" for i in game_ids[:5]])
     conn.close()
     return rows
 
@@ -179,13 +184,13 @@ def main() -> int:
     proc, host, port, _ = start(db)
     try:
         conn = http.client.HTTPConnection(host, port, timeout=60)
-        conn.request("GET", "/api/search?limit=1&sort=-moves")
+        conn.request("GET", "/api/search?limit=40&sort=-moves&game=go")
         import json
 
-        game_id = json.loads(conn.getresponse().read())[0]["id"]
+        game_ids = [g["id"] for g in json.loads(conn.getresponse().read())]
         conn.close()
-        latency(host, port, games, args.runs, game_id)
-        concurrent(host, port, games, args.clients, game_id)
+        latency(host, port, games, args.runs, game_ids[:20])
+        concurrent(host, port, games, args.clients, game_ids[-1])
     finally:
         proc.terminate()
         proc.wait(timeout=30)

@@ -105,15 +105,17 @@ def target(filters: Filters, moves: str | None) -> Target:
         return target_of_moves(moves or "", game, size)
 
 
-def position_search(engine: Engine, filters: Filters, moves: str | None, *, limit: int, offset: int) -> Page:
+def position_search(engine: Engine, filters: Filters, moves: str | None, *, limit: int, offset: int,
+                    total: int | None = None) -> Page:
     """`records search --after MOVES --json`: the games that reached the position, the move number and what came
-    next."""
+    next. `total`: how many games reached it, when the caller knows (the explorer's count), else counted."""
     from ..schema.positions.explore import count_at, games_at
 
     at = target(filters, moves)
     with asked():
         found = games_at(engine, at.key, filters, limit=limit, offset=offset)
-        total = count_at(engine, at.key, filters) if len(found) == limit or offset else len(found)
+        if total is None:
+            total = count_at(engine, at.key, filters) if len(found) == limit or offset else len(found)
     return Page([row_json(r.game) | {"at_move": r.ply, "next": at.shown(r.next) if r.next else None}
                  for r in found], total)
 

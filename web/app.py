@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -79,6 +80,7 @@ def create_app(db: str | None) -> FastAPI:
                   description="The archive of `records`, read-only: the JSON of the commands' --json, by the "
                               "commands' option names.")
     app.state.engine = engine
+    app.state.game_pages = OrderedDict()  # pages.py: the game pages made last
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next: Any) -> Response:

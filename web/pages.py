@@ -5,6 +5,7 @@ same answers as the JSON routes (answers.py), at a stable URL whose query is the
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
@@ -20,6 +21,7 @@ from .assets import package_dir
 from .params import DB_INT_MAX, FILTER_NAMES, TEXT_MAX, Limit, Moves, Offset, Sort, filters
 
 router = APIRouter(include_in_schema=False)
+GAME_PAGES_KEPT = 256  # game pages kept made (a long game's page takes a replay of every move to make)
 
 templates = Environment(loader=FileSystemLoader(package_dir("templates")), autoescape=True,
                         undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
@@ -75,6 +77,11 @@ def game_page(request: Request, record_id: Annotated[int, Path(ge=1, le=DB_INT_M
     from ..schema.core.stored import parse_row
     from ..verifier.analysis import analyse
 
+    # The archive is read-only while it is served, so a game's page, once made, stays right: the last ones are kept.
+    kept: OrderedDict[int, str] = request.app.state.game_pages
+    if record_id in kept:
+        kept.move_to_end(record_id)
+        return HTMLResponse(kept[record_id])
     row, verdict = answers.stored(_engine(request), record_id)
     with answers.asked():
         record = parse_row(row)
@@ -82,11 +89,16 @@ def game_page(request: Request, record_id: Annotated[int, Path(ge=1, le=DB_INT_M
     geo = Geometry(record.size, SPECS[record.game].connection, caption=False)
     data = page_data(analysis, geo)
     header = header_lines(record)
-    return render("game.html", row=row, verdict=verdict, title=header[0],
-                  header=[line.partition(": ")[::2] for line in header[1:]], verdict_lines=verdict_lines(analysis),
-                  problems=verdict.problems, moves=[move_line(analysis, i) for i in range(1, analysis.last + 1)],
-                  width=f"{geo.width:g}", frame=Markup(to_xml(frame_shapes(geo, analysis.points))),
-                  data=Markup(script_json(data)), last=analysis.last, notation=analysis.points.words)
+    page = templates.get_template("game.html").render(
+        row=row, verdict=verdict, title=header[0], header=[line.partition(": ")[::2] for line in header[1:]],
+        verdict_lines=verdict_lines(analysis), problems=verdict.problems,
+        moves=[move_line(analysis, i) for i in range(1, analysis.last + 1)], width=f"{geo.width:g}",
+        frame=Markup(to_xml(frame_shapes(geo, analysis.points))), data=Markup(script_json(data)),
+        last=analysis.last, notation=analysis.points.words)
+    kept[record_id] = page
+    while len(kept) > GAME_PAGES_KEPT:
+        kept.popitem(last=False)
+    return HTMLResponse(page)
 
 
 @router.get("/games/{record_id}/original")
@@ -110,7 +122,10 @@ def explore_page(request: Request, found: Annotated[Filters, Depends(filters)], 
     from ..records.notation import names_for, point_name
 
     at, data = answers.explore(_engine(request), found, moves)
-    reached = answers.position_search(_engine(request), found, moves, limit=limit, offset=offset)
+    # The explorer's count is the count of the games that reached the position (under the same filters); the
+    # opening table of Conversion Go counts its openings' games.
+    reached = answers.position_search(_engine(request), found, moves, limit=limit, offset=offset,
+                                      total=data["games"] if "continuations" in data else None)
     geo = Geometry(at.size, SPECS[at.game].connection, caption=False)
     typed = [m.strip() for m in (moves or "").split(",") if m.strip()]
     base = {k: v for k, v in request.query_params.items() if v != "" and k not in ("moves", "offset")}
