@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from typing import Annotated
 
 import typer
@@ -35,36 +36,39 @@ def serve_cmd(
     if host not in LOCAL_HOSTS:
         note(f"warning: listening on {host}: anyone who can reach this address can read the whole archive "
              "(there is no login)")
-    config = uvicorn.Config(application, host=host, port=port, log_level="warning", access_log=False)
-    server = uvicorn.Server(config)
+    sock = _listening(host, port)  # before the server starts, so that a port in use is one line, not a traceback
+    bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
+    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{bound}/"
+    note(f"serving the archive at {url} (read-only; Ctrl-C stops)")
+    if open_browser:
+        import webbrowser
 
-    def started() -> None:
-        bound = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
-        url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{bound}/"
-        note(f"serving the archive at {url} (read-only; Ctrl-C stops)")
-        if open_browser:
-            import webbrowser
-
-            webbrowser.open(url + "games")
-
-    import asyncio
-
-    async def run() -> None:
-        task = asyncio.create_task(server.serve())
-        while not server.started:
-            if task.done():
-                break
-            await asyncio.sleep(0.05)
-        if server.started:
-            started()
-        await task
-
+        webbrowser.open(url + "games")
+    server = uvicorn.Server(uvicorn.Config(application, log_level="warning", access_log=False))
     try:
-        asyncio.run(run())
+        server.run(sockets=[sock])
     except KeyboardInterrupt:
         pass
+    except SystemExit as exc:  # uvicorn's own start-up failure (it has logged why)
+        raise CommandError(f"the server on {host}:{bound} could not start") from exc
+    finally:
+        sock.close()
+
+
+def _listening(host: str, port: int) -> socket.socket:
+    """A socket bound to `host`:`port` and listening (port 0: a free one)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except OSError as exc:
+        raise CommandError(f"cannot listen on {host}: {exc.strerror or exc}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
         raise CommandError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    if not server.started:
-        raise CommandError(f"cannot listen on {host}:{port}")
+    return sock

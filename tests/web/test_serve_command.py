@@ -52,3 +52,17 @@ def test_serve_without_an_archive_is_a_usage_error(tmp_path):
     done = CliRunner().invoke(app, ["serve", "--db", str(tmp_path / "none.db")])
     assert done.exit_code == 2
     assert "error: no archive" in done.output
+
+
+def test_serve_on_a_port_in_use_is_one_line_and_exit_2(archive):
+    import socket
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    try:
+        done = CliRunner().invoke(app, ["serve", "--db", str(archive), "--port", str(taken.getsockname()[1])])
+    finally:
+        taken.close()
+    assert done.exit_code == 2
+    assert "error: cannot listen on 127.0.0.1:" in done.output and "Traceback" not in done.output
