@@ -1,10 +1,11 @@
 """The one mapping from the repository's folders to the installed package `boardrecords`.
 
-The layers stay top-level folders (`records/`, `verifier/`, `schema/`, `cli/`, and `common/` below them all) and
-install as `boardrecords.records`, `boardrecords.verifier`... Every folder of a layer that holds an `__init__.py` is
-a sub-package, found here; nothing keeps a list by hand. `boardrecords` itself is a namespace package, so no folder
-named `boardrecords` at the repository's root can shadow the installed one. tests/system/test_packaging.py checks
-that the built wheel holds every module of the tree; tools/typecheck.py gives mypy the same mapping.
+The layers stay top-level folders (`records/`, `verifier/`, `schema/`, `cli/` and beside it `web/`, and `common/`
+below them all) and install as `boardrecords.records`, `boardrecords.verifier`... Every folder of a layer that
+holds an `__init__.py` is a sub-package, found here; nothing keeps a list by hand. `boardrecords` itself is a
+namespace package, so no folder named `boardrecords` at the repository's root can shadow the installed one.
+tests/system/test_packaging.py checks that the built wheel holds every module of the tree; tools/typecheck.py gives
+mypy the same mapping.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
-LAYERS = ("common", "records", "verifier", "schema", "cli")
+LAYERS = ("common", "records", "verifier", "schema", "cli", "web")
 
 
 def package_dirs(root: Path = ROOT) -> dict[str, str]:

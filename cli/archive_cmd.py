@@ -35,7 +35,7 @@ from .common import (
     reading,
 )
 from .options import DbOption, JsonOption, SgfPointsOption, number, whole_number, with_filters
-from .tables import percent, print_table, row_json
+from .tables import percent, print_table, record_json
 from .views.layout import Column
 from .views.safe_text import plain as shown
 from .views.words import plural, totals_line
@@ -163,8 +163,7 @@ def show_cmd(
     with expected_failures():
         verdict = stored_verdict(row, problems)
         if as_json:
-            print_json({**row_json(row), **verdict.to_json(), "id": row.id, "signature": row.signature,
-                        **({"history": _history_json(db, record_id)} if history else {})})
+            print_json({**record_json(row, verdict), **({"history": _history_json(db, record_id)} if history else {})})
             return
         record = parse_row(row)
     from ..records.notation import Notation

@@ -14,12 +14,12 @@ from rich.console import Console
 from rich.text import Text
 
 from ..records.games import Game
-from ..records.notation import NotationError, column_name, parse_point_text, point_name
+from ..records.notation import NotationError, column_name, parse_point_text
 from ..schema.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
 from .common import EXIT_FAILED, CommandError, add_commands, make_console, note, open_archive, print_json, write_out
 from .options import CsvOption, DbOption, JsonOption, game_and_size, number, with_filters
 from .positions import first_record, resolve
-from .tables import Extra, count_line, dicts_csv, game_table, percent, print_table, row_json, rows_csv
+from .tables import Extra, count_line, dicts_csv, game_table, pattern_json, percent, print_table, row_json, rows_csv
 from .views.layout import Column
 
 if TYPE_CHECKING:
@@ -274,24 +274,11 @@ def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, sou
         rows, _ = rows_by_ids(engine, [h.game_id for h in shown]) if shown else ([], [])
     by_id = {r.id: r for r in rows}
 
-    def name(local: tuple[int, int] | None) -> str:
-        if local is None:
-            return "elsewhere"
-        return point_name((ox + local[0], oy + local[1]), game, size)
-
-    nexts = [{"move": f"{c.colour} {name(c.local)}" if c.local is not None else "elsewhere",
-              "hits": c.hits, "games": c.games, "black_wins": c.black_wins, "white_wins": c.white_wins}
-             for c in result.next_moves]
-    regions = [{"move": f"{c.colour} {name(c.local)}" if c.local is not None else "ended",
-                "colour": c.colour or None, "point": name(c.local) if c.local is not None else None,
-                "hits": c.hits, "tenuki": c.tenuki, "games": c.games, "black_wins": c.black_wins,
-                "white_wins": c.white_wins} for c in result.continuations]
     games = [row_json(by_id[h.game_id]) | {"at_moves": h.moves} for h in shown if h.game_id in by_id]
     total = len(result.hits)
+    data = pattern_json(result, pat, game, size, (ox, oy), either_colour=either_colour, games=games)
     if as_json:
-        print_json({"game": game.value, "size": size, "pattern": pat.rows(), "anchor": sorted(pat.sides),
-                    "either_colour": either_colour, "games": total, "appearances": result.appearances,
-                    "records": games, "continuations": regions, "next_moves": nexts})
+        print_json(data)
     elif as_csv:
         write_out(dicts_csv([g | {"at_moves": " ".join(map(str, g["at_moves"]))} for g in games]))
     else:
@@ -303,7 +290,8 @@ def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, sou
                 labels[c.local] = LABELS[len(labels)]
         out.print(_drawing(pat, game, size, ox, oy, labels))
         if counted:
-            _continuation_table(out, counted, nexts if next_move else regions, labels, tenuki=not next_move)
+            _continuation_table(out, counted, data["next_moves" if next_move else "continuations"], labels,
+                                tenuki=not next_move)
         if shown:
             at = [Text(_moves_text(g["at_moves"])) for g in games]
             out.print(game_table([by_id[h.game_id] for h in shown if h.game_id in by_id], out.width,

@@ -21,7 +21,11 @@ from .views.safe_text import plain as shown
 from .views.words import status_word, verdict_word
 
 if TYPE_CHECKING:
+    from ..records.games import Game
     from ..schema.core.models import GameRow
+    from ..schema.patterns.search import PatternResult
+    from ..verifier.patterns import Pattern
+    from ..verifier.verdict import Verdict
 
 
 def _date(row: GameRow) -> str:
@@ -85,6 +89,34 @@ GAME_COLUMNS: list[tuple[Column, Callable[[GameRow], Text | str]]] = [
 
 # A column added after the games' own, and its cells (one per game).
 Extra = tuple[Column, Sequence[Text | str]]
+
+
+def record_json(row: GameRow, verdict: Verdict) -> dict[str, Any]:
+    """`records show ID --json` (and the web application's): the row, its stored verdict, its signature."""
+    return {**row_json(row), **verdict.to_json(), "id": row.id, "signature": row.signature}
+
+
+def pattern_json(result: PatternResult, pattern: Pattern, game: Game, size: int, origin: tuple[int, int], *,
+                 either_colour: bool, games: list[dict[str, Any]]) -> dict[str, Any]:
+    """`records search --pattern --json` (and the web application's): the continuations in the region and the
+    moves right after, each named on the board where the pattern is drawn (`origin`: its top-left point)."""
+    from ..records.notation import point_name
+
+    ox, oy = origin
+
+    def name(local: tuple[int, int]) -> str:
+        return point_name((ox + local[0], oy + local[1]), game, size)
+
+    nexts = [{"move": f"{c.colour} {name(c.local)}" if c.local is not None else "elsewhere",
+              "hits": c.hits, "games": c.games, "black_wins": c.black_wins, "white_wins": c.white_wins}
+             for c in result.next_moves]
+    regions = [{"move": f"{c.colour} {name(c.local)}" if c.local is not None else "ended",
+                "colour": c.colour or None, "point": name(c.local) if c.local is not None else None,
+                "hits": c.hits, "tenuki": c.tenuki, "games": c.games, "black_wins": c.black_wins,
+                "white_wins": c.white_wins} for c in result.continuations]
+    return {"game": game.value, "size": size, "pattern": pattern.rows(), "anchor": sorted(pattern.sides),
+            "either_colour": either_colour, "games": len(result.hits), "appearances": result.appearances,
+            "records": games, "continuations": regions, "next_moves": nexts}
 
 
 def game_table(found: Sequence[GameRow], width: int, *, extra: Sequence[Extra] = ()) -> Table:

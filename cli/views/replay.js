@@ -97,5 +97,14 @@
       show(keys[ev.key]);
     }
   });
-  show(data.start);
+  // `#move=N` in the address opens that position (the archive's pages link to a game at a move).
+  function asked() {
+    var m = /(?:^#|&)move=(\d+)/.exec(window.location.hash);
+    return m ? parseInt(m[1], 10) : null;
+  }
+  window.addEventListener("hashchange", function () {
+    var n = asked();
+    if (n !== null) { show(n); }
+  });
+  show(asked() === null ? data.start : asked());
 })();

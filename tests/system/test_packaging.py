@@ -11,7 +11,7 @@ import pytest
 
 from ..shared import ROOT
 
-LAYERS = ("common", "records", "verifier", "schema", "cli")
+LAYERS = ("common", "records", "verifier", "schema", "cli", "web")
 
 
 @pytest.fixture(scope="module")

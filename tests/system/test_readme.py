@@ -50,8 +50,31 @@ def test_readme_command_runs_as_shown(line: str, workdir: Path) -> None:
     env.pop("RECORDS_DB", None)
     if line.startswith("records replay") and "--move" not in line and "--all" not in line:
         line += " --all"  # the interactive replay needs a terminal; the same record, every position
+    if line.startswith("records serve"):
+        _serves(line, workdir, env)
+        return
     done = subprocess.run(["bash", "-c", line], cwd=workdir, env=env, capture_output=True, text=True, timeout=120,
                           stdin=subprocess.DEVNULL)
     assert "Traceback" not in done.stdout + done.stderr, done.stderr
     expected = {0, 1} if any(word in line for word in FAILS_ON_PURPOSE) else {0}
     assert done.returncode in expected, (line, done.stdout[-2000:], done.stderr[-2000:])
+
+
+def _serves(line: str, workdir: Path, env: dict[str, str]) -> None:
+    """`records serve` runs until stopped: it is started on a free port (without --open: no browser here), asked
+    for its games page, and stopped."""
+    import urllib.request
+
+    argv = [a for a in line.split() if a != "--open"] + ["--port", "0"]
+    proc = subprocess.Popen(["bash", "-c", "exec " + " ".join(argv)], cwd=workdir, env=env, text=True,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        assert proc.stderr is not None
+        started = proc.stderr.readline()
+        found = re.search(r"(http://\S+/)", started)
+        assert found, (line, started + proc.stderr.read() if proc.poll() is not None else started)
+        with urllib.request.urlopen(found.group(1) + "games", timeout=30) as page:
+            assert page.status == 200
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -1,0 +1,74 @@
+"""`records serve`: the archive in a browser, read-only (the web application is web/; it is loaded only here)."""
+
+from __future__ import annotations
+
+import socket
+from typing import Annotated
+
+import typer
+
+from .common import CommandError, add_commands, expected_failures, note
+from .options import DbOption
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def register(app: typer.Typer) -> None:
+    add_commands(app, {"serve": serve_cmd})
+
+
+def serve_cmd(
+    db: DbOption = None,
+    host: Annotated[str, typer.Option("--host", help="The address to listen on. Anything but 127.0.0.1, ::1 or "
+                                      "localhost lets other machines in: the server has no login.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="The port to listen on (0: any free one).", min=0,
+                                      max=65535)] = 8000,
+    open_browser: Annotated[bool, typer.Option("--open", help="Open the games page in the browser.")] = False,
+) -> None:
+    """Serve the archive to a browser, read-only: games, a game's replay, the explorer, players, events; the
+    commands' JSON under /api/ (its OpenAPI page: /docs). Ctrl-C stops it."""
+    import uvicorn
+
+    from ..web.app import create_app
+
+    with expected_failures():
+        application = create_app(db)
+    if host not in LOCAL_HOSTS:
+        note(f"warning: listening on {host}: anyone who can reach this address can read the whole archive "
+             "(there is no login)")
+    sock = _listening(host, port)  # before the server starts, so that a port in use is one line, not a traceback
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{bound}/"
+    note(f"serving the archive at {url} (read-only; Ctrl-C stops)")
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(url + "games")
+    server = uvicorn.Server(uvicorn.Config(application, log_level="warning", access_log=False))
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    except SystemExit as exc:  # uvicorn's own start-up failure (it has logged why)
+        raise CommandError(f"the server on {host}:{bound} could not start") from exc
+    finally:
+        sock.close()
+
+
+def _listening(host: str, port: int) -> socket.socket:
+    """A socket bound to `host`:`port` and listening (port 0: a free one)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError as exc:
+        raise CommandError(f"cannot listen on {host}: {exc.strerror or exc}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        raise CommandError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    return sock

@@ -1,0 +1,167 @@
+"""`records serve` in headless Chromium: the explorer clicked three moves deep and back through the browser's
+history, a game page stepped with the keys and opened at `#move=N`, and a hostile record that runs nothing."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+pytestmark = pytest.mark.chromium
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing (Debian: apt-get install -y chromium chromium-driver)")
+    if not Path(CHROMEDRIVER).exists():
+        pytest.skip("chromedriver is missing (Debian: apt-get install -y chromium-driver)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"):
+        options.add_argument(arg)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _moves(driver) -> str:
+    return parse_qs(urlparse(driver.current_url).query).get("moves", [""])[0]
+
+
+def _stones(driver) -> int:
+    return driver.execute_script("return document.querySelectorAll('#explore-board circle.stone').length;")
+
+
+def test_the_explorer_clicks_three_moves_deep_and_back(browser, served):
+    from selenium.webdriver.common.by import By
+
+    browser.get(served + "explore?game=go&size=9")
+    assert _stones(browser) == 0
+    for n, point in enumerate(("E5", "C3", "G7"), start=1):
+        browser.find_element(By.CSS_SELECTOR, f'a.point[data-point="{point}"] rect').click()
+        assert _moves(browser).split(",")[-1] == point
+        assert _stones(browser) == n
+    assert _moves(browser) == "E5,C3,G7"
+    for n in (2, 1, 0):
+        browser.back()
+        assert _stones(browser) == n
+    browser.forward()
+    assert _moves(browser) == "E5"
+
+
+def test_a_continuation_of_the_table_steps_to_its_position(browser, served):
+    from selenium.webdriver.common.by import By
+
+    browser.get(served + "explore?game=go&size=9")
+    links = browser.find_elements(By.CSS_SELECTOR, "a.continuation")
+    assert links, "the examples hold 9x9 Go games"
+    move = links[0].text.split()[-1]
+    links[0].click()
+    assert _moves(browser) == move and _stones(browser) == 1
+
+
+def _counter(driver) -> str:
+    return driver.execute_script("return document.getElementById('counter').textContent;")
+
+
+def test_a_game_page_steps_with_the_keys_and_opens_at_a_move(browser, served):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    browser.get(served + "api/search?game=go&sort=-moves&limit=1")
+    game_id = browser.execute_script("return JSON.parse(document.body.innerText)[0].id;")
+    browser.get(served + f"games/{game_id}")
+    last = int(_counter(browser).split("/")[1])
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+    assert _counter(browser) == f"2 / {last}"
+    body.send_keys(Keys.END)
+    assert _counter(browser) == f"{last} / {last}"
+    body.send_keys(Keys.HOME)
+    assert _counter(browser) == f"0 / {last}"
+    browser.get(served + f"games/{game_id}#move=3")
+    assert _counter(browser) == f"3 / {last}"
+    assert browser.execute_script("return document.querySelectorAll('#layer-stones circle').length;") > 0
+
+
+def test_a_hostile_record_runs_nothing(browser, served):
+    browser.get(served + "api/search?game=cation&size=5")
+    game_id = browser.execute_script("return JSON.parse(document.body.innerText)[0].id;")
+    for path in (f"games/{game_id}", f"games/{game_id}#move=2", "games", "players", "events"):
+        browser.get(served + path)
+        assert browser.execute_script("return window.pwned === undefined;"), path
+        assert browser.title != "pwned"
+    errors = [e for e in browser.get_log("browser") if "Content Security Policy" in e.get("message", "")
+              and "script" in e.get("message", "")]
+    assert not errors, errors
+
+
+def test_a_drawn_pattern_finds_its_games(browser, served):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    browser.get(served + "patterns?game=cation&size=6")
+    points = browser.find_elements(By.CSS_SELECTOR, ".pattern-point")
+    assert len(points) == 36
+    clicks = {0: 1, 1: 3, 6: 3, 7: 3}  # X at the top left, empty around it: X./..
+    for index, times in clicks.items():
+        for _ in range(times):
+            points[index].click()
+    assert browser.find_element(By.ID, "pattern-text").get_attribute("value") == "X./.."
+    Select(browser.find_element(By.NAME, "anchor")).select_by_visible_text("corner")
+    Select(browser.find_element(By.NAME, "either-colour")).select_by_value("true")
+    browser.find_element(By.CSS_SELECTOR, "#pattern-form button[type=submit]").click()
+    WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.ID, "pattern-count"))
+    assert "pattern=X.%2F.." in browser.current_url
+    rows = browser.find_elements(By.CSS_SELECTOR, "#pattern-games tbody tr")
+    assert rows, browser.find_element(By.TAG_NAME, "body").text[:500]
+    assert browser.find_element(By.ID, "pattern-text").get_attribute("value") == "X./.."
+
+
+def test_an_uploaded_file_is_verified(browser, served):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from ..shared import EXAMPLES
+
+    browser.get(served + "verify")
+    src = next((EXAMPLES / "cation").glob("invalid/*.rec"), None) or next((EXAMPLES / "cation").glob("*.rec"))
+    browser.find_element(By.ID, "verify-file").send_keys(str(src.resolve()))
+    browser.find_element(By.CSS_SELECTOR, "#verify-form button[type=submit]").click()
+    WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".verify-record"))
+    sections = browser.find_elements(By.CSS_SELECTOR, ".verify-record")
+    assert sections and src.name in browser.find_element(By.TAG_NAME, "h2").text
+
+
+def test_the_games_form_filters_and_sorts(browser, served):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(served + "games")
+    field = browser.find_element(By.NAME, "player")
+    field.send_keys("Alice Martin")
+    browser.find_element(By.CSS_SELECTOR, "#filters button[type=submit]").click()
+    WebDriverWait(browser, 30).until(lambda d: "player=Alice" in d.current_url)
+    count = browser.find_element(By.ID, "count").text
+    rows = browser.find_elements(By.CSS_SELECTOR, "#games tbody tr")
+    assert rows and count.startswith(f"{len(rows)} of {len(rows)} record")
+    browser.find_element(By.LINK_TEXT, "moves").click()
+    WebDriverWait(browser, 30).until(lambda d: "sort=moves" in d.current_url)
+    moves = [int(r.find_elements(By.TAG_NAME, "td")[9].text) for r in
+             browser.find_elements(By.CSS_SELECTOR, "#games tbody tr")]
+    assert moves == sorted(moves)

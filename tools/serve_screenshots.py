@@ -1,0 +1,66 @@
+"""Screenshots of `records serve` for the docs: `.venv/bin/python tools/serve_screenshots.py [OUT_DIR]`.
+
+Imports the bundled examples into a fresh archive, starts `records serve` on a free port, and photographs the
+explorer, the games page, a game page and an event's crosstable with headless Chromium (as the browser tests start
+it) into docs/images/serve-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RECORDS = str(Path(sys.executable).with_name("records"))
+PAGES = {
+    "serve-explorer.png": "explore?game=go&size=9&moves=E5",
+    "serve-games.png": "games",
+    "serve-game.png": "games/{game}#move=8",
+    "serve-crosstable.png": "crosstable?event=Autumn+club+tournament",
+    "serve-patterns.png": "patterns?pattern=X./..&anchor=corner&game=cation&size=6&either-colour=true",
+}
+
+
+def main(out: Path) -> int:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "a.db"
+        subprocess.run([RECORDS, "import", "-q", "--db", str(db), str(ROOT / "examples")], check=False,
+                       stdout=subprocess.DEVNULL)
+        proc = subprocess.Popen([RECORDS, "serve", "--db", str(db), "--port", "0"], stderr=subprocess.PIPE,
+                                stdout=subprocess.DEVNULL, text=True)
+        assert proc.stderr is not None
+        found = re.search(r"(http://\S+/)", proc.stderr.readline())
+        assert found, "records serve did not start"
+        url = found.group(1)
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                    "--window-size=1280,900", f"--user-data-dir={tmp}/profile"):
+            options.add_argument(arg)
+        driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+        try:
+            driver.get(url + "api/search?game=go&sort=-moves&limit=1")
+            game = driver.execute_script("return JSON.parse(document.body.innerText)[0].id;")
+            for name, path in PAGES.items():
+                driver.get(url + path.format(game=game))
+                time.sleep(0.3)
+                driver.save_screenshot(str(out / name))
+                print(out / name)
+        finally:
+            driver.quit()
+            proc.terminate()
+            proc.wait(timeout=20)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "images"))

@@ -1,0 +1,218 @@
+"""The pages: games (the search form, sortable columns, pages), a game (the replay of `records html`), the
+explorer, players and events with their crosstables. Each is a Jinja template (templates/, autoescape on) over the
+same answers as the JSON routes (answers.py), at a stable URL whose query is the JSON route's.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Annotated, Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Depends, Path, Query, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+from ..records.games import SPECS, Game
+from ..schema.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
+from . import answers
+from .assets import package_dir
+from .params import DB_INT_MAX, FILTER_NAMES, TEXT_MAX, Limit, Moves, Offset, Sort, filters
+
+router = APIRouter(include_in_schema=False)
+GAME_PAGES_KEPT = 256  # game pages kept made (a long game's page takes a replay of every move to make)
+
+templates = Environment(loader=FileSystemLoader(package_dir("templates")), autoescape=True,
+                        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+
+
+def percent(part: float | None, whole: float | None) -> str:
+    return f"{100 * part / whole:.0f}%" if part is not None and whole else ""
+
+
+templates.filters["percent"] = percent
+templates.globals["urlencode"] = urlencode
+templates.globals["GAMES"] = [(g.value, SPECS[g].title) for g in Game]
+
+
+def render(template: str, **context: Any) -> HTMLResponse:
+    return HTMLResponse(templates.get_template(template).render(**context))
+
+
+def _engine(request: Request) -> Any:
+    return request.app.state.engine
+
+
+def _query(request: Request, **changes: Any) -> str:
+    """The page's own query with `changes` (None: left out), for links to other pages and sorts."""
+    params = {k: v for k, v in request.query_params.items() if v != ""}
+    for k, v in changes.items():
+        if v is None:
+            params.pop(k, None)
+        else:
+            params[k] = str(v)
+    return urlencode(params)
+
+
+@router.get("/")
+def home() -> RedirectResponse:
+    return RedirectResponse("/games", status_code=303)
+
+
+@router.get("/games")
+def games_page(request: Request, found: Annotated[Filters, Depends(filters)], sort: Sort = "-id",
+               limit: Limit = DEFAULT_LIMIT, offset: Offset = 0) -> HTMLResponse:
+    page = answers.search(_engine(request), found, sort=sort, limit=limit, offset=offset)
+    values = {name: request.query_params.get(name, "") for name in FILTER_NAMES}
+    return render("games.html", page=page, values=values, sort=sort, limit=limit, offset=offset,
+                  sorts=SORT_NAMES, query=lambda **c: _query(request, **c))
+
+
+@router.get("/games/{record_id}")
+def game_page(request: Request, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> HTMLResponse:
+    from ..cli.views.boards import header_lines, move_line, verdict_lines
+    from ..cli.views.html_page import page_data, script_json
+    from ..cli.views.svg import Geometry, frame_shapes, to_xml
+    from ..schema.core.stored import parse_row
+    from ..verifier.analysis import analyse
+
+    # The archive is read-only while it is served, so a game's page, once made, stays right: the last ones are kept.
+    kept: OrderedDict[int, str] = request.app.state.game_pages
+    if record_id in kept:
+        kept.move_to_end(record_id)
+        return HTMLResponse(kept[record_id])
+    row, verdict = answers.stored(_engine(request), record_id)
+    with answers.asked():
+        record = parse_row(row)
+    analysis = analyse(record)
+    geo = Geometry(record.size, SPECS[record.game].connection, caption=False)
+    data = page_data(analysis, geo)
+    header = header_lines(record)
+    page = templates.get_template("game.html").render(
+        row=row, verdict=verdict, title=header[0], header=[line.partition(": ")[::2] for line in header[1:]],
+        verdict_lines=verdict_lines(analysis), problems=verdict.problems,
+        moves=[move_line(analysis, i) for i in range(1, analysis.last + 1)], width=f"{geo.width:g}",
+        frame=Markup(to_xml(frame_shapes(geo, analysis.points))), data=Markup(script_json(data)),
+        last=analysis.last, notation=analysis.points.words)
+    kept[record_id] = page
+    while len(kept) > GAME_PAGES_KEPT:
+        kept.popitem(last=False)
+    return HTMLResponse(page)
+
+
+@router.get("/games/{record_id}/original")
+def original(request: Request, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> Response:
+    """The record's original bytes, as imported."""
+    from ..schema.core.rows import get_row
+
+    row = get_row(_engine(request), record_id)
+    if row is None:
+        raise answers.NotFound(f"no record {record_id} in the archive")
+    name = f"record-{record_id}.{'sgf' if row.raw[:2] == b'(;' else 'rec'}"
+    return Response(bytes(row.raw), media_type="application/octet-stream",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@router.get("/explore")
+def explore_page(request: Request, found: Annotated[Filters, Depends(filters)], moves: Moves = None,
+                 limit: Limit = 20, offset: Offset = 0) -> HTMLResponse:
+    from ..cli.views.svg import CELL, Geometry, frame_shapes, stone_shapes, to_xml
+    from ..records.model import Colour
+    from ..records.notation import names_for, point_name
+
+    at, data = answers.explore(_engine(request), found, moves)
+    # The explorer's count is the count of the games that reached the position (under the same filters); the
+    # opening table of Conversion Go counts its openings' games.
+    reached = answers.position_search(_engine(request), found, moves, limit=limit, offset=offset,
+                                      total=data["games"] if "continuations" in data else None)
+    geo = Geometry(at.size, SPECS[at.game].connection, caption=False)
+    typed = [m.strip() for m in (moves or "").split(",") if m.strip()]
+    base = {k: v for k, v in request.query_params.items() if v != "" and k not in ("moves", "offset")}
+
+    def step(move: str) -> str:
+        return "/explore?" + urlencode({**base, "moves": ",".join([*typed, move])})
+
+    continuations = []
+    for c in data.get("continuations", []):
+        word = c["move"].split(" ", 1)[-1]  # `B Q16` -> Q16
+        continuations.append(c | {"href": step(word)})
+    empty = []
+    for r, line in enumerate(at.rows):
+        for col, stone in enumerate(line):
+            if stone is None:
+                x, y = geo.xy((col, r))
+                empty.append({"x": x - CELL / 2, "y": y - CELL / 2, "name": point_name((col, r), at.game, at.size),
+                              "href": step(point_name((col, r), at.game, at.size))})
+    back = "/explore?" + urlencode({**base, **({"moves": ",".join(typed[:-1])} if len(typed) > 1 else {})})
+    svg = to_xml(frame_shapes(geo, names_for(at.game, at.size)) + stone_shapes(geo, at.rows))
+    to_move = at.to_move.word if isinstance(at.to_move, Colour) else "either colour"
+    return render("explore.html", data=data, continuations=continuations, reached=reached, typed=typed,
+                  game=at.game.value, size=at.size, width=f"{geo.width:g}", cell=CELL, board=Markup(svg),
+                  empty=empty, back=back if typed else None, to_move=to_move,
+                  values={name: request.query_params.get(name, "") for name in FILTER_NAMES},
+                  moves=",".join(typed), offset=offset, limit=limit, query=lambda **c: _query(request, **c))
+
+
+@router.get("/players")
+def players_page(request: Request, game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
+    return render("players.html", players=answers.players(_engine(request), game or None), game=game or "")
+
+
+@router.get("/events")
+def events_page(request: Request, game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
+    return render("events.html", events=answers.events(_engine(request), game or None), game=game or "")
+
+
+@router.get("/crosstable")
+def crosstable_page(request: Request, event: Annotated[str, Query(min_length=1, max_length=TEXT_MAX)],
+                    game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
+    table = answers.crosstable(_engine(request), event, game or None)
+    return render("crosstable.html", table=table, game=game or "")
+
+
+@router.get("/patterns")
+def patterns_page(request: Request, found: Annotated[Filters, Depends(filters)],
+                  pattern: Annotated[str | None, Query(max_length=answers.PATTERN_MAX)] = None,
+                  anchor: Annotated[str | None, Query(max_length=40)] = None,
+                  either_colour: Annotated[bool, Query(alias="either-colour")] = False,
+                  limit: Limit = DEFAULT_LIMIT, offset: Offset = 0) -> HTMLResponse:
+    """Draw a pattern (static/patterns.js fills the form), choose its anchor and colours; its continuations and
+    games as `records search --pattern` gives them, every field of the continuations shown."""
+    game, size = answers.board_of(found)
+    result = None
+    if pattern:
+        result = answers.pattern_search(_engine(request), found, pattern,
+                                        anchor=None if anchor in (None, "", "anywhere") else anchor,
+                                        either_colour=either_colour, limit=limit, offset=offset)
+    return render("patterns.html", result=result, game=game.value, size=size, text=pattern or "",
+                  anchor=anchor or "anywhere", either=either_colour)
+
+
+@router.get("/verify")
+def verify_form() -> HTMLResponse:
+    return render("verify.html", report=None, name="")
+
+
+@router.post("/verify")
+async def verify_page(file: UploadFile) -> HTMLResponse:
+    """The report of an uploaded file (nothing stored): each record's verdict and problems with their rules."""
+    from starlette.concurrency import run_in_threadpool
+
+    from .api import read_upload
+
+    data, name = await read_upload(file)
+    report = await run_in_threadpool(answers.verify_upload, data, name)
+    return render("verify.html", report=report, name=name)
+
+
+@router.get("/ratings")
+def ratings_page(request: Request, game: Annotated[str | None, Query(max_length=40)] = None,
+                 player: Annotated[str | None, Query(max_length=TEXT_MAX)] = None) -> HTMLResponse:
+    """Every player's rating per game; with `player`: that player's history as a chart and a table."""
+    from ..cli.views.tournament import rating_svg
+
+    run, mine = answers.rating_run(_engine(request), game or None, player or None)
+    chart = Markup(rating_svg(mine)) if mine else None
+    return render("ratings.html", ratings=[r.to_json() for r in run.ratings], mine=[r.to_json(history=True)
+                  for r in mine], chart=chart, player=player or "", game=game or "")
