@@ -261,14 +261,7 @@ def ratings_cmd(
                         [[day.isoformat(), f"{value:.0f}", f"{value - 1.96 * sd:.0f} .. {value + 1.96 * sd:.0f}"]
                          for day, value, sd in r.history])
         return
-    if limit:
-        kept: dict[str, int] = {}
-        trimmed = []
-        for r in found:
-            kept[r.game] = kept.get(r.game, 0) + 1
-            if kept[r.game] <= limit:
-                trimmed.append(r)
-        found = trimmed
+    found = run.best(limit)
     if as_json:
         print_json({"ratings": [r.to_json() for r in found], "records_rated": run.counted,
                     "records_left_out": dict(run.skipped)})

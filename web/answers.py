@@ -318,14 +318,6 @@ def ratings(engine: Engine, game: str | None, player: str | None, limit: int) ->
     run, mine = rating_run(engine, game, player)
     if player is not None:
         return [r.to_json(history=True) for r in mine]
-    found = run.ratings
-    if limit:
-        kept: dict[str, int] = {}
-        trimmed = []
-        for r in found:
-            kept[r.game] = kept.get(r.game, 0) + 1
-            if kept[r.game] <= limit:
-                trimmed.append(r)
-        found = trimmed
+    found = run.best(limit)
     return {"ratings": [r.to_json() for r in found], "records_rated": run.counted,
             "records_left_out": dict(run.skipped)}

@@ -63,6 +63,18 @@ class RatingRun:
     counted: int  # records rated
     skipped: Counter[str]  # records left out, by reason
 
+    def best(self, limit: int = 0) -> list[Rating]:
+        """The ratings, at most `limit` players per game (0: all); they are best first within a game."""
+        if not limit:
+            return self.ratings
+        kept: Counter[str] = Counter()
+        out = []
+        for r in self.ratings:
+            kept[r.game] += 1
+            if kept[r.game] <= limit:
+                out.append(r)
+        return out
+
 
 def ratings(session: Session, game: str | None = None, *, w2: float = W2) -> RatingRun:
     """Ratings per game (only `game` when given), best first within a game."""
