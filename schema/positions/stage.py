@@ -44,7 +44,8 @@ _COLUMNS = "key, game_id, ply, next, outcome, day"
 # order) instead of adding the staged rows to them (a sort of the staged positions, and a look-up per position).
 REBUILD_RATIO = 4
 # SQLite's page cache during a merge (KiB; taken only as used): the sort of the merge keeps its runs in memory up
-# to this size, and the pages of the index it writes stay there until the commit.
+# to this size, and the pages of the index it writes stay there until the commit. PostgreSQL: the merge's
+# work_mem.
 MERGE_CACHE_KIB = 512 * 1024
 # A delete replays the stored records of the games it deletes to find their rows by key while those rows are fewer
 # than this share of the index (1/REPLAY_SHARE); beyond it, reading the whole index once costs less (a replay
@@ -245,7 +246,7 @@ def _sqlite_position_ddl() -> str:
 def give_back_space(engine: Engine) -> None:
     """Return the free pages of an archive to the file system. New SQLite archives do it at every commit
     (auto_vacuum = FULL, set when the archive is made); an older one is switched to it here, once, by a VACUUM
-    that copies the whole file. PostgreSQL: the stage, emptied by a merge, is vacuumed (its pages then go)."""
+    that copies the whole file. PostgreSQL: the stage, emptied by a merge, is truncated."""
     if engine.dialect.name == "sqlite":
         raw = engine.raw_connection()  # VACUUM runs outside a transaction: the DB-API connection, in autocommit
         try:
@@ -257,8 +258,21 @@ def give_back_space(engine: Engine) -> None:
         finally:
             raw.close()
     elif engine.dialect.name == "postgresql":
-        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-            conn.exec_driver_sql("VACUUM position_stage")
+        _truncate_empty_stage(engine)
+
+
+def _truncate_empty_stage(engine: Engine) -> None:
+    """PostgreSQL keeps the pages of emptied tables and of their indexes (VACUUM gives back a table's trailing
+    pages only, never an index's): the stage, once empty, is truncated. Only while nobody else uses it: under an
+    exclusive lock (taken without waiting, else left for the next import to fill again) no import has rows in it
+    that are not committed, so an empty stage is truly empty."""
+    try:
+        with engine.begin() as conn:
+            conn.exec_driver_sql("LOCK TABLE position_stage IN ACCESS EXCLUSIVE MODE NOWAIT")
+            if conn.exec_driver_sql("SELECT 1 FROM position_stage LIMIT 1").first() is None:
+                conn.exec_driver_sql("TRUNCATE position_stage")
+    except DBAPIError:
+        pass  # in use: its pages stay for the rows being staged
 
 
 def has_pending(engine: Engine) -> bool:
@@ -332,7 +346,8 @@ def _fill(conn: Connection, rows: str, staged: int) -> None:
     limit = staged * REBUILD_RATIO
     indexed = 0
     if limit:
-        indexed = int(conn.exec_driver_sql(f"SELECT count(*) FROM (SELECT 1 FROM position LIMIT {limit}) few").scalar() or 0)
+        indexed = int(conn.exec_driver_sql(
+            f"SELECT count(*) FROM (SELECT 1 FROM position LIMIT {limit}) few").scalar() or 0)
     if conn.dialect.name == "postgresql":
         conn.exec_driver_sql(f"INSERT INTO position SELECT * FROM {rows} ORDER BY key, game_id, ply")
     else:  # the temporary table is in key order already; copied page by page when the index is empty
@@ -382,6 +397,9 @@ def _merge_pg(conn: Connection) -> int:
     # Merges wait for each other: a position that two of them bring to the counting threshold is then summed by the
     # later one, which sees the earlier one's rows.
     conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7206521)")
+    # The memory of the merge's sorts, as SQLite's cache during its merge (PostgreSQL's default is 4 MB: the sort
+    # of every staged row would go to disk).
+    conn.exec_driver_sql(f"SET LOCAL work_mem = '{MERGE_CACHE_KIB}kB'")
     # One statement takes the rows out of the stage: a row another import stages meanwhile is not deleted unseen
     # (it waits for the next merge).
     conn.exec_driver_sql(f"CREATE TEMP TABLE {_MOVED} (LIKE position) ON COMMIT DROP")
