@@ -57,8 +57,11 @@ def imports(folder: Path, work: Path) -> Path:
 
 def phases(staged: Path, work: Path) -> None:
     """The merge's statements (schema/positions/stage.py, the path of a merge into an empty index) one by one."""
+    import re
+
     from boardrecords.schema.positions.counts import rebuild_counts
     from boardrecords.schema.positions.stage import MERGE_CACHE_KIB
+    from boardrecords.schema.positions.values import OPENING_PLY
 
     copy = work / "merge.db"
     fresh(copy)
@@ -70,18 +73,21 @@ def phases(staged: Path, work: Path) -> None:
     rows = conn.execute("SELECT count(*) FROM position_stage").fetchone()[0]
     print(f"merge of {rows} staged rows, each statement alone:")
     columns = "key, game_id, ply, next, outcome, day"
+    ddl = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'position'").fetchone()[0]
     steps = [
         ("read the stage", ["SELECT count(*), sum(key & 1) FROM position_stage"]),
         ("sort it in key order (read only)", [f"SELECT count(*) FROM (SELECT {columns} FROM position_stage "
                                               "ORDER BY key, game_id, ply)"]),
-        ("drop the game_id index", ["DROP INDEX ix_position_game_ply"]),
-        ("insert in key order (sort included)", [f"INSERT INTO position ({columns}) SELECT {columns} "
-                                                 "FROM position_stage ORDER BY key, game_id, ply"]),
-        ("counts of every row (not done)", ["SELECT count(*) FROM (SELECT key, coalesce(next, ''), count(*), "
-                                            "max(day) FROM position GROUP BY 1, 2)"]),
-        ("counts of the counted positions", ["DELETE FROM position_count", rebuild_counts()]),
-        ("build the game_id index", ["CREATE INDEX ix_position_game_ply ON position (game_id, ply)"]),
+        ("sort it into a temporary table", [re.sub(r'^CREATE TABLE\s+"?position"?', "CREATE TEMP TABLE sorted", ddl),
+                                            f"INSERT INTO temp.sorted SELECT {columns} FROM position_stage "
+                                            "ORDER BY key, game_id, ply"]),
+        ("its games into position_game", ["INSERT INTO position_game (game_id, rows, opening) SELECT game_id, "
+                                          f"count(*), max(CASE WHEN ply = {OPENING_PLY} THEN key END) "
+                                          "FROM position_stage GROUP BY game_id"]),
         ("empty the stage", ["DELETE FROM position_stage"]),
+        ("copy into the empty index", ["INSERT INTO position SELECT * FROM temp.sorted"]),
+        ("counts of the counted positions", ["DELETE FROM position_count", rebuild_counts()]),
+        ("drop the temporary table", ["DROP TABLE temp.sorted"]),
     ]
     conn.execute("BEGIN")
     for label, statements in steps:
@@ -92,8 +98,12 @@ def phases(staged: Path, work: Path) -> None:
         print(f"  {label:38} {spent:7.2f} s  {spent / max(1, rows) * 1e6:5.2f} µs a row")
         sys.stdout.flush()
     start = time.perf_counter()
+    free = conn.execute("PRAGMA freelist_count").fetchone()[0]
     conn.execute("COMMIT")
-    print(f"  {'commit':38} {time.perf_counter() - start:7.2f} s")
+    print(f"  {'commit (' + str(free) + ' free pages given back)':38} {time.perf_counter() - start:7.2f} s")
+    start = time.perf_counter()
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    print(f"  {'checkpoint':38} {time.perf_counter() - start:7.2f} s")
     conn.close()
 
 

@@ -1,17 +1,21 @@
 """Position index benchmark: import with and without the index, its size, and `explore` / `search --position`
-latency on archives of 100,000 and more records (SQLite).
+latency on archives of 100,000 and more records (SQLite, or PostgreSQL with --pg).
 
     .venv/bin/python benchmarks/bench_positions.py [--records 100000] [--scale 1000000] [--work DIR]
                                                    [--corpus DIR] [--workers N] [--skip-noindex] [--rounds N]
                                                    [--import-only] [--reuse [--scale-only]]
+                                                   [--pg URL [--pg-plain URL]]
 
 1. Records: the real Go corpus (records without setup stones) and random legal games of all five games (Go 9x9,
    Conversion Go 16x16, Cation and Quentin 8x8, Squer 7x7), then copies of them under the board's symmetries (8 for
    Go and Conversion Go, 4 for the connection games) with other players and dates until there are `--records`,
    100 records per file.
-2. Import: `records import` as a whole process into a fresh SQLite archive, with the index and without it
+2. Import: `records import` as a whole process into a fresh archive, with the index and without it
    (RECORDS_POSITION_INDEX=0), `--rounds` times each, alternating; records/s and the ratio of the medians. Sizes
-   from SQLite's dbstat: the archive, the position table, its index, the counts table; bytes per position.
+   from SQLite's dbstat: the archive, its free pages, the position index's tables; bytes per position. With
+   `--pg URL` the archive is that PostgreSQL database (its tables dropped before each import; the import without
+   the index goes to `--pg-plain`, by default the same URL with `_plain` after the database's name), sizes from
+   pg_relation_size; `--scale` is SQLite's only.
 3. Questions: for 5 Go games of the corpus, the position after 0..10 of their moves: `explore` unfiltered, with a
    player filter and with a date filter, and `search --position` (first page), timed in-process (p50 of 5 runs over
    the 5 positions) and as whole `records` processes (p50 over 3 positions).
@@ -91,9 +95,23 @@ def write_files(folder: Path, bases: list[Record], count: int, per_file: int = 1
 
 # -- import and sizes ------------------------------------------------------------------------------------------
 
-def run_import(folder: Path, db: Path, *, index: bool, workers: int | None) -> float:
-    for p in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+def fresh(target: Path | str) -> None:
+    """An empty archive at `target`: the SQLite file removed, or the PostgreSQL database's tables dropped."""
+    if isinstance(target, str):
+        from sqlalchemy import create_engine
+
+        engine = create_engine(target)
+        with engine.begin() as conn:
+            conn.exec_driver_sql("DROP TABLE IF EXISTS pattern_line, position_stage, position_count, position_game, "
+                                 "position, problem, game_version, game, alias CASCADE")
+        engine.dispose()
+        return
+    for p in (target, target.with_name(target.name + "-wal"), target.with_name(target.name + "-shm")):
         p.unlink(missing_ok=True)
+
+
+def run_import(folder: Path, db: Path | str, *, index: bool, workers: int | None) -> float:
+    fresh(db)
     env = dict(os.environ, RECORDS_POSITION_INDEX="1" if index else "0")
     args = [RECORDS, "import", str(folder), "--db", str(db), "-q", "--json"]
     if workers:
@@ -103,7 +121,10 @@ def run_import(folder: Path, db: Path, *, index: bool, workers: int | None) -> f
     return time.perf_counter() - start
 
 
-def sizes(db: Path) -> dict[str, int]:
+def sizes(db: Path | str) -> dict[str, int]:
+    """The archive's size, its free pages, each table's and index's size, its position rows and games."""
+    if isinstance(db, str):
+        return pg_sizes(db)
     conn = sqlite3.connect(db)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     out = {name: size for name, size in conn.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name")}
@@ -115,10 +136,41 @@ def sizes(db: Path) -> dict[str, int]:
     return out
 
 
+def pg_sizes(url: str) -> dict[str, int]:
+    """As `sizes`, for PostgreSQL: each relation's pages (heap, index, TOAST), after a VACUUM (ANALYZE) of the
+    database so that the free space map is current; `_free` is the space that map says the tables and indexes
+    hold free, and `_dead` their dead rows."""
+    from sqlalchemy import create_engine
+
+    engine = create_engine(url)
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.exec_driver_sql("VACUUM ANALYZE")
+        out = {name: int(size) for name, size in conn.exec_driver_sql(
+            "SELECT c.relname, pg_relation_size(c.oid) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = 'public' AND c.relkind IN ('r', 'i', 't')")}
+        out["_file"] = int(conn.exec_driver_sql("SELECT pg_database_size(current_database())").scalar() or 0)
+        free = 0
+        try:  # pg_freespacemap: the free space of every page, as VACUUM recorded it
+            conn.exec_driver_sql("CREATE EXTENSION IF NOT EXISTS pg_freespacemap")
+            free = int(conn.exec_driver_sql(
+                "SELECT coalesce(sum((SELECT sum(avail) FROM pg_freespace(c.oid))), 0) FROM pg_class c "
+                "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r'"
+            ).scalar() or 0)
+        except Exception:  # not installed, or not allowed: left out
+            free = -1
+        out["_free"] = free
+        out["_dead"] = int(conn.exec_driver_sql("SELECT coalesce(sum(n_dead_tup), 0) FROM pg_stat_user_tables")
+                           .scalar() or 0)
+        out["_positions"] = int(conn.exec_driver_sql("SELECT count(*) FROM position").scalar() or 0)
+        out["_games"] = int(conn.exec_driver_sql("SELECT count(*) FROM game").scalar() or 0)
+    engine.dispose()
+    return out
+
+
 def grow(src: Path, dst: Path, target: int) -> float:
     """Copy the archive and its game and position rows until it holds `target` records; seconds taken. The
-    position rows are copied in key order with the game_id index dropped, and the index and the counts table
-    made again at the end (as a bulk load would)."""
+    position rows are copied in game order (into the table clustered by key), `position_game` with them, and the
+    counts table made again at the end (as a bulk load would)."""
     from boardrecords.schema.positions.counts import rebuild_counts
 
     shutil.copy(src, dst)
@@ -128,8 +180,6 @@ def grow(src: Path, dst: Path, target: int) -> float:
     conn.execute("PRAGMA synchronous=OFF")
     conn.execute("PRAGMA cache_size=-1000000")
     top = conn.execute("SELECT max(id) FROM game").fetchone()[0]
-    index_sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'ix_position_game_ply'").fetchone()[0]
-    conn.execute("DROP INDEX ix_position_game_ply")
     columns = [r[1] for r in conn.execute("PRAGMA table_info(game)") if r[1] != "id"]
     names = ", ".join(columns)
     copy = 1
@@ -141,11 +191,12 @@ def grow(src: Path, dst: Path, target: int) -> float:
                      f"WHERE id <= {last} ORDER BY id")
         conn.execute(f"INSERT INTO position (key, game_id, ply, next, outcome, day) SELECT key, game_id + {off}, "
                      f"ply, next, outcome, day FROM position WHERE game_id <= {last}")
+        conn.execute(f"INSERT INTO position_game (game_id, rows, opening) SELECT game_id + {off}, rows, opening "
+                     f"FROM position_game WHERE game_id <= {last}")
         conn.commit()
         print(f"  copy {copy}: {off + last} records ({time.perf_counter() - start:.0f} s)")
         sys.stdout.flush()
         copy += 1
-    conn.execute(index_sql)
     conn.execute("DELETE FROM position_count")
     conn.execute(rebuild_counts())
     conn.execute("ANALYZE game")  # as the import does
@@ -166,7 +217,7 @@ def p50_ms(times: list[float]) -> float:
     return statistics.median(times) * 1000
 
 
-def in_process(db: Path, games: list[list[str]], runs: int = 5) -> dict[str, list[float]]:
+def in_process(db: Path | str, games: list[list[str]], runs: int = 5) -> dict[str, list[float]]:
     from boardrecords.cli.positions import resolve
     from boardrecords.schema.archive.access import open_archive
     from boardrecords.schema.core.filters import Filters
@@ -199,7 +250,7 @@ def in_process(db: Path, games: list[list[str]], runs: int = 5) -> dict[str, lis
     return out
 
 
-def processes(db: Path, games: list[list[str]]) -> dict[str, list[float]]:
+def processes(db: Path | str, games: list[list[str]]) -> dict[str, list[float]]:
     modes = {"explore": ["explore", "{m}"], "explore --player": ["explore", "{m}", "--player", NAMES[3]],
              "explore --from/--to": ["explore", "{m}", "--from", "2000-01-01", "--to", "2004-12-31"],
              "search --position": ["search", "--position", "{m}"]}
@@ -226,7 +277,7 @@ def report(title: str, table: dict[str, list[float]]) -> None:
         print(f"    {name:22} " + " ".join(f"{v:6.1f}" for v in values))
 
 
-def questions(db: Path, games: list[list[str]], label: str) -> None:
+def questions(db: Path | str, games: list[list[str]], label: str) -> None:
     print(f"{label}: {db}")
     report("in-process", in_process(db, games))
     report("whole process", processes(db, games[:3]))
@@ -253,11 +304,13 @@ def main() -> int:
                         help="the imports and sizes, no questions (with --reuse: the files of an earlier run)")
     parser.add_argument("--scale-only", action="store_true",
                         help="with --reuse: only grow the archive to --scale and ask there")
+    parser.add_argument("--pg", metavar="URL", help="a PostgreSQL database for the archive (its tables are dropped)")
+    parser.add_argument("--pg-plain", metavar="URL", help="with --pg: the database of the import without the index")
     args = parser.parse_args()
 
     work: Path = args.work
     folder = work / f"files{args.records}"
-    db = work / f"index{args.records}.db"
+    db: Path | str = args.pg or work / f"index{args.records}.db"
     start = time.perf_counter()
     bases = [] if args.import_only and args.reuse and folder.exists() else base_records(args.corpus)
     print(f"{len(bases)} base records ({time.perf_counter() - start:.0f} s)")
@@ -268,22 +321,40 @@ def main() -> int:
         print(f"{args.records} records written to {folder} ({time.perf_counter() - start:.0f} s)")
     sys.stdout.flush()
 
-    if args.import_only or not (args.reuse and db.exists()):
+    if args.import_only or not (args.reuse and archive_exists(db)):
         imports(folder, db, work, args)
     if args.import_only:
         return sizes_report(db)
     games = lines(bases, 5)
-    if args.scale_only:
+    if args.scale_only and not isinstance(db, str):
         return scaled(db, work, args.scale, games, reuse=args.reuse)
     sizes_report(db)
     questions(db, games, f"{args.records} records")
     return scaled(db, work, args.scale, games, reuse=args.reuse) if args.scale else 0
 
 
-def imports(folder: Path, db: Path, work: Path, args: argparse.Namespace) -> None:
+def archive_exists(db: Path | str) -> bool:
+    if isinstance(db, Path):
+        return db.exists()
+    from sqlalchemy import create_engine, inspect
+
+    engine = create_engine(db)
+    try:
+        return inspect(engine).has_table("position")
+    finally:
+        engine.dispose()
+
+
+def plain_url(url: str) -> str:
+    """The URL of the same server with `_plain` after the database's name."""
+    base, _, query = url.partition("?")
+    return base + "_plain" + (f"?{query}" if query else "")
+
+
+def imports(folder: Path, db: Path | str, work: Path, args: argparse.Namespace) -> None:
     """`--rounds` imports with the index and (unless skipped) without it, alternating, so that both meet the same
     load on a shared machine; each round's figures, then the medians."""
-    plain = work / f"plain{args.records}.db"
+    plain: Path | str = (args.pg_plain or plain_url(db)) if isinstance(db, str) else work / f"plain{args.records}.db"
     times: dict[bool, list[float]] = {True: [], False: []}
     for round_ in range(args.rounds):
         for index in (True, False) if round_ % 2 == 0 else (False, True):
@@ -293,26 +364,32 @@ def imports(folder: Path, db: Path, work: Path, args: argparse.Namespace) -> Non
             times[index].append(seconds)
             label = "with the index:   " if index else "without the index:"
             print(f"import {label} {seconds:7.1f} s  {args.records / seconds:7.0f} records/s  "
-                  f"(load {os.getloadavg()[0]:.2f})")
+                  f"(load {' '.join(f'{x:.2f}' for x in os.getloadavg())})")
             sys.stdout.flush()
     with_index = statistics.median(times[True])
     if times[False]:
         without = statistics.median(times[False])
         print(f"median over {args.rounds}: with {args.records / with_index:.0f} records/s, without "
               f"{args.records / without:.0f} records/s; ratio (with / without, records/s): {without / with_index:.2f}")
-        print(f"  archive without the index: {sizes(plain)['_file'] / 1e6:.0f} MB")
+        plain_sizes = sizes(plain)
+        print(f"  archive without the index: {plain_sizes['_file'] / 1e6:.0f} MB, of which "
+              f"{plain_sizes['_free'] / 1e6:.0f} MB free")
     sys.stdout.flush()
 
 
-def sizes_report(db: Path) -> int:
+def sizes_report(db: Path | str) -> int:
     s = sizes(db)
     index_bytes = sum(v for k, v in s.items() if k.startswith(("position", "ix_position", "sqlite_autoindex_position")))
-    print(f"archive: {s['_games']} records, {s['_positions']} positions, file {s['_file'] / 1e6:.0f} MB, of which "
-          f"{s['_free'] / 1e6:.0f} MB free pages (the emptied stage's: the next import reuses them)")
+    free = (f"{s['_free'] / 1e6:.0f} MB free ({100 * s['_free'] / s['_file']:.1f}%)" if s["_free"] >= 0
+            else "free space not measured (no pg_freespacemap)")
+    print(f"archive: {s['_games']} records, {s['_positions']} positions, {s['_file'] / 1e6:.0f} MB, of which {free}"
+          + (f", {s['_dead']} dead rows" if "_dead" in s else ""))
     for name in sorted(k for k in s if "position" in k and not k.startswith("_")):
         print(f"  {name:32} {s[name] / 1e6:8.1f} MB  {s[name] / max(1, s['_positions']):6.1f} bytes/position")
     print(f"  index in all: {index_bytes / 1e6:.0f} MB, {index_bytes / max(1, s['_positions']):.1f} bytes/position, "
-          f"{100 * index_bytes / s['_file']:.0f}% of the archive")
+          f"{100 * index_bytes / s['_file']:.0f}% of the archive; "
+          f"{s['_file'] / max(1, s['_games']):.0f} bytes a record in all")
+    sys.stdout.flush()
     return 0
 
 

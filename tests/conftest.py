@@ -7,6 +7,7 @@ import shutil
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,8 +40,8 @@ def _clean_pg(url: str) -> None:
 
     engine = create_engine(url)
     with engine.begin() as conn:
-        conn.execute(text("DROP TABLE IF EXISTS pattern_line, position_stage, position_count, position, problem, "
-                          "game_version, game, alias CASCADE"))
+        conn.execute(text("DROP TABLE IF EXISTS pattern_line, position_stage, position_count, position_game, position, "
+                          "problem, game_version, game, alias CASCADE"))
     engine.dispose()
 
 
@@ -57,6 +58,16 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     _clean_pg(url)
     yield url
     _clean_pg(url)
+
+
+@pytest.fixture
+def engine(db_url: str) -> Iterator[Any]:
+    """An engine on the archive at `db_url` (its tables made by the test's first import)."""
+    from boardrecords.schema.core.db import make_engine
+
+    e = make_engine(db_url)
+    yield e
+    e.dispose()
 
 
 @pytest.fixture

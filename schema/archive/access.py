@@ -1,5 +1,6 @@
 """Opening the archive: where it lives (schema/core/db.py), its tables made when an import creates it (the
-position index's triggers and counts with them), and a stored record read back by id for `records replay ID`.
+position index's triggers and counts with them), an older archive brought up to date when a command that writes
+opens it, and a stored record read back by id for `records replay ID`.
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ from ..core.models import GameRow  # and with it every table, on SQLModel.metada
 
 def create_schema(engine: Engine) -> None:
     """Create the tables that are missing. Two processes may race here; the loser finds the tables made."""
+    from ..positions.stage import prepare_positions
+
     for attempt in range(5):
         try:
+            _give_back_free_pages(engine)
             SQLModel.metadata.create_all(writer(engine))
             create_text_index(engine)
-            from ..positions.stage import create_position_counts
-
-            create_position_counts(engine)
+            prepare_positions(engine)
             return
         except DBAPIError as exc:
             if attempt == 4 or not _is_race(exc):
@@ -48,6 +50,35 @@ def add_missing_columns(engine: Engine) -> list[str]:
     return added
 
 
+def _give_back_free_pages(engine: Engine) -> None:
+    """A new SQLite archive returns its free pages to the file system at every commit (auto_vacuum = FULL), so that
+    the pages an emptied stage or a delete frees leave no hole in the file. It can only be chosen while the file
+    holds no table (an older archive is switched once by its migration: schema/positions/stage.py)."""
+    if engine.dialect.name != "sqlite":
+        return
+    raw = engine.raw_connection()  # VACUUM runs outside a transaction: the DB-API connection, in autocommit
+    try:
+        cursor = raw.cursor()
+        if cursor.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is None:
+            cursor.execute("PRAGMA auto_vacuum = FULL")
+            cursor.execute("VACUUM")  # the file's header already exists (WAL mode): VACUUM writes the setting
+        cursor.close()
+    finally:
+        raw.close()
+
+
+def upgrade_schema(engine: Engine) -> None:
+    """What a command that writes needs of an archive made by an older version: the position index's newer tables
+    and its migration (schema/positions/stage.py), without the merge or the tables only an import makes."""
+    from ..core.models import PositionCountRow, PositionGameRow, PositionRow, PositionStageRow
+    from ..positions.stage import upgrade_positions
+
+    tables = [SQLModel.metadata.tables[m.__tablename__]
+              for m in (PositionRow, PositionGameRow, PositionStageRow, PositionCountRow)]
+    SQLModel.metadata.create_all(writer(engine), tables=tables)
+    upgrade_positions(engine)
+
+
 def _is_race(exc: DBAPIError) -> bool:
     text = str(exc.orig).lower()
     return any(s in text for s in ("already exists", "locked", "busy", "duplicate key", "deadlock"))
@@ -69,6 +100,7 @@ def open_archive(db: str | None, *, create: bool = False, write: bool = False) -
         elif not has_schema(engine):
             raise ArchiveError(f"{where} holds no archive (run `records import` first)")
         elif write:
+            upgrade_schema(engine)
             add_missing_columns(engine)
         elif set(ADDED_COLUMNS) - {c["name"] for c in inspect(engine).get_columns("game")}:
             _upgrade_for_reading(db, where)

@@ -5,6 +5,7 @@ reindex` both analyse a record so).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
 
 from ...records.model import Record
@@ -38,3 +39,11 @@ def verify_for_archive(record: Record, *, positions: bool = True
 
     verdict = verify(record, watch=every)
     return verdict, position_watcher, change_watcher, signature.signature()
+
+
+def index_keys(record: Record) -> array[int]:
+    """The keys of the record's positions, as its import gave them to the position index (the same replay, the
+    change list left out): how a deleted record's rows are found again."""
+    watcher = PositionWatcher()
+    verify(record, watch=watcher)
+    return watcher.columns().keys

@@ -1,8 +1,9 @@
 """Curating the archive: deleting records, and fixing one (a misspelt name, a missing round, a corrected result).
 
-A deleted record goes with its problems and its history in one transaction; the text index follows by its
-triggers (SQLite) or by being an index of the table itself (PostgreSQL); positions, names and events are columns of
-the row, so nothing else holds a deleted record. Aliases belong to players, not records, and stay.
+A deleted record goes with its problems, its history and its positions in one transaction; the text index follows
+by its triggers (SQLite) or by being an index of the table itself (PostgreSQL); names and events are columns of the
+row, so nothing else holds a deleted record. Its indexed positions are found again by their keys, from the stored
+record replayed (schema/positions/stage.py `unindex`). Aliases belong to players, not records, and stay.
 
 A fix sets root properties, writes the record in the writer's canonical form, verifies it again and stores it as
 the record's new version in the same row (same id): every column (names and their search forms, event, round,
@@ -25,6 +26,7 @@ from ..core.db import retrying, writer
 from ..core.filters import Filters
 from ..core.models import GameRow, GameVersionRow, ProblemRow
 from ..core.search import conditions, name_plan
+from ..positions.stage import unindex
 
 # Properties a fix may not set: the moves and setup (the record would be another game) and the file's own frame.
 FIXED = frozenset({"B", "W", "AB", "AW", "AE", "GM", "SZ", "FF", "CA"})
@@ -47,6 +49,7 @@ def delete_records(engine: Engine, filters: Filters) -> list[int]:
         with Session(writer(engine)) as session:
             where = conditions(filters, dialect=engine.dialect.name, **name_plan(session, filters))
             ids = [i for i in session.exec(select(col(GameRow.id)).where(*where)) if i is not None]
+            unindex(session.connection(), ids, lambda gid: _stored_keys(session, gid))
             for start in range(0, len(ids), 500):
                 chunk = ids[start:start + 500]
                 session.execute(delete(ProblemRow).where(col(ProblemRow.game_id).in_(chunk)))
@@ -57,6 +60,24 @@ def delete_records(engine: Engine, filters: Filters) -> list[int]:
             return ids
 
     return retrying(run)
+
+
+def _stored_keys(session: Session, game_id: int) -> Sequence[int] | None:
+    """The position keys of a stored record, replayed from its bytes; None when they no longer read."""
+    from ..core.stored import parse_row
+    from .analysis import index_keys
+
+    t = GameRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
+    found = session.connection().execute(sa_select(t.c.raw, t.c.source_file, t.c.source_index)
+                                         .where(t.c.id == game_id)).first()
+    if found is None:
+        return None
+    try:
+        row = GameRow(id=game_id, sha256="", game="", raw=found.raw, source_file=found.source_file,
+                      source_index=found.source_index)  # what parse_row reads of a row
+        return index_keys(parse_row(row))
+    except Exception:  # a record that no longer reads: its rows are found by reading the index
+        return None
 
 
 def parse_settings(settings: Sequence[str]) -> list[tuple[str, str]]:

@@ -3,8 +3,9 @@ each record's verdict up to the rules as they stand (a stored verdict that the r
 replaced, with its problems).
 
 Each stored record is read back and replayed once (schema/archive/analysis.py follows the verifier's replay for
-both); each batch of games is replaced in one transaction (the positions through the stage, merged at the end:
-schema/positions/stage.py), so both stay exact for the games already done if it is stopped.
+both); each batch of games is replaced in one transaction (the positions through the stage, whose rows stand for
+the games' indexed rows until the merge at the end makes the index again whole: schema/positions/stage.py), so
+both stay exact for the games already done if it is stopped.
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ from sqlmodel import Session, col
 
 from ..core.db import writer
 from ..core.ingest import game_values, problem_values
-from ..core.models import GameRow, PatternLineRow, PositionRow, ProblemRow
+from ..core.models import GameRow, PatternLineRow, ProblemRow
 from ..core.stored import parse_row
 from ..patterns.lines import PatternValues, pattern_values, write_patterns
-from ..positions.stage import merge_pending, stage_positions, unstage
+from ..positions.stage import merge_pending, stage_positions, unindex, unstage
 from ..positions.values import PositionValues, position_values
 from .analysis import verify_for_archive
 
@@ -31,14 +32,11 @@ _KEPT = frozenset({"raw", "sha256", "encoding", "source_file", "source_index"})
 def reindex(engine: Engine, *, batch: int = 500,
             on_batch: Callable[[int], None] | None = None) -> tuple[int, int, int, int]:
     """(records, positions, change lists, verdicts updated) after rebuilding both from every stored record."""
-    positions_table = PositionRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
     patterns_table = PatternLineRow.__table__  # type: ignore[attr-defined]
     done = positions = lines = updated = 0
     game_table = GameRow.__table__  # type: ignore[attr-defined]
     problem_table = ProblemRow.__table__  # type: ignore[attr-defined]
     last = 0
-    with writer(engine).begin() as conn:
-        conn.execute(positions_table.delete().where(~col(PositionRow.game_id).in_(select(col(GameRow.id)))))
     while True:
         with engine.connect() as conn:
             ids = list(conn.scalars(select(col(GameRow.id)).where(col(GameRow.id) > last)
@@ -66,8 +64,10 @@ def reindex(engine: Engine, *, batch: int = 500,
                 found.append((row.id, position_values(watcher, values) if watcher is not None else None))
                 changes.append((row.id, values["game"], values["size"], pattern_values(change_list)))
         with writer(engine).begin() as conn:
-            conn.execute(positions_table.delete().where(positions_table.c.game_id.in_(ids)))
+            # The staged rows of a game stand for its indexed rows until the merge replaces them (every game
+            # staged again: the index made again whole); a game that no longer has positions leaves the index now.
             unstage(conn, ids)
+            unindex(conn, [gid for gid, values in found if values is None], lambda gid: None)
             conn.execute(patterns_table.delete().where(patterns_table.c.game_id.in_(ids)))
             positions += stage_positions(conn, found)
             lines += write_patterns(conn, changes)

@@ -132,19 +132,33 @@ class PositionRow(SQLModel, table=True):
     (`outcome` bits) and shows (`day`, the first date as YYYYMMDD), so that it reads no game row unless filtered.
 
     Clustered by key (SQLite: WITHOUT ROWID; the primary key leads with the key), so a position's rows lie
-    together; (`game_id`, `ply`) has its own index: deletes, and a game's row at a move number (the openings).
+    together. Nothing else indexes it: a game's rows are found again by their keys when it is deleted (a game's
+    count of rows and its opening are in `position_game`), and the table has no foreign key, which SQLite would
+    follow by reading the whole table for every deleted game; a trigger on `game` stands in for it.
     """
 
     __tablename__ = "position"
-    __table_args__ = (Index("ix_position_game_ply", "game_id", "ply"), {"sqlite_with_rowid": False})
+    __table_args__ = ({"sqlite_with_rowid": False},)
 
     key: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
-    game_id: int = Field(sa_column=Column(Integer, ForeignKey("game.id", ondelete="CASCADE"), primary_key=True,
-                                          autoincrement=False))
+    game_id: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
     ply: int = Field(sa_column=Column(SmallInteger, primary_key=True, autoincrement=False))
     next: str | None = Field(default=None, sa_column=Column(String, nullable=True))
     outcome: int = Field(default=0, sa_column=Column(SmallInteger, nullable=False, default=0))
     day: int | None = Field(default=None, sa_column=Column(Integer, nullable=True))
+
+
+class PositionGameRow(SQLModel, table=True):
+    """What the position index holds of one game (schema/positions/stage.py): how many rows, so that a delete that
+    finds the rows again by their keys knows it found them all, and the key after the opening turns
+    (`OPENING_PLY`), which the opening table of Conversion Go reads instead of looking the game's rows up by game.
+    Written by the merge for the games whose rows it moves into `position`; gone with those rows."""
+
+    __tablename__ = "position_game"
+
+    game_id: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    rows: int = Field(sa_column=Column(Integer, nullable=False))
+    opening: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
 
 
 class PositionStageRow(SQLModel, table=True):

@@ -33,39 +33,30 @@ def rebuild_counts() -> str:
 
 
 _COUNT_ADD = ", ".join(f"{c} = position_count.{c} + excluded.{c}" for c in COUNT_COLUMNS)
-# The staged rows of the positions already counted, added to their sums.
-COUNT_ADD_SQLITE = (
-    COUNT_INSERT + COUNT_SELECT.format(rows="position_stage", where="key IN (SELECT key FROM position_count)")
-    + f" ON CONFLICT (key, next) DO UPDATE SET {_COUNT_ADD}, last_day = max(coalesce(position_count.last_day, "
-    "excluded.last_day), coalesce(excluded.last_day, position_count.last_day))")
+# The later of two days, either of them NULL (SQLite's two-argument max() is NULL then; PostgreSQL's greatest()
+# skips NULLs).
+_LAST_DAY = {
+    "sqlite": "max(coalesce(position_count.last_day, excluded.last_day), "
+              "coalesce(excluded.last_day, position_count.last_day))",
+    "postgresql": "greatest(position_count.last_day, excluded.last_day)",
+}
 
 
-def count_promote_sqlite() -> str:
-    """The positions not counted yet that the staged rows (already in `position`) bring to the threshold, summed
-    from all their rows."""
+def count_add(dialect: str, rows: str) -> str:
+    """The statement adding the rows of `rows` (a merge's new rows, already in `position`) to the positions
+    already counted. Run before `count_promote`, which sums the positions it brings in from all their rows."""
+    return (COUNT_INSERT + COUNT_SELECT.format(rows=rows, where="key IN (SELECT key FROM position_count)")
+            + f" ON CONFLICT (key, next) DO UPDATE SET {_COUNT_ADD}, last_day = {_LAST_DAY[dialect]}")
+
+
+def count_promote(rows: str) -> str:
+    """The statement summing, from all their rows, the positions not counted yet that the rows of `rows` (a
+    merge's new rows, already in `position`) bring to the threshold."""
     at = COUNTED_AT
-    reached = ("key IN (SELECT s.key FROM position_stage s WHERE s.key NOT IN (SELECT key FROM position_count) "
+    reached = (f"key IN (SELECT s.key FROM {rows} s WHERE s.key NOT IN (SELECT key FROM position_count) "
                "GROUP BY s.key HAVING (SELECT count(*) FROM (SELECT 1 FROM position p WHERE p.key = s.key "
-               f"LIMIT {at})) >= {at})")
+               f"LIMIT {at}) few) >= {at})")
     return COUNT_INSERT + COUNT_SELECT.format(rows="position", where=reached)
-
-
-def count_merge_pg(moved: str) -> str:
-    """The CTEs of PostgreSQL's merge that add the rows of `{moved}` (the staged rows it takes, not yet visible in
-    `position` to the same statement) to the counts: to the positions already counted, and to those they bring to
-    the threshold, summed from all their rows."""
-    at = COUNTED_AT
-    add = (COUNT_INSERT + COUNT_SELECT.format(
-        rows=moved, where="EXISTS (SELECT 1 FROM position_count c WHERE c.key = " + moved + ".key)")
-        + f" ON CONFLICT (key, next) DO UPDATE SET {_COUNT_ADD}, "
-        "last_day = greatest(position_count.last_day, excluded.last_day)")
-    hot = (f"SELECT m.key FROM {moved} m WHERE NOT EXISTS (SELECT 1 FROM position_count c WHERE c.key = m.key) "
-           f"GROUP BY m.key HAVING count(*) + (SELECT count(*) FROM (SELECT 1 FROM position p WHERE p.key = m.key "
-           f"LIMIT {at}) few) >= {at}")
-    rows = (f"(SELECT key, next, outcome, day FROM position WHERE key IN (SELECT key FROM hot) UNION ALL "
-            f"SELECT key, next, outcome, day FROM {moved} WHERE key IN (SELECT key FROM hot)) r")
-    promote = COUNT_INSERT + COUNT_SELECT.format(rows=rows, where="true")
-    return f"added AS ({add}), hot AS ({hot}), promoted AS ({promote})"
 
 
 # The counts follow deleted position rows (a deleted game takes its rows along): the sums go down, and the last
@@ -102,6 +93,12 @@ END $$""",
     "CREATE TRIGGER position_count_delete AFTER DELETE ON position REFERENCING OLD TABLE AS gone "
     "FOR EACH STATEMENT EXECUTE FUNCTION position_count_delete()",
 )
+
+
+def drop_count_trigger(conn: Connection) -> None:
+    """The trigger dropped (SQLite), inside the caller's transaction: a table emptied without it frees its pages at
+    once instead of deleting, and following, row by row."""
+    conn.exec_driver_sql("DROP TRIGGER IF EXISTS position_count_delete")
 
 
 def create_count_trigger(conn: Connection) -> None:

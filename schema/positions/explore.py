@@ -14,12 +14,12 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session
 
 from ..core.filters import Filters
-from ..core.models import AliasRow, GameRow, PositionCountRow, PositionRow, PositionStageRow
+from ..core.models import AliasRow, GameRow, PositionCountRow, PositionGameRow, PositionRow, PositionStageRow
 from ..core.rows import games_by_id
 from ..core.search import conditions, date_bound, query_plan
 from .counts import COUNT_COLUMNS
-from .stage import has_pending
-from .values import DRAW, MOVER_WON, SWAPPED, SWAPPER_WON, WON_B, WON_W, day_number
+from .stage import has_game_index, has_pending
+from .values import DRAW, MOVER_WON, OPENING_PLY, SWAPPED, SWAPPER_WON, WON_B, WON_W, day_number
 
 
 def _table() -> Table:
@@ -46,15 +46,19 @@ class Continuation:
 
 
 def _rows(engine: Engine, name: str = "position") -> Any:
-    """The position rows a question reads: the index, and beside it the rows an import has staged and not merged
-    yet (it is running, or was interrupted), so that every stored game is counted. The stage has no index on the
-    key: it is read whole, which only the questions asked while rows are pending pay."""
+    """The position rows a question reads: the index, and beside it the rows an import or a reindex has staged
+    and not merged yet (it is running, or was interrupted), so that every stored game is counted once: a game's
+    staged rows stand for all of its rows (a game staged again by a reindex keeps its indexed rows until the merge).
+    The stage has no index on the key: it is read whole, which only the questions asked while rows are pending
+    pay."""
     p = _table()
     if not has_pending(engine):
         return p.alias(name) if name != "position" else p
     stage: Table = PositionStageRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
     names = ("key", "game_id", "ply", "next", "outcome", "day")
-    return union_all(select(*(p.c[n] for n in names)), select(*(stage.c[n] for n in names))).subquery(name)
+    again = select(stage.c.game_id).where(stage.c.game_id == p.c.game_id).exists()
+    return union_all(select(*(p.c[n] for n in names)).where(~again),
+                     select(*(stage.c[n] for n in names))).subquery(name)
 
 
 def _filtered(stmt: Any, f: Filters, engine: Engine, p: Any) -> Any:
@@ -169,20 +173,27 @@ class Opening:
 
 
 def openings(engine: Engine, start: int, f: Filters, *, ply: int) -> list[Opening]:
-    """Every position reached after `ply` moves by the games that started at the position `start`, most played
-    first: games, how many of them swapped on the next move, the results. The index alone answers it (the start's
-    rows give the games, their rows at `ply` the opening), the game table joined only when filtered."""
+    """Every position reached after `ply` moves (OPENING_PLY, the one the index keeps per game) by the games that
+    started at the position `start`, most played first: games, how many of them swapped on the next move, the
+    results. The index alone answers it (the start's rows give the games, `position_game` their key at `ply`, a
+    seek each to its row), the game table joined only when filtered."""
+    if ply != OPENING_PLY:
+        raise ValueError(f"the position index keeps each game's position after move {OPENING_PLY}, not {ply}")
     p0 = _rows(engine, "p0")
     p = _rows(engine)
     o = p.c.outcome
     res = o.op("&")(3)
     swap = p.c.next.like("%[swap-sides]")
     mover_won = o.op("&")(MOVER_WON) != 0
-    stmt = (select(p.c.key, func.min(p.c.game_id), func.count(), _sum(swap), _sum(res == WON_B), _sum(res == WON_W),
-                   _sum(res == DRAW), _sum(mover_won), _sum(and_(swap, mover_won)), func.max(p.c.day))
-            .select_from(p0).join(p, and_(p.c.game_id == p0.c.game_id, p.c.ply == ply))
-            .where(p0.c.key == start, p0.c.ply == 0))
-    stmt = _filtered(stmt, f, engine, p).group_by(p.c.key)
+    stmt = select(p.c.key, func.min(p.c.game_id), func.count(), _sum(swap), _sum(res == WON_B), _sum(res == WON_W),
+                  _sum(res == DRAW), _sum(mover_won), _sum(and_(swap, mover_won)), func.max(p.c.day))
+    if p is _table() and not has_game_index(engine):
+        g: Table = PositionGameRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
+        stmt = (stmt.select_from(p0).join(g, g.c.game_id == p0.c.game_id)
+                .join(p, and_(p.c.key == g.c.opening, p.c.game_id == g.c.game_id, p.c.ply == ply)))
+    else:  # rows pending (read whole anyway), or an archive of the older layout (indexed by game)
+        stmt = stmt.select_from(p0).join(p, and_(p.c.game_id == p0.c.game_id, p.c.ply == ply))
+    stmt = _filtered(stmt.where(p0.c.key == start, p0.c.ply == 0), f, engine, p).group_by(p.c.key)
     with engine.connect() as conn:
         out = [Opening(key, gid, n, sw or 0, bw or 0, ww or 0, dr or 0, mw or 0, sww or 0, day)
                for key, gid, n, sw, bw, ww, dr, mw, sww, day in conn.execute(stmt)]

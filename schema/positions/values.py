@@ -24,6 +24,13 @@ if TYPE_CHECKING:
 POSITIONS = "_positions"  # the key of a game dict under which the worker sends the position rows
 WON_B, WON_W, DRAW = 1, 2, 3
 MOVER_WON, SWAPPED, SWAPPER_WON = 4, 8, 16
+# The move number of the position the opening table of Conversion Go lists: after the first player's three turns
+# of its refined pie (CON-5), before the swap turn. The index keeps each game's key there (`position_game`).
+OPENING_PLY = 3
+
+
+def _received(keys: array[int], nexts: str, outcomes: bytes, day: int | None) -> PositionValues:
+    return PositionValues(keys, nexts.split("\n") if nexts else [], outcomes, day)
 
 
 class PositionValues(NamedTuple):
@@ -33,6 +40,12 @@ class PositionValues(NamedTuple):
     nexts: list[str]  # the move played next, in the key's frame (one fewer: the last position has none)
     outcomes: bytes  # the outcome bits
     day: int | None  # the record's first date (YYYYMMDD)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Sent from a worker as one text, not a list of short texts: the main process, which writes every row and
+        # is the import's one serial part, unpickles one object instead of one a position (no move text holds a
+        # line break).
+        return _received, (self.keys, "\n".join(self.nexts), self.outcomes, self.day)
 
 
 def day_number(value: dt.date | None) -> int | None:

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, text
 
 from boardrecords.schema.archive import importer
-from boardrecords.schema.core.db import make_engine
 from boardrecords.schema.positions.stage import has_pending, merge_pending
 
 from ..shared import exact_counts, run
@@ -39,13 +37,6 @@ def _folder(tmp_path: Path, name: str, games: dict[str, str]) -> Path:
     for file, body in games.items():
         (folder / file).write_text(body)
     return folder
-
-
-@pytest.fixture
-def engine(db_url: str) -> Iterator[Engine]:
-    e = make_engine(db_url)
-    yield e
-    e.dispose()
 
 
 def _rows(engine: Engine, table: str) -> int:
