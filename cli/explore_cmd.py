@@ -112,29 +112,15 @@ def _explore(filters: Filters, *, moves: str | None, like: Path | None, move: in
 def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: bool, as_csv: bool) -> None:
     """`records explore` at the start of Conversion Go: every opening of turns 1-3 (CON-5), how often the second
     player swapped on turn 4, and who won after it."""
-    from ..schema.core.rows import games_by_id
-    from ..schema.core.stored import parse_row
-    from ..schema.positions.explore import openings
-    from ..verifier.targets import OPENING_TURNS, opening_stones
+    from ..schema.positions.explore import opening_report
+    from ..verifier.targets import OPENING_TURNS
 
     with open_archive(db) as engine:
-        found = openings(engine, target.key, filters, ply=OPENING_TURNS)
-        rows = games_by_id(engine, [o.game_id for o in found])
-    data: list[dict[str, Any]] = []
-    for o in found:
-        try:
-            black, white = opening_stones(parse_row(rows[o.game_id]))
-        except Exception:  # a stored record that no longer reads: the opening is still counted
-            black, white = [], []
-        data.append({"black": black, "white": white, "games": o.games, "swapped": o.swapped,
-                     "swap_rate": round(o.swapped / o.games, 4) if o.games else None,
-                     "black_wins": o.black_wins, "white_wins": o.white_wins, "draws": o.draws,
-                     "first_player_wins": o.first_wins, "second_player_wins": o.second_wins,
-                     "swapper_wins": o.swapper_wins, "last_played": o.last_played})
-    total = sum(o.games for o in found)
+        report = opening_report(engine, target.key, target.game.value, target.size, filters, ply=OPENING_TURNS)
+    data: list[dict[str, Any]] = report["openings"]
+    total = report["games"]
     if as_json:
-        print_json({"game": target.game.value, "size": target.size, "turns": OPENING_TURNS, "games": total,
-                    "openings": data})
+        print_json(report)
     elif as_csv:
         fields = ["black", "white", "games", "swapped", "swap_rate", "black_wins", "white_wins", "draws",
                   "first_player_wins", "second_player_wins", "swapper_wins", "last_played"]
@@ -147,18 +133,18 @@ def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: 
                    Column("W won", justify="right", drop=3), Column("draws", justify="right", drop=1),
                    Column("first", justify="right", drop=2), Column("swapper", justify="right", drop=4),
                    Column("last", drop=6)]
-        if found:
+        if data:
             print_table(out, columns, [
-                [" ".join(d["black"]), " ".join(d["white"]), str(o.games), percent(o.swapped, o.games),
-                 percent(o.black_wins, o.games), percent(o.white_wins, o.games), str(o.draws),
-                 percent(o.first_wins, o.games), percent(o.swapper_wins, o.swapped), o.last_played or ""]
-                for o, d in zip(found, data, strict=True)])
-        plural = "s" if len(found) != 1 else ""
-        out.print(Text(f"{len(found)} opening{plural} of turns 1-{OPENING_TURNS} in {total} game"
+                [" ".join(d["black"]), " ".join(d["white"]), str(d["games"]), percent(d["swapped"], d["games"]),
+                 percent(d["black_wins"], d["games"]), percent(d["white_wins"], d["games"]), str(d["draws"]),
+                 percent(d["first_player_wins"], d["games"]), percent(d["swapper_wins"], d["swapped"]),
+                 d["last_played"] or ""] for d in data])
+        plural = "s" if len(data) != 1 else ""
+        out.print(Text(f"{len(data)} opening{plural} of turns 1-{OPENING_TURNS} in {total} game"
                        f"{'s' if total != 1 else ''}; swap: how often the second player swapped on turn 4; "
                        "first: the first player's wins; swapper: the swapper's wins of the swapped games",
                        style="dim"))
-    if not found:
+    if not data:
         raise typer.Exit(EXIT_FAILED)
 
 

@@ -227,27 +227,11 @@ def verify_upload(data: bytes, name: str) -> list[dict[str, Any]]:
 def openings(engine: Engine, filters: Filters, at: Target) -> dict[str, Any]:
     """`records explore --game conversion-go --json` at the start: every opening of turns 1-3 (CON-5), how often
     the second player swapped on turn 4, and who won after it."""
-    from ..schema.core.rows import games_by_id
-    from ..schema.core.stored import parse_row
-    from ..schema.positions.explore import openings as opening_rows
-    from ..verifier.targets import OPENING_TURNS, opening_stones
+    from ..schema.positions.explore import opening_report
+    from ..verifier.targets import OPENING_TURNS
 
     with asked():
-        found = opening_rows(engine, at.key, filters, ply=OPENING_TURNS)
-    rows = games_by_id(engine, [o.game_id for o in found])
-    data: list[dict[str, Any]] = []
-    for o in found:
-        try:
-            black, white = opening_stones(parse_row(rows[o.game_id]))
-        except Exception:  # a stored record that no longer reads: the opening is still counted
-            black, white = [], []
-        data.append({"black": black, "white": white, "games": o.games, "swapped": o.swapped,
-                     "swap_rate": round(o.swapped / o.games, 4) if o.games else None,
-                     "black_wins": o.black_wins, "white_wins": o.white_wins, "draws": o.draws,
-                     "first_player_wins": o.first_wins, "second_player_wins": o.second_wins,
-                     "swapper_wins": o.swapper_wins, "last_played": o.last_played})
-    return {"game": at.game.value, "size": at.size, "turns": OPENING_TURNS, "games": sum(o.games for o in found),
-            "openings": data}
+        return opening_report(engine, at.key, at.game.value, at.size, filters, ply=OPENING_TURNS)
 
 
 # -- tournaments ----------------------------------------------------------------------------------------------

@@ -233,3 +233,26 @@ def count_at(engine: Engine, key: int, f: Filters) -> int:
     stmt = _filtered(stmt, f, engine, p)
     with engine.connect() as conn:
         return int(conn.execute(stmt).scalar() or 0)
+
+
+def opening_report(engine: Engine, start: int, game: str, size: int, f: Filters, *, ply: int) -> dict[str, Any]:
+    """`records explore --json` at the start of Conversion Go (and the web application's): every opening of `ply`
+    moves with its stones, how often the second player swapped next, and who won after it."""
+    from ...verifier.targets import opening_stones
+    from ..core.stored import parse_row
+
+    found = openings(engine, start, f, ply=ply)
+    rows = games_by_id(engine, [o.game_id for o in found])
+    data: list[dict[str, Any]] = []
+    for o in found:
+        try:
+            black, white = opening_stones(parse_row(rows[o.game_id]))
+        except Exception:  # a stored record that no longer reads: the opening is still counted
+            black, white = [], []
+        data.append({"black": black, "white": white, "games": o.games, "swapped": o.swapped,
+                     "swap_rate": round(o.swapped / o.games, 4) if o.games else None,
+                     "black_wins": o.black_wins, "white_wins": o.white_wins, "draws": o.draws,
+                     "first_player_wins": o.first_wins, "second_player_wins": o.second_wins,
+                     "swapper_wins": o.swapper_wins, "last_played": o.last_played})
+    return {"game": game, "size": size, "turns": ply, "games": sum(o.games for o in found), "openings": data}
+
