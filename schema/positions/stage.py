@@ -74,7 +74,9 @@ def stage_positions(conn: Connection, rows: Sequence[tuple[int, PositionValues |
     cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]  # an open DB-API connection
     try:
         if conn.dialect.name == "postgresql":
-            with cursor.copy(f"COPY position_stage ({_COLUMNS}) FROM STDIN") as copy:
+            # Binary: no text made here and parsed by the server for every row (about a third less of both).
+            with cursor.copy(f"COPY position_stage ({_COLUMNS}) FROM STDIN (FORMAT BINARY)") as copy:
+                copy.set_types(["int8", "int4", "int2", "text", "int2", "int4"])
                 for row in staged_rows(rows):
                     copy.write_row(row)
         else:  # the DB-API directly, from an iterator: no list of tuples, no SQLAlchemy processing per row
@@ -408,17 +410,18 @@ def _merge_pg(conn: Connection) -> int:
         f"INSERT INTO {_MOVED} ({_COLUMNS}) SELECT {_COLUMNS} FROM moved").rowcount
     if not staged:
         return 0
-    # The games moved, as a table of their own with a key: what the questions below look each game up in.
-    conn.exec_driver_sql(f"CREATE TEMP TABLE {_MOVED_GAMES} (game_id integer PRIMARY KEY) ON COMMIT DROP")
-    conn.exec_driver_sql(f"INSERT INTO {_MOVED_GAMES} SELECT DISTINCT game_id FROM {_MOVED}")
+    # The games moved, with their rows counted and their openings, as a table with a key: what the statements
+    # below look each game up in, and what `position_game` takes.
+    conn.exec_driver_sql(f"CREATE TEMP TABLE {_MOVED_GAMES} (game_id integer PRIMARY KEY, rows integer NOT NULL, "
+                         "opening bigint) ON COMMIT DROP")
+    conn.exec_driver_sql(f"INSERT INTO {_MOVED_GAMES} SELECT game_id, count(*), "
+                         f"max(CASE WHEN ply = {OPENING_PLY} THEN key END) FROM {_MOVED} GROUP BY game_id")
     conn.exec_driver_sql(f"ANALYZE {_MOVED}, {_MOVED_GAMES}")
     if _whole(conn, _MOVED_GAMES):
         _empty_index(conn)
     else:
         _replace_staged_games(conn, _MOVED_GAMES)
-    conn.exec_driver_sql(
-        "INSERT INTO position_game (game_id, rows, opening) SELECT game_id, count(*), "
-        f"max(CASE WHEN ply = {OPENING_PLY} THEN key END) FROM {_MOVED} GROUP BY game_id")
+    conn.exec_driver_sql(f"INSERT INTO position_game (game_id, rows, opening) SELECT * FROM {_MOVED_GAMES}")
     _fill(conn, _MOVED, staged)
     return int(staged)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, inspect, text
+from sqlalchemy import Engine, event, inspect, text
 
 from boardrecords.schema.archive import analysis
 from boardrecords.schema.archive.reindex import reindex
@@ -86,8 +86,21 @@ def test_a_delete_finds_the_games_rows_again(tmp_path: Path, db_url: str, engine
     monkeypatch.setattr(analysis, "index_keys", spied)
     monkeypatch.setattr(stage, "REPLAY_SHARE", 10**9 if way == "read-whole" else 1)
     gone = [_id(engine, "q2.rec"), _id(engine, "c2.rec")]
-    r = run("delete", *gone, "--yes", "--db", db_url)
+    statements: list[str] = []
+
+    def seen(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        statements.append(" ".join(statement.split()))
+
+    event.listen(Engine, "before_cursor_execute", seen)
+    try:
+        r = run("delete", *gone, "--yes", "--db", db_url)
+    finally:
+        event.remove(Engine, "before_cursor_execute", seen)
     assert r.exit_code == 0, r.output
+    # Found by key, or by one read of the index (for both games at once).
+    read_whole = [s for s in statements if s.startswith("DELETE FROM position WHERE game_id IN")]
+    by_key = [s for s in statements if s.startswith("DELETE FROM position WHERE game_id =")]
+    assert (len(by_key), len(read_whole)) == {"replayed": (2, 0), "read-whole": (0, 1), "keys-changed": (2, 1)}[way]
     assert sorted(replayed) == ([] if way == "read-whole" else sorted([ROWS["q2.rec"], ROWS["c2.rec"]]))
     assert _count(engine, "SELECT count(*) FROM position") == sum(ROWS.values()) - ROWS["q2.rec"] - ROWS["c2.rec"]
     assert set(_held(engine)).isdisjoint(gone)
