@@ -121,11 +121,13 @@ def import_cmd(
         print_json(summary.to_json())
         _import_exit(summary.ok, bool(missing))
         return
-    table = Table("files", "records", "new", "duplicates", *(["not stored"] if summary.not_stored else []),
-                  *(["failed"] if summary.failed else []), title="import", header_style="bold", box=box.SIMPLE_HEAD)
-    table.add_row(*(str(n) for n in (summary.files, summary.records, summary.new, summary.duplicates)),
-                  *([str(summary.not_stored)] if summary.not_stored else []),
-                  *([str(summary.failed)] if summary.failed else []))
+    # The records read, as the totals line below counts them; the files that could not be read, apart.
+    counts = {"files": summary.files, "unreadable files": summary.unreadable, "records": summary.records,
+              "new": summary.new, "duplicates": summary.duplicates, "not stored": summary.not_stored,
+              "failed": summary.failed}
+    shown_counts = {k: n for k, n in counts.items() if n or k in ("files", "records", "new", "duplicates")}
+    table = Table(*shown_counts, title="import", header_style="bold", box=box.SIMPLE_HEAD)
+    table.add_row(*(str(n) for n in shown_counts.values()))
     out.print(table)
     out.print(totals_line(Counter({VerdictClass(k): n for k, n in summary.verdicts.items()}),
                           Counter({ResultStatus(k): n for k, n in summary.statuses.items()})))
@@ -270,11 +272,17 @@ def export_cmd(
                          limit=None) if not filters.empty else found
             keep = {r.id for r in extra}
             found = [r for r in found if r.id in keep]
-            for i in missing:
-                note(f"error: no record {i} in the archive")
         else:
             missing = []
             found = rows(engine, filters, sort=sort, limit=limit or None)
+    # One error per problem: an id that is not there is said once, and "no records match" only of the others.
+    absent = [f"no record {i} in the archive" for i in dict.fromkeys(missing)]
+    if not found and absent and len(absent) == len(set(ids)):
+        for line in absent[:-1]:
+            note(f"error: {line}")
+        raise CommandError(absent[-1], EXIT_FAILED)
+    for line in absent:
+        note(f"error: {line}")
     if not found:
         raise CommandError("no records match", EXIT_FAILED)
     with expected_failures():

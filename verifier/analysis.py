@@ -56,6 +56,12 @@ class Analysis:
     def last(self) -> int:
         return len(self.trace.steps)
 
+    @property
+    def moves(self) -> int:
+        """The moves of the record's main line, which every `move N of M` counts to: the replay stops at an
+        illegal move, the record does not (a refused setup node, ING-8, counts as the step it is)."""
+        return max(self.verdict.moves_total, self.last)
+
     def step_at(self, index: int) -> Step | None:
         return self.trace.steps[index - 1] if index > 0 else None
 

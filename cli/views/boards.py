@@ -24,6 +24,7 @@ from ...records.notation import PointNames, names_for
 from ...records.points import Point, parse_point
 from ...verifier.analysis import Analysis
 from ...verifier.replay import Step
+from .words import ending
 
 Rows = Sequence[Sequence[Colour | None]]
 
@@ -210,9 +211,9 @@ def move_line(data: Analysis, index: int) -> str:
     """`Move 5 of 40: Black D3 (Alice)`; `Start` for position 0."""
     step = data.step_at(index)
     if step is None:
-        return f"Start (moves: {data.last})"
+        return f"Start (moves: {data.moves})"
     prefix = "Illegal move" if step.illegal is not None else "Move"
-    return f"{prefix} {step.number} of {data.last}: {describe_move(step.move, data.points)}" + (
+    return f"{prefix} {step.number} of {data.moves}: {describe_move(step.move, data.points)}" + (
         f" ({step.player})" if step.player else "")
 
 
@@ -273,10 +274,7 @@ def verdict_lines(data: Analysis) -> list[str]:
         out.append(f"First error: {where + ': ' if where else ''}{first.message}{rule}")
     declared = v.declared.raw if v.declared is not None and v.declared.declared else "none"
     out.append(f"Result: declared {declared}, computed {v.computed}: {v.status.value}")
-    if v.winner_colour is not None:
-        out.append(f"Winner: {who(v.winner_colour, v.winner_player)}" + (f" by {v.end}" if v.end else ""))
-    elif v.end:
-        out.append(f"End: {v.end}")
+    out.append(f"End: {ending(v)}")
     if v.result_note:
         out.append(v.result_note)
     return out

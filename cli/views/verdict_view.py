@@ -22,7 +22,7 @@ from ...verifier.verdict import Verdict
 from ..verify_work import Item
 from .layout import Column, fit, fitted_rows
 from .safe_text import plain as shown
-from .words import status_word, totals_line, verdict_word
+from .words import ending, status_word, totals_line, verdict_word
 
 if TYPE_CHECKING:
     from ...verifier.analysis import Analysis
@@ -54,19 +54,13 @@ def render_report(console: Console, outcome: Outcome, *, sgf_points: bool = Fals
         if value:
             head.add_row(label, Text(shown(value)))
     head.add_row("Moves", Text(f"{verdict.moves_replayed} of {verdict.moves_total} replayed"))
-    if not verdict.replayed:
-        end = "not replayed: the header has errors"
-    else:
-        end = verdict.end or "replay stopped at an illegal move"
-    head.add_row("End", Text(end))
+    head.add_row("End", Text(shown(ending(verdict))))
     declared = verdict.declared.raw if verdict.declared and verdict.declared.raw else "(none)"
     result = Text(shown(f"declared {declared}, replay shows {verdict.computed}: ")) + status_word(verdict.status)
     head.add_row("Result", result)
     if verdict.score is not None:
         s = verdict.score
         head.add_row("Score", Text(f"Black {s.black:g}, White {s.white:g}, komi {s.komi:g}"))
-    if verdict.winner_colour is not None:
-        head.add_row("Winner", Text(shown(f"{verdict.winner_colour.word} ({verdict.winner_player or 'unnamed'})")))
     if verdict.result_note:
         head.add_row("Note", Text(shown(verdict.result_note)))
     parts: list[object] = [head]

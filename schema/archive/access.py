@@ -12,7 +12,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import SQLModel
 
 from ...records.model import Record
-from ..core.db import ArchiveError, create_text_index, first_line, has_schema, make_engine, writer
+from ..core.db import ArchiveError, create_text_index, first_line, has_schema, make_engine, named, writer
 from ..core.models import GameRow  # and with it every table, on SQLModel.metadata
 
 
@@ -91,7 +91,7 @@ def open_archive(db: str | None, *, create: bool = False, write: bool = False) -
     Raises ArchiveError with a one-line reason when the database cannot be reached or holds no archive.
     """
     engine = make_engine(db, must_exist=not create, read_only=not (create or write))
-    where = engine.url.render_as_string(hide_password=True)
+    where = named(db)
     try:
         if create:
             _refuse_foreign(engine, where)

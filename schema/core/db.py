@@ -55,8 +55,8 @@ def make_engine(db: str | None = None, *, must_exist: bool = False, read_only: b
     """
     url = resolve_url(db)
     path = sqlite_path(url)
-    if must_exist and path is not None and not path.exists():
-        raise ArchiveError(f"no archive at {path} (run `records import` first, or give --db / {ENV_DB})")
+    if path is not None:
+        check_sqlite_path(path, named(db), must_exist=must_exist)
     try:
         if url.startswith("sqlite"):
             if read_only and path is not None:
@@ -94,6 +94,46 @@ _DRIVERS = {
 def _driver_hint(url: str) -> str:
     scheme = url.split("://", 1)[0].lower()
     return _DRIVERS.get(scheme, f"install the Python driver for {scheme}")
+
+
+def named(db: str | None) -> str:
+    """The archive as the user named it (`--db`, else RECORDS_DB, else the default), for messages: a path as typed,
+    a URL without its password."""
+    target = db or os.environ.get(ENV_DB) or DEFAULT_DB
+    if "://" not in target:
+        return target
+    path = sqlite_path(target)
+    return str(path) if path is not None else describe_url(target)
+
+
+# The first bytes of every SQLite database file (an empty file is a database too: SQLite writes it on first use).
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def check_sqlite_path(path: Path, shown: str, *, must_exist: bool) -> None:
+    """What is wrong with the path of a SQLite archive, in the user's words, before SQLite says it in its own ("disk
+    I/O error", "unable to open database file"): a folder, a missing folder, a file that is not a database, or (when
+    the archive must exist) nothing there."""
+    if path.is_dir():
+        raise ArchiveError(f"{shown} is a folder, not an archive: name a file, e.g. {os.path.join(shown, DEFAULT_DB)}")
+    if not path.exists():
+        folder, folder_shown = path.parent, os.path.dirname(shown.rstrip("/")) or "."
+        if must_exist:
+            if not folder.is_dir():
+                raise ArchiveError(f"no archive at {shown}: the folder {folder_shown} does not exist")
+            raise ArchiveError(f"no archive at {shown} (run `records import` first, or give --db / {ENV_DB})")
+        if not folder.exists():
+            raise ArchiveError(f"cannot create the archive {shown}: the folder {folder_shown} does not exist")
+        if not folder.is_dir():
+            raise ArchiveError(f"cannot create the archive {shown}: {folder_shown} is a file, not a folder")
+        return
+    try:
+        with path.open("rb") as file:
+            head = file.read(len(_SQLITE_MAGIC))
+    except OSError as exc:
+        raise ArchiveError(f"cannot read {shown}: {exc.strerror or exc}") from exc
+    if head and head != _SQLITE_MAGIC:
+        raise ArchiveError(f"{shown} is not an archive: the file is not a SQLite database")
 
 
 def describe_url(url: str) -> str:
