@@ -78,3 +78,84 @@ def test_a_missing_output_folder_is_made(command: str, tmp_path: Path) -> None:
     result = run(command, RECORD, "-o", target)
     assert result.exit_code == 0, result.output
     assert target.read_text().lstrip().startswith("<")
+
+
+# Every command that takes --db, with the arguments it needs to reach the archive.
+DB_COMMANDS: dict[str, tuple[str, ...]] = {
+    "replay": ("1",), "diagram": ("1",), "html": ("1",), "import": (str(RECORD),), "search": (), "duplicates": (),
+    "show": ("1",), "export": ("1",), "stats": (), "explore": (), "reindex": (), "delete": ("1", "--yes"),
+    "fix": ("1", "--set", "RO=2"), "events": (), "crosstable": ("Cup",), "players": (), "alias": ("a", "b"),
+    "ratings": (), "serve": ("--port", "0"),
+}
+
+
+def test_every_command_with_db_is_checked() -> None:
+    from boardrecords.cli.main import COMMANDS, load
+
+    with_db = {name for name, (module, _, _) in COMMANDS.items()
+               if any("--db" in p.opts for p in load(module)[name].params)}
+    assert with_db == set(DB_COMMANDS)
+
+
+def _db_error(command: str, db: str, cwd: Path) -> tuple[int, str]:
+    args = DB_COMMANDS[command]
+    here = os.getcwd()
+    os.chdir(cwd)  # the path as the user types it, relative to where they are
+    try:
+        result = run(command, *args, "--db", db)
+    finally:
+        os.chdir(here)
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize("command", sorted(DB_COMMANDS))
+def test_db_errors_say_what_is_wrong_with_the_path(command: str, tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("shopping: bread, milk\n")
+    (tmp_path / "somefolder").mkdir()
+    # Only import makes an archive: a path in a missing folder is a folder it cannot make it in; for every other
+    # command (those that change an archive too), an archive that is not there.
+    missing_says = "the folder missing/dir does not exist"
+    for db, says in (("notes.txt", "error: notes.txt is not an archive: the file is not a SQLite database"),
+                     ("somefolder/", "error: somefolder/ is a folder, not an archive"),
+                     ("missing/dir/a.db", ("error: cannot create the archive missing/dir/a.db: " if command == "import"
+                                           else "error: no archive at missing/dir/a.db: ") + missing_says)):
+        code, output = _db_error(command, db, tmp_path)
+        assert code == 2, (db, output)
+        assert output.strip() == output.strip().splitlines()[0], output  # one line
+        assert output.startswith(says), (db, output)
+        assert "sqlite:" not in output and "disk I/O" not in output and "unable to open" not in output
+    assert not (tmp_path / "missing").exists()
+
+
+def test_a_path_in_an_existing_folder_is_an_archive_to_make_or_to_import_first(tmp_path: Path) -> None:
+    code, output = _db_error("search", "none.db", tmp_path)
+    assert code == 2 and output.startswith("error: no archive at none.db (run `records import` first")
+    code, output = _db_error("import", "new.db", tmp_path)
+    assert code == 0 and (tmp_path / "new.db").exists()
+
+
+def test_export_of_a_missing_id_is_one_error(archive: str) -> None:
+    for ids in (("42",), ("42", "42")):
+        result = run("export", *ids, "--db", archive)
+        assert result.exit_code == 1
+        assert result.output.splitlines() == ["error: no record 42 in the archive"]
+    two = run("export", "41", "42", "--db", archive)
+    assert two.output.splitlines() == ["error: no record 41 in the archive", "error: no record 42 in the archive"]
+    some = run("export", "1", "42", "--db", archive)
+    assert some.exit_code == 1 and some.stdout.startswith("(;GM[1]")
+    assert some.stderr.splitlines() == ["error: no record 42 in the archive"]
+
+
+def test_import_counts_records_once_and_unreadable_files_apart(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name, body in GAMES.items():
+        (folder / name).write_text(body)
+    (folder / "again.sgf").write_text(GAMES["a.sgf"])  # a duplicate: read, counted, not stored again
+    (folder / "broken.sgf").write_text("this is not a record\n")
+    result = run("import", folder, "--db", tmp_path / "a.db")
+    assert result.exit_code == 1
+    lines = [" ".join(line.split()) for line in result.stdout.splitlines()]
+    head = lines.index("files unreadable files records new duplicates")
+    assert lines[head + 2] == "4 1 3 2 1"
+    assert lines[-1].startswith("3 records: 3 pass, 0 invalid; 1 unreadable file; results: 3 agrees")

@@ -316,7 +316,7 @@ def test_the_end_of_the_game_is_shown_instead_of_whose_turn(rec) -> None:
                                      b";B[resign])")), "--move", "4")
     assert resigned.exit_code == 0, resigned.output
     assert "Game over: Black (Bob) resigned" in resigned.output
-    assert "Winner: White (Alice) by resignation" in resigned.output
+    assert "End: White (Alice) won by resignation" in resigned.output
     assert "To move:" not in resigned.output
     # SQU-6: White's row b is a chain, but Black gets one turn: the game goes on until it is swept.
     swept = run("replay", str(rec(b"(;GM[Squer]SZ[4]PB[Alice]PW[Bob];B[ad];W[ab];B[bd];W[bb];B[dd];W[cb];B[ca]"
