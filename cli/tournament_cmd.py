@@ -106,7 +106,7 @@ def crosstable_cmd(
 ) -> None:
     """An event's players ranked by score, each round's opponent (by rank), colour and result, and the
     tie-breaks (docs/tournaments.md)."""
-    from ..schema.core.names import load_identities
+    from ..schema.core.names import load_identities, player_names
     from ..schema.tournaments.crosstable import crosstable, pairing_from_row
     from ..schema.tournaments.events import event_rows
 
@@ -116,14 +116,15 @@ def crosstable_cmd(
     with reading(db) as session:
         name, rows = event_rows(session, event, kind)
         ids = load_identities(session)
+        names = player_names(session, ids, [n for r in rows for n in (r.black_final or r.black, r.white_final or r.white)
+                                            if n])
     if not rows or name is None:
         raise CommandError(f"no records of event {event!r}" + (f" in {game_title(kind)}" if kind else ""), EXIT_FAILED)
     kinds = sorted({r.game for r in rows})
     if len(kinds) > 1:
         raise CommandError(f"event {name!r} holds records of several games ({', '.join(kinds)}): name one with --game")
     pairings = [p for p in (pairing_from_row(r, ids.key) for r in rows) if p is not None]
-    spelled = [(p.black, p.black_name) for p in pairings] + [(p.white, p.white_name) for p in pairings]
-    table = crosstable(name, pairings, ids.display(spelled))
+    table = crosstable(name, pairings, names)
     if as_json:
         print_json(table.to_json())
     elif as_csv:

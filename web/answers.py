@@ -259,7 +259,7 @@ def events(engine: Engine, game: str | None) -> list[dict[str, Any]]:
 def crosstable(engine: Engine, event: str, game: str | None) -> dict[str, Any]:
     """`records crosstable EVENT --json`."""
     from ..schema.core.db import session_scope
-    from ..schema.core.names import load_identities
+    from ..schema.core.names import load_identities, player_names
     from ..schema.tournaments.crosstable import crosstable as table_of
     from ..schema.tournaments.crosstable import pairing_from_row
     from ..schema.tournaments.events import event_rows
@@ -268,14 +268,15 @@ def crosstable(engine: Engine, event: str, game: str | None) -> dict[str, Any]:
     with session_scope(engine) as session:
         name, rows = event_rows(session, event, kind)
         ids = load_identities(session)
+        names = player_names(session, ids, [n for r in rows for n in (r.black_final or r.black, r.white_final or r.white)
+                                            if n])
     if not rows or name is None:
         raise NotFound(f"no records of event {event!r}" + (f" in {kind}" if kind else ""))
     kinds = sorted({r.game for r in rows})
     if len(kinds) > 1:
         raise BadRequest(f"event {name!r} holds records of several games ({', '.join(kinds)}): name one with game")
     pairings = [p for p in (pairing_from_row(r, ids.key) for r in rows) if p is not None]
-    spelled = [(p.black, p.black_name) for p in pairings] + [(p.white, p.white_name) for p in pairings]
-    return table_of(name, pairings, ids.display(spelled)).to_json()
+    return table_of(name, pairings, names).to_json()
 
 
 def rating_run(engine: Engine, game: str | None, player: str | None) -> tuple[Any, list[Any]]:

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from sqlalchemy import inspect, union
+from sqlalchemy import func, inspect, union
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
@@ -67,9 +67,6 @@ class Identities:
         k = identity_key(name)
         return None if k is None else self.aliases.get(k, k)
 
-    def display(self, pairs: Iterable[tuple[str | None, str | None]]) -> dict[str, str]:
-        """Each player's name: the one given to `records alias`, else its most frequent spelling."""
-        return {**display_names(pairs), **self.names}
 
 
 def has_alias_table(session: Session) -> bool:
@@ -116,6 +113,35 @@ def spellings(session: Session, names: Iterable[str]) -> dict[str, list[str]]:
         found = sorted(set(by_key.get(k, [])) | ({norm} if norm else set())) if k else []
         out[name] = found
     return out
+
+
+def player_names(session: Session, ids: Identities, among: Iterable[str] | None = None) -> dict[str, str]:
+    """Each player's one name, by identity key, the same in every command and page (players, ratings,
+    crosstables): the name given to `records alias`, else the spelling the archive's records use most for the
+    player (with the colour held at the end; ties: the first stored). It is chosen over the whole archive, not over
+    the records one command counts, so that a player the ratings leave some games out of keeps the name `players`
+    gives. `among`: only the players of these names (a crosstable's), read through their stored spellings."""
+    g = GameRow
+    norms: list[str] | None = None
+    if among is not None:
+        norms = sorted({n for found in spellings(session, among).values() for n in found})
+        if not norms:
+            return {}
+    counts: dict[str, Counter[str]] = {}
+    first: dict[str, int] = {}
+    for final, start, final_norm, start_norm in ((g.black_final, g.black, g.black_final_norm, g.black_norm),
+                                                 (g.white_final, g.white, g.white_final_norm, g.white_norm)):
+        name = func.coalesce(col(final), col(start))
+        stmt = select(name, func.count(), func.min(col(g.id))).where(name.is_not(None)).group_by(name)
+        if norms is not None:
+            stmt = stmt.where(func.coalesce(col(final_norm), col(start_norm)).in_(norms))
+        for spelling, n, lowest in session.execute(stmt):
+            key = ids.key(spelling)
+            if key is not None and spelling:
+                counts.setdefault(key, Counter())[spelling] += n
+                first[spelling] = min(first.get(spelling, lowest), lowest)
+    chosen = {k: max(c, key=lambda name: (c[name], -first[name])) for k, c in counts.items()}
+    return {**chosen, **ids.names}
 
 
 def display_names(pairs: Iterable[tuple[str | None, str | None]]) -> dict[str, str]:

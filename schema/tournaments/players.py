@@ -18,7 +18,7 @@ from sqlmodel import Session, col, select
 from ...verifier.status import drawn
 from ..core.db import writer
 from ..core.models import AliasRow, GameRow
-from ..core.names import has_alias_table, identity_key, load_identities
+from ..core.names import has_alias_table, identity_key, load_identities, player_names
 
 
 def aliases(session: Session) -> list[AliasRow]:
@@ -119,7 +119,6 @@ def player_list(session: Session, game: str | None = None) -> list[PlayerSummary
         stmt = stmt.where(col(g.game) == game)
     stmt = stmt.order_by(col(g.id))
     out: dict[tuple[str, str], PlayerSummary] = {}
-    spelled: list[tuple[str | None, str | None]] = []
     for kind, bf, wf, b, w, winner, status, method, computed, checked, first, last in session.execute(stmt):
         sides = [(bf if bf is not None else b, "B"), (wf if wf is not None else w, "W")]
         self_play = ids.key(sides[0][0]) is not None and ids.key(sides[0][0]) == ids.key(sides[1][0])
@@ -130,7 +129,6 @@ def player_list(session: Session, game: str | None = None) -> list[PlayerSummary
             key = ids.key(name)
             if key is None or name is None:
                 continue
-            spelled.append((key, name))
             p = out.setdefault((key, kind), PlayerSummary(key, name, kind))
             p.games += 1
             p.spellings.add(name)
@@ -147,7 +145,7 @@ def player_list(session: Session, game: str | None = None) -> list[PlayerSummary
             end = last or first
             if end and (p.last is None or end > p.last):
                 p.last = end
-    names = ids.display(spelled)
+    names = player_names(session, ids)
     for p in out.values():
         p.name = names.get(p.key, p.name)
     return sorted(out.values(), key=lambda p: (p.name.casefold(), p.game))

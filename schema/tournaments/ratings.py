@@ -21,7 +21,7 @@ from sqlmodel import Session, col
 
 from ...verifier.status import drawn
 from ..core.models import GameRow
-from ..core.names import load_identities
+from ..core.names import load_identities, player_names
 
 W2 = 14.0  # Elo^2 per day of rating drift: goratings.org's choice for Go players
 ITERATIONS = 50
@@ -89,7 +89,6 @@ def ratings(session: Session, game: str | None = None, *, w2: float = W2) -> Rat
         stmt = stmt.where(col(g.game) == game)
     skipped: Counter[str] = Counter()
     per_game: dict[str, list[tuple[str, str, str, dt.date]]] = {}
-    spelled: list[tuple[str | None, str | None]] = []
     for kind, bf, wf, b, w, winner, status, method, computed, checked, day, verdict in session.execute(
             stmt.order_by(col(g.id))):
         black, white = (bf if bf is not None else b), (wf if wf is not None else w)
@@ -105,9 +104,8 @@ def ratings(session: Session, game: str | None = None, *, w2: float = W2) -> Rat
         elif winner is None and not drawn(status, method, computed, checked):
             skipped["no result"] += 1
         else:
-            spelled += [(kb, black), (kw, white)]
             per_game.setdefault(kind, []).append((kb, kw, winner or "D", day))
-    names = ids.display(spelled)
+    names = player_names(session, ids)
     out: list[Rating] = []
     counted = 0
     for kind in sorted(per_game):
