@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from boardrecords.cli.views.words import plural
 from boardrecords.records.games import game_title
-from tests.shared import run
+from tests.shared import EXAMPLES, import_games, run
 
 COMMANDS = ["verify", "import", "search", "show", "export", "stats", "explore", "delete", "fix", "ratings",
             "players", "replay", "diagram", "html"]
@@ -50,3 +51,85 @@ def test_plurals_and_titles() -> None:
     assert plural(1, "game") == "1 game" and plural(0, "game") == "0 games" and plural(2, "record") == "2 records"
     assert game_title("go-ing") == "Go (Simplified Ing Rules)" and game_title("cation") == "Cation"
     assert game_title("chess") == "chess"
+
+
+# -- how a game ended: one sentence, the same in show, verify, replay and the web page -----------------------
+
+ENDINGS = {
+    # GEN-9: a resignation in the record.
+    "resigned.sgf": ("(;GM[Quentin]SZ[5]PB[Bo]PW[AlphaGo]RE[W+R];B[cc];W[aa];B[resign])",
+                     "White (AlphaGo) won by resignation"),
+    # GEN-8 (a): the record stops before the end; what is known is what it declares.
+    "stops.sgf": ("(;GM[1]SZ[19]PB[Bo]PW[AlphaGo]RE[W+R];B[pd];W[dp];B[pp])",
+                  "White (AlphaGo) won by resignation as declared; the record stops at move 3 before the end"),
+    "bare.sgf": ("(;GM[1]SZ[19]PB[Bo]PW[AlphaGo];B[pd];W[dp])", "The record stops at move 2 before the end"),
+    # ING-5: two passes end a Go game; 9x9 empty but for one stone: Black 81 - komi 7.5.
+    "scored.sgf": ("(;GM[1]SZ[9]KM[7.5]PB[Bo]PW[Al]RE[B+73.5];B[ee];W[tt];B[tt])",
+                   "Black (Bo) won by 73.5 points; the game ended by two passes (ING-5)"),
+    # CAT-8, QUE-6: a chain; B+ / W+ there is the chain.
+    "chain.rec": ((EXAMPLES / "cation" / "small-board-chain.rec").read_text(),
+                  "White (Chen Wei) won by a chain (CAT-8)"),
+}
+
+
+def _words(output: str) -> str:
+    return " ".join(output.replace("│", " ").split())
+
+
+@pytest.mark.parametrize("name", sorted(ENDINGS))
+def test_one_sentence_for_how_a_game_ended(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # the replay's lines beside the board, unfolded
+    text, sentence = ENDINGS[name]
+    path = tmp_path / name
+    path.write_text(text)
+    for args in (("verify", path), ("replay", path, "--move", "0")):
+        result = run(*args)
+        assert f"End {sentence}" in _words(result.output).replace("End:", "End"), (args, result.output)
+        assert "Winner" not in result.output and "by unfinished" not in result.output
+
+
+def test_show_and_the_web_page_say_it_alike(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from boardrecords.web.app import create_app
+
+    db = str(tmp_path / "a.db")
+    import_games(tmp_path, db, {"stops.sgf": ENDINGS["stops.sgf"][0]})
+    sentence = ENDINGS["stops.sgf"][1]
+    assert f"End {sentence}" in _words(run("show", "1", "--db", db).output)
+    page = TestClient(create_app(db)).get("/games/1").text
+    assert f"<p>End: {sentence}</p>" in page
+
+
+def test_an_illegal_move_is_counted_against_the_record_s_moves() -> None:
+    # The record has 53 moves; the replay stops at the illegal 42nd.
+    broken = EXAMPLES / "go" / "invalid" / "go-ing-broken.rec"
+    result = run("replay", broken, "--move", "42")
+    assert "Illegal move 42 of 53:" in result.output, result.output
+    assert "of 42" not in result.output
+    assert "Start (moves: 53)" in run("replay", broken, "--move", "0").output
+    assert "The replay stops at the illegal move 42 of 53" in _words(run("verify", broken).output)
+
+
+# -- one name per player ------------------------------------------------------------------------------------
+
+def test_players_ratings_and_crosstable_give_one_name(tmp_path: Path) -> None:
+    # "GNU Go" is the spelling most records use, but those have no date and are not rated; the rated ones say
+    # "GnuGo". Every command names the player as the whole archive does.
+    undated = {f"u{i}.sgf": f"(;GM[1]SZ[9]PB[GNU Go]PW[Ann]RE[B+R];B[ee];W[c{'cdef'[i]}];B[resign])\n"
+               for i in range(3)}
+    dated = {f"d{i}.sgf": f"(;GM[1]SZ[9]DT[2020-01-0{i + 1}]EV[Cup]RO[{i + 1}]PB[GnuGo]PW[Ann]RE[W+R]"
+                          f";B[ee];W[g{'cd'[i]}];B[resign])\n" for i in range(2)}
+    db = str(tmp_path / "a.db")
+    import_games(tmp_path, db, undated | dated)
+    players = json.loads(run("players", "--db", db, "--json").stdout)
+    ratings = json.loads(run("ratings", "--db", db, "--json").stdout)
+    table = json.loads(run("crosstable", "Cup", "--db", db, "--json").stdout)
+    names = {p["player"] for p in players}
+    assert names == {"GNU Go", "Ann"}
+    assert {r["player"] for r in _listed(ratings)} == names
+    assert {s["player"] for s in table["standings"]} == names
+
+
+def _listed(data: object) -> list[dict[str, object]]:
+    return data if isinstance(data, list) else data["ratings"]  # type: ignore[index,return-value]
