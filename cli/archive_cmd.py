@@ -34,7 +34,7 @@ from .common import (
     print_json,
     reading,
 )
-from .options import DbOption, JsonOption, SgfPointsOption, number, whole_number, with_filters
+from .options import DbOption, JsonOption, JsonReportOption, SgfPointsJsonOption, number, whole_number, with_filters
 from .tables import percent, print_table, record_json
 from .views.layout import Column
 from .views.safe_text import plain as shown
@@ -147,8 +147,8 @@ def show_cmd(
                                              parser=whole_number(1))],
     db: DbOption = None,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Draw the board with ASCII only.")] = False,
-    as_json: JsonOption = False,
-    sgf_points: SgfPointsOption = False,
+    as_json: JsonReportOption = False,
+    sgf_points: SgfPointsJsonOption = False,
     history: Annotated[bool, typer.Option("--history", help="Also list the versions `records fix` replaced.")]
     = False,
 ) -> None:

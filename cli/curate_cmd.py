@@ -13,7 +13,7 @@ from rich.text import Text
 
 from ..schema.core.filters import Filters
 from .common import EXIT_FAILED, CommandError, add_commands, make_console, note, open_archive, print_json
-from .options import DbOption, JsonOption, whole_number, with_filters
+from .options import DbOption, whole_number, with_filters
 from .views.words import plural
 
 
@@ -28,7 +28,8 @@ def delete_cmd(
                                                     show_default=False, parser=whole_number(1))] = None,
     db: DbOption = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Delete without asking.")] = False,
-    as_json: JsonOption = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the ids deleted as JSON, `deleted`: [1, 2], instead "
+                                          "of the count.")] = False,
 ) -> None:
     """Delete records (and their problems) from the archive: by id, or every record the filters select (after
     a count and a confirmation unless --yes)."""
@@ -65,7 +66,9 @@ def fix_cmd(
                                                        "repeat for several.", show_default=False)] = None,
     undo: Annotated[bool, typer.Option("--undo", help="Bring back the version the last fix replaced.")] = False,
     db: DbOption = None,
-    as_json: JsonOption = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the record as stored now as JSON (`id`, `sha256`, "
+                                          "`verdict`, `result_status`, `black`, `white`, `event`, `round`, "
+                                          "`result`) instead of the one line.")] = False,
 ) -> None:
     """Correct a stored record: stores it as a new version (same id), verifies it again and keeps the bytes it
     replaces (`records show ID --history`)."""

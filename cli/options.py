@@ -56,14 +56,18 @@ DbOption = Annotated[
                               "records.db here).", show_default=False),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+# Commands that say what they did in one line: their --json promises that line's facts, not a table.
+JsonReportOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of the report.")]
 ForceOption = Annotated[bool, typer.Option("--force", help="Replace the output file if it exists.")]
 CsvOption = Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")]
 
 # One option on every command that shows points (GEN-10): the game's own notation by default, SGF letters with it.
-SgfPointsOption = Annotated[bool, typer.Option(
-    "--sgf-points",
-    help="Show points in the SGF letters of the records (pd) instead of the game's own notation (Q16 in Go and "
-         "Conversion Go, d3 in Cation, Quentin and Squer). JSON `point` fields are SGF letters either way.")]
+_SGF_POINTS = ("Show points in the SGF letters of the records (pd) instead of the game's own notation (Q16 in Go and "
+               "Conversion Go, d3 in Cation, Quentin and Squer).")
+SgfPointsOption = Annotated[bool, typer.Option("--sgf-points", help=_SGF_POINTS)]
+# The same, on a command with --json: its problems' `point` fields do not change.
+SgfPointsJsonOption = Annotated[bool, typer.Option(
+    "--sgf-points", help=_SGF_POINTS + " JSON `point` fields are SGF letters either way.")]
 
 
 # -- the search filters ---------------------------------------------------------------------------------------

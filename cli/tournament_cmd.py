@@ -168,7 +168,8 @@ def alias_cmd(
     list_: Annotated[bool, typer.Option("--list", help="List the aliases.")] = False,
     remove: Annotated[str | None, typer.Option("--remove", metavar="NAME", help="Undo: NAME is its own player "
                                                "again (for a player others were made: all of them).")] = None,
-    as_json: JsonOption = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of the table (--list) or the one "
+                                          "line.")] = False,
 ) -> None:
     """Make several spellings one player, in every search, statistic, crosstable and rating. Names that differ
     only in case, spacing or punctuation are one player already."""
@@ -186,7 +187,7 @@ def alias_cmd(
             if as_json:
                 print_json({"removed": n})
             else:
-                note(f"removed {n} alias(es) of {remove}" if n else f"{remove} has no alias")
+                note(f"removed {plural(n, 'alias', 'aliases')} of {remove}" if n else f"{remove} has no alias")
             if not n:
                 raise typer.Exit(EXIT_FAILED)
             return

@@ -13,7 +13,7 @@ from ..records.model import Problem, Severity
 from ..records.notation import Notation
 from ..verifier.status import VerdictClass
 from .common import EXIT_FAILED, EXIT_USAGE, add_commands, make_console
-from .options import SgfPointsOption, number
+from .options import SgfPointsJsonOption, number
 from .verify_work import Item, Options, verify_paths, verify_records
 from .views.safe_text import json_text
 from .views.verdict_view import render_report, render_summary
@@ -42,7 +42,7 @@ def verify_command(
                        ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="Plain output without colours.")] = False,
-    sgf_points: SgfPointsOption = False,
+    sgf_points: SgfPointsJsonOption = False,
 ) -> None:
     """Verify records: every move's legality, the pie swap, the end of the game and the declared result.
 

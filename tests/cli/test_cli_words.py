@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -133,3 +134,60 @@ def test_players_ratings_and_crosstable_give_one_name(tmp_path: Path) -> None:
 
 def _listed(data: object) -> list[dict[str, object]]:
     return data if isinstance(data, list) else data["ratings"]  # type: ignore[index,return-value]
+
+
+# -- help promises only the output a command has --------------------------------------------------------------
+
+def _help(command: str) -> str:
+    return " ".join(run(command, "--help").output.replace("│", " ").split())
+
+
+def _options(command: str) -> set[str]:
+    from boardrecords.cli.main import COMMANDS, load
+
+    return {o for p in load(COMMANDS[command][0])[command].params for o in p.opts}
+
+
+def test_help_mentions_json_only_where_there_is_json() -> None:
+    from boardrecords.cli.main import COMMANDS
+
+    for command in COMMANDS:
+        if "--json" not in _options(command) and command != "serve":  # serve: the JSON of the commands, over HTTP
+            assert "JSON" not in _help(command), command
+
+
+def _keys(data: object) -> set[str]:
+    if isinstance(data, dict):
+        return set(data) | {k for v in data.values() for k in _keys(v)}
+    if isinstance(data, list):
+        return {k for v in data for k in _keys(v)}
+    return set()
+
+
+def test_json_fields_the_help_names_are_in_the_json(tmp_path: Path) -> None:
+    # Each command whose help names JSON fields (`name`), run with --json: every field named is there.
+    db = str(tmp_path / "a.db")
+    import_games(tmp_path, db, {"a.sgf": "(;GM[1]SZ[9]PB[Ann]PW[Bo]RE[W+R];B[ee];W[ee])\n",
+                                "b.sgf": "(;GM[1]SZ[9]PB[Cy]PW[Di]RE[B+R];B[cc];W[gg])\n"})
+    broken = EXAMPLES / "go" / "invalid" / "go-ing-broken.rec"
+    ids = {r["black"]: r["id"] for r in json.loads(run("search", "--db", db, "--json").stdout)}
+    runs = {"verify": ("verify", broken, "--json"), "show": ("show", ids["Ann"], "--db", db, "--json"),
+            "fix": ("fix", ids["Ann"], "--set", "RO=2", "--db", db, "--json"),
+            "delete": ("delete", ids["Cy"], "--yes", "--db", db, "--json")}
+    documented = {}
+    for command in runs:
+        text = _help(command)
+        documented[command] = set(re.findall(r"`([a-z_]+)`", text[text.index("JSON"):])) if "JSON" in text else set()
+    assert documented["fix"] >= {"id", "verdict", "result"} and documented["delete"] == {"deleted"}
+    for command, args in runs.items():
+        result = run(*args)
+        out = result.stdout
+        data = [json.loads(line) for line in out.splitlines()] if command == "verify" else json.loads(out)
+        assert documented[command] <= _keys(data), (command, documented[command] - _keys(data))
+
+
+@pytest.mark.parametrize("command", ["fix", "delete", "alias"])
+def test_commands_that_print_one_line_promise_no_table(command: str) -> None:
+    text = _help(command)
+    json_help = text[text.index("--json"):]
+    assert "instead of a table" not in json_help
