@@ -107,7 +107,7 @@ def crosstable_cmd(
     """An event's players ranked by score, each round's opponent (by rank), colour and result, and the
     tie-breaks (docs/tournaments.md)."""
     from ..schema.core.names import load_identities, player_names
-    from ..schema.tournaments.crosstable import crosstable, pairing_from_row
+    from ..schema.tournaments.crosstable import crosstable, pairing_from_row, players_of
     from ..schema.tournaments.events import event_rows
 
     if sum((as_json, as_csv, as_html)) > 1:
@@ -116,8 +116,7 @@ def crosstable_cmd(
     with reading(db) as session:
         name, rows = event_rows(session, event, kind)
         ids = load_identities(session)
-        names = player_names(session, ids, [n for r in rows for n in (r.black_final or r.black, r.white_final or r.white)
-                                            if n])
+        names = player_names(session, ids, players_of(rows))
     if not rows or name is None:
         raise CommandError(f"no records of event {event!r}" + (f" in {game_title(kind)}" if kind else ""), EXIT_FAILED)
     kinds = sorted({r.game for r in rows})

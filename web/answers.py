@@ -261,15 +261,14 @@ def crosstable(engine: Engine, event: str, game: str | None) -> dict[str, Any]:
     from ..schema.core.db import session_scope
     from ..schema.core.names import load_identities, player_names
     from ..schema.tournaments.crosstable import crosstable as table_of
-    from ..schema.tournaments.crosstable import pairing_from_row
+    from ..schema.tournaments.crosstable import pairing_from_row, players_of
     from ..schema.tournaments.events import event_rows
 
     kind = game_value(game)
     with session_scope(engine) as session:
         name, rows = event_rows(session, event, kind)
         ids = load_identities(session)
-        names = player_names(session, ids, [n for r in rows for n in (r.black_final or r.black, r.white_final or r.white)
-                                            if n])
+        names = player_names(session, ids, players_of(rows))
     if not rows or name is None:
         raise NotFound(f"no records of event {event!r}" + (f" in {kind}" if kind else ""))
     kinds = sorted({r.game for r in rows})

@@ -212,6 +212,12 @@ def _tie_breaks(table: dict[str, Standing], fam: str) -> None:
             s.tie_breaks = {"Buchholz": sos[k], "SB": sodos[k]}
 
 
+def players_of(rows: Sequence[Any]) -> list[str]:
+    """The players' names in these GameRows, with the colour held at the end (as `pairing_from_row` reads them)."""
+    return [name for row in rows for name in (row.black_final if row.black_final is not None else row.black,
+                                              row.white_final if row.white_final is not None else row.white) if name]
+
+
 def pairing_from_row(row: Any, key: Callable[[str | None], str | None]) -> Pairing | None:
     """A GameRow as a Pairing (None when a player is missing); `key` gives a name's player identity."""
     black = row.black_final if row.black_final is not None else row.black

@@ -67,7 +67,7 @@ def test_sgf_points_shows_the_letters_of_the_record(rec) -> None:
     assert re.search(r"^b \| X \(X\) \.", out, re.M)
     assert "Points: SGF letters" in out and "Go coordinates" not in out
     illegal = run("replay", str(rec(ILLEGAL)), "--all", "--ascii", "--sgf-points").output
-    assert "Illegal move 2 of 2: White aa (Bob)" in illegal and "illegal: aa is occupied (ING-3)" in illegal
+    assert "Illegal move 2 of 4: White aa (Bob)" in illegal and "illegal: aa is occupied (ING-3)" in illegal
     assert "First error: move 2 aa: aa is occupied" in illegal
 
 
@@ -108,7 +108,7 @@ def test_invalid_record_replays_up_to_the_illegal_move(rec) -> None:
     result = run("replay", str(path), "--all", "--ascii")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "Illegal move 2 of 2: White A9 (Bob)" in out  # aa
+    assert "Illegal move 2 of 4: White A9 (Bob)" in out  # aa; the record has 4 moves
     assert "illegal: A9 is occupied (ING-3)" in out
     assert "First error: move 2 A9: A9 is occupied" in out
     assert "Move 3" not in out  # never past the first illegal move
