@@ -172,12 +172,12 @@ def test_g_number_enter_jumps(term) -> None:
 
 def test_an_invalid_record_stops_at_its_illegal_move(term) -> None:
     t = term(ILLEGAL)
-    t.frame("Start (moves: 2)")
+    t.frame("Start (moves: 3)")  # the record's moves, though the replay stops at the second
     t.send(END)
-    screen = t.frame("Illegal move 2 of 2: White A9 (Bob)", "illegal: A9 is occupied", "Verdict: invalid")
+    screen = t.frame("Illegal move 2 of 3: White A9 (Bob)", "illegal: A9 is occupied", "Verdict: invalid")
     assert _row(screen, "9").startswith("!●!")  # the occupied point the refused move named
     t.send(RIGHT)  # nothing after the illegal move
-    t.frame("Illegal move 2 of 2")
+    t.frame("Illegal move 2 of 3")
     t.send(b"q")
     assert t.wait_exit() == 0
 
