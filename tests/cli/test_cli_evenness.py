@@ -1,4 +1,4 @@
-"""Evenness (issue 21, point 5): `-` wherever a record is read, explore's moves by spaces or commas, any output
+"""Evenness: `-` wherever a record is read, explore's moves by spaces or commas, any output
 encoding."""
 
 from __future__ import annotations

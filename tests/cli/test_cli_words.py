@@ -1,4 +1,4 @@
-"""Words a user reads (issue 21, point 4): whole numbers in help and errors, plurals, the games' names."""
+"""Words a user reads: whole numbers in help and errors, plurals, the games' names."""
 
 from __future__ import annotations
 
