@@ -179,25 +179,76 @@ def _print_position(console: Console, data: Analysis, index: int, ascii: bool) -
     console.print()
 
 
+def _move_range(value: str) -> tuple[int, int]:
+    """`101-200` as (101, 200): a usage error for anything else."""
+    first, sep, last = value.strip().partition("-")
+    if not (sep and first.strip().isdigit() and last.strip().isdigit()):
+        raise typer.BadParameter(f"{value!r} is not a range of moves such as 101-200")
+    a, b = int(first), int(last)
+    if not 1 <= a <= b:
+        raise typer.BadParameter(f"{value!r}: the first move is 1 or more and not after the last")
+    return a, b
+
+
 def diagram_command(
     source: SourceArg,
     move: Annotated[int | None, typer.Option("--move", "-m", help="The position after move N (default: the last).")]
     = None,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="The SVG file to write (default: stdout).")]
-    = None,
-    numbers: Annotated[bool, typer.Option("--numbers", help="Number the stones by the move that placed them.")]
-    = False,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="The SVG file to write (default: stdout); with --figures, the folder.")] = None,
+    numbers: Annotated[str | None, typer.Option(
+        "--numbers", metavar="FIRST-LAST",
+        help="A numbered figure of these moves, e.g. 101-200: the position before the first, the moves' stones "
+             "numbered, and notes such as '120 at 97' for stones played where the figure has one.")] = None,
+    figures: Annotated[bool, typer.Option(
+        "--figures", help="Every figure of the game, 100 moves each, as fig-1.svg, fig-2.svg, ... in the folder "
+                          "-o (default: here).")] = False,
     force: ForceOption = False,
     db: DbOpt = None,
     index: IndexOpt = None,
     sgf_points: SgfPointsOption = False,
 ) -> None:
-    """Write an SVG diagram of one position: stones, coordinates, owned edges, last move and what it changed."""
+    """Write an SVG diagram of one position (stones, coordinates, owned edges, last move and what it changed), or
+    numbered figures of moves as Go books print them."""
+    from .views.figures import figure_ranges, figure_svg, playable_last
     from .views.svg import diagram_svg
 
+    chosen = [name for name, given in (("--move", move is not None), ("--numbers", numbers is not None),
+                                       ("--figures", figures)) if given]
+    if len(chosen) > 1:
+        raise CommandError(f"{' and '.join(chosen)} cannot be combined: a diagram shows one of them")
+    span = _move_range(numbers) if numbers is not None else None
     data = load_replay(source, db, index, sgf_points)
+    if figures:
+        _write_figures(data, output or Path("."), figure_ranges(data), force)
+        return
+    if span is not None:
+        end = playable_last(data)
+        if span[0] > end:
+            raise CommandError(f"no move {span[0]} to number: the record has {plural(end, 'move')}"
+                               + (" before its illegal one" if end < data.last else ""))
+        _write(output, figure_svg(data, span[0], min(span[1], end)), force)
+        return
     at = data.last if move is None else _check_move(data, move)
-    _write(output, diagram_svg(data, at, numbers=numbers), force)
+    _write(output, diagram_svg(data, at), force)
+
+
+def _write_figures(data: Analysis, folder: Path, ranges: list[tuple[int, int]], force: bool) -> None:
+    from .output_files import OutputError, write_files
+    from .views.figures import figure_svg
+
+    if not ranges:
+        raise CommandError("no figure to draw: the record has no moves")
+    if folder.exists() and not folder.is_dir():
+        raise CommandError(f"{folder} is a file: --figures writes into a folder")
+    items = [(folder / f"fig-{i}.svg", figure_svg(data, a, b).encode("utf-8", "replace"))
+             for i, (a, b) in enumerate(ranges, 1)]
+    try:
+        write_files(items, force=force)
+    except OutputError as exc:
+        raise CommandError(str(exc)) from None
+    names = items[0][0].name + (f" .. {items[-1][0].name}" if len(items) > 1 else "")
+    note(f"wrote {plural(len(items), 'figure')} in {folder}: {names}")
 
 
 def html_command(

@@ -132,3 +132,32 @@ def counting(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(positions, "COUNTED_AT", at)
     monkeypatch.setattr(position_stage, "REBUILD_RATIO", ratio)
     return int(at)
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    """Headless Chromium driven by selenium, one for the whole test run (the pages of `records html` and of
+    `records serve`); the tests that use it skip when Chromium or its driver is not installed."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing (Debian: apt-get install -y chromium chromium-driver)")
+    if not Path(CHROMEDRIVER).exists():
+        pytest.skip("chromedriver is missing (Debian: apt-get install -y chromium-driver)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"):
+        options.add_argument(arg)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ..records.model import Colour, Record
 from ..records.notation import Notation, PointNames
 from .engine import Outcome
-from .replay import Step, Trace
+from .replay import Step, Taken, Trace
 from .verdict import Verdict, verify
 
 Rows = list[list[Colour | None]]
@@ -75,6 +75,11 @@ class Analysis:
         """How the game stood ended right after move `index`, or None while it goes on."""
         ends = self.trace.ends
         return ends[index - 1] if 0 < index <= len(ends) else None
+
+    def taken_at(self, index: int) -> Taken:
+        """The stones each colour has captured up to move `index` (counted once, by the replay's trace)."""
+        taken = self.trace.taken
+        return taken[index - 1] if 0 < index <= len(taken) else Taken()
 
     @property
     def illegal_step(self) -> Step | None:

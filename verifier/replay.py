@@ -51,6 +51,14 @@ def ends_positions(step: Step) -> bool:
     return step.illegal is not None or step.move.kind is MoveKind.RESIGN
 
 
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """How many stones Black and White have captured (Go's prisoners)."""
+
+    black: int = 0
+    white: int = 0
+
+
 # Something that follows a replay: called with the Replay before its first step (it may then ask for snapshots,
 # `run.snapshots = True`), it returns the function that sees every step.
 Watch = Callable[["Replay"], Callable[[Step], None]]
@@ -61,23 +69,33 @@ class Trace:
     """What one replay went through, kept for the views: the start, every step with its snapshot, and after each
     step how the game stood ended (the engine's outcome, ING-5's provisional stop included) or None.
 
-    A Watch: `verify(record, watch=trace)` fills it from the verifier's own replay.
+    A Watch: `verify(record, watch=trace)` fills it from the verifier's own replay. `taken` counts, after each
+    step, the stones each colour has captured so far (Go, ING-3): a string removed by suicide counts for the
+    opponent, as a capture of the mover's stones.
     """
 
     start: list[list[Colour | None]] = field(default_factory=list)
     start_to_move: Colour | None = None
     steps: list[Step] = field(default_factory=list)
     ends: list[Outcome | None] = field(default_factory=list)
+    taken: list[Taken] = field(default_factory=list)
 
     def __call__(self, run: Replay) -> Callable[[Step], None]:
         run.snapshots = True
         engine = run.engine
         self.start, self.start_to_move = engine.rows(), engine.to_move
-        steps, ends = self.steps, self.ends
+        steps, ends, taken = self.steps, self.ends, self.taken
 
         def step(s: Step) -> None:
+            before = taken[-1] if taken else Taken()
+            if s.change.captured and s.illegal is None:
+                # The colour of a captured stone is read from the position before the move.
+                rows = steps[-1].board if steps and steps[-1].board is not None else self.start
+                lost_black = sum(1 for c, r in s.change.captured if rows[r][c] is Colour.BLACK)
+                before = Taken(before.black + len(s.change.captured) - lost_black, before.white + lost_black)
             steps.append(s)
             ends.append(None if s.illegal is not None else engine.end)
+            taken.append(before)
 
         return step
 

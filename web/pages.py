@@ -86,7 +86,7 @@ def game_page(request: Request, record_id: Annotated[int, Path(ge=1, le=DB_INT_M
     with answers.asked():
         record = parse_row(row)
     analysis = analyse(record)
-    geo = Geometry(record.size, SPECS[record.game].connection, caption=False)
+    geo = Geometry.of(record.game, record.size, caption=False)
     data = page_data(analysis, geo)
     header = header_lines(record)
     page = templates.get_template("game.html").render(
@@ -126,7 +126,7 @@ def explore_page(request: Request, found: Annotated[Filters, Depends(filters)], 
     # opening table of Conversion Go counts its openings' games.
     reached = answers.position_search(_engine(request), found, moves, limit=limit, offset=offset,
                                       total=data["games"] if "continuations" in data else None)
-    geo = Geometry(at.size, SPECS[at.game].connection, caption=False)
+    geo = Geometry.of(at.game, at.size, caption=False)
     typed = [m.strip() for m in (moves or "").split(",") if m.strip()]
     base = {k: v for k, v in request.query_params.items() if v != "" and k not in ("moves", "offset")}
 

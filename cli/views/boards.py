@@ -18,12 +18,13 @@ from rich.console import Console, Group, RenderableType
 from rich.style import Style
 from rich.text import Text
 
-from ...records.games import SPECS, MoveKind
+from ...records.games import SPECS, Game, MoveKind
 from ...records.model import Colour, Move, Record
 from ...records.notation import PointNames, names_for
 from ...records.points import Point, parse_point
 from ...verifier.analysis import Analysis
 from ...verifier.replay import Step
+from .stars import star_points
 from .words import ending
 
 Rows = Sequence[Sequence[Colour | None]]
@@ -189,8 +190,15 @@ def header_lines(record: Record) -> list[str]:
     out = [f"{SPECS[record.game].title}, {record.size}x{record.size}"]
     black = _name(record.black) + (f" {record.black_rank}" if record.black_rank else "")
     white = _name(record.white) + (f" {record.white_rank}" if record.white_rank else "")
+    # Go's terms go with the player they favour: the handicap stones are Black's, the komi White's (HA, KM).
+    if record.handicap:
+        black += f", handicap {record.handicap}"
+    if record.komi is not None:
+        white += f", komi {record.komi:g}"
     out.append(f"Black: {black}")
     out.append(f"White: {white}")
+    if record.rules:
+        out.append(f"Rules: {record.rules}")
     event = ", ".join(x for x in (record.event, f"round {record.round}" if record.round else None) if x)
     if event:
         out.append(f"Event: {event}")
@@ -199,6 +207,14 @@ def header_lines(record: Record) -> list[str]:
     if record.place:
         out.append(f"Place: {record.place}")
     return out
+
+
+def taken_line(data: Analysis, index: int) -> str | None:
+    """`Stones taken: Black 3, White 5` after move `index`: the stones each has captured (Go only)."""
+    if data.record.game is not Game.GO:
+        return None
+    taken = data.taken_at(index)
+    return f"Stones taken: Black {taken.black}, White {taken.white}"
 
 
 def who(colour: Colour | None, player: str | None) -> str:
@@ -302,6 +318,7 @@ class Glyphs:
     own_h: str  # Black's edges (connection games): top and bottom
     own_v: str  # White's edges: left and right
     own_corners: tuple[str, str, str, str]
+    star: str = "+"  # an empty star point (Go boards: stars.py)
 
 
 UNICODE = Glyphs("●", "○", "·", "×", "◌", "─", "│", ("┌", "┐", "└", "┘"), "━", "┃", ("┏", "┓", "┗", "┛"))
@@ -354,29 +371,42 @@ def console_needs_ascii(console: Console) -> bool:
     return False
 
 
-def _cell(rows: Rows, point: Point, marks: frozenset[Mark], g: Glyphs, mover: Colour | None) -> Text:
-    """One point as three characters: a bracket, the glyph, a bracket."""
+def _glyph(rows: Rows, point: Point, marks: frozenset[Mark], g: Glyphs, mover: Colour | None,
+           stars: frozenset[Point]) -> tuple[str, Style]:
+    """What a point shows, without its brackets: a stone, a refused stone, an emptied point, a star point, ..."""
     col, row = point
     stone = rows[row][col]
     if stone is not None:
-        glyph, style = (g.black if stone is Colour.BLACK else g.white), STONE[stone]
-    elif Mark.ILLEGAL in marks and mover is not None:
+        return (g.black if stone is Colour.BLACK else g.white), STONE[stone]
+    if Mark.ILLEGAL in marks and mover is not None:
         # An illegal placement on an empty point shows the stone that was refused.
-        glyph, style = (g.black if mover is Colour.BLACK else g.white), STONE[mover]
-    elif Mark.CAPTURED in marks or Mark.REMOVED in marks:
-        glyph, style = g.gone, _GONE_STYLE
-    elif Mark.FROM in marks:
-        glyph, style = g.vacated, _GONE_STYLE
-    else:
-        glyph, style = g.empty, BOARD
-    left = right = " "
-    bracket = Style()
+        return (g.black if mover is Colour.BLACK else g.white), STONE[mover]
+    if Mark.CAPTURED in marks or Mark.REMOVED in marks:
+        return g.gone, _GONE_STYLE
+    if Mark.FROM in marks:
+        return g.vacated, _GONE_STYLE
+    return (g.star if point in stars else g.empty), BOARD
+
+
+def _brackets(marks: frozenset[Mark]) -> tuple[str, str, Style]:
+    """The brackets around a point: the first mark present decides (`_BRACKETS`)."""
     for mark, lb, rb in _BRACKETS:
         if mark in marks:
-            left, right, bracket = lb, rb, _MARK_STYLE[mark]
-            break
-    # A tint behind the whole cell: the strongest change on the point.
-    tint = next((Style(bgcolor=_MARK_STYLE[m].bgcolor) for m in _TINTS if m in marks), Style())
+            return lb, rb, _MARK_STYLE[mark]
+    return " ", " ", Style()
+
+
+def _tint(marks: frozenset[Mark]) -> Style:
+    """A tint behind the whole cell: the strongest change on the point."""
+    return next((Style(bgcolor=_MARK_STYLE[m].bgcolor) for m in _TINTS if m in marks), Style())
+
+
+def _cell(rows: Rows, point: Point, marks: frozenset[Mark], g: Glyphs, mover: Colour | None,
+          stars: frozenset[Point]) -> Text:
+    """One point as three characters: a bracket, the glyph, a bracket."""
+    glyph, style = _glyph(rows, point, marks, g, mover, stars)
+    left, right, bracket = _brackets(marks)
+    tint = _tint(marks)
     text = Text()
     text.append(left, BOARD + bracket + tint)
     text.append(glyph, style + tint)
@@ -389,18 +419,33 @@ def label_width(names: PointNames) -> int:
     return max(len(names.row(r)) for r in range(names.size))
 
 
+def narrow_fits(names: PointNames) -> bool:
+    """Whether a board can be drawn two characters a point (`narrow`): every column label is one character."""
+    return all(len(names.column(c)) == 1 for c in range(names.size))
+
+
 def _draw(record: Record, rows: Rows, highlights: Highlights, cols: range, rws: range, *, ascii: bool,
-          mover: Colour | None, names: PointNames, compact: bool = False) -> Text:
-    """The board (or a window of it) with coordinates, in `names`, on all four sides and its edges drawn."""
+          mover: Colour | None, names: PointNames, compact: bool = False, narrow: bool = False,
+          frame: bool = True) -> Text:
+    """The board (or a window of it) with coordinates, in `names`, on all four sides and its edges drawn.
+
+    A point takes three characters (a bracket, the glyph, a bracket); `narrow` draws two (the space before the
+    glyph, and one after the last): two neighbours then share the space between them, and its bracket is the
+    stronger mark's (`_BRACKETS`). Without `frame` the top and bottom edge lines are left out (the coordinates
+    and the side edges still show where the board ends).
+    """
     size = record.size
     lw = label_width(names)
     g = glyphs_for(ascii)
+    stars = star_points(record.game, size)
     owned = SPECS[record.game].connection
     h_edge, v_edge = (g.own_h, g.own_v) if owned else (g.edge_h, g.edge_v)
     corners = g.own_corners if owned else g.corners
     top_style = EDGE_STYLE[Colour.BLACK] if owned else BOARD
     side_style = EDGE_STYLE[Colour.WHITE] if owned else BOARD
     corner_style = BOARD
+    cell = 2 if narrow else 3
+    inner = cell * len(cols) + (1 if narrow else 0)
 
     left_open = cols.start > 0
     right_open = cols.stop < size
@@ -413,26 +458,50 @@ def _draw(record: Record, rows: Rows, highlights: Highlights, cols: range, rws: 
     def column_labels() -> None:
         out.append(pad)
         for c in cols:
-            out.append(f"{names.column(c):^3}", _LABEL)
+            out.append(f" {names.column(c)}" if narrow else f"{names.column(c):^3}", _LABEL)
         out.append("\n")
 
     def horizontal(is_top: bool) -> None:
-        if top_open if is_top else bottom_open:
+        if not frame or (top_open if is_top else bottom_open):
             return  # a window that does not reach this edge: no edge line
         left_c, right_c = (corners[0], corners[1]) if is_top else (corners[2], corners[3])
         out.append(" " * (lw + 1))
         out.append(" " if left_open else left_c, corner_style)
-        out.append(h_edge * (3 * len(cols)), top_style)
+        out.append(h_edge * inner, top_style)
         out.append(" " if right_open else right_c, corner_style)
         out.append("\n")
+
+    def narrow_row(r: int) -> None:
+        gaps: list[tuple[str, Style] | None] = [None] * (len(cols) + 1)
+        looks = []
+        for c in cols:
+            marks = highlights.at((c, r))
+            looks.append((*_glyph(rows, (c, r), marks, g, mover, stars), _tint(marks)))
+        # Stronger marks take the shared spaces first.
+        order = sorted(range(len(cols)), key=lambda i: _bracket_rank(highlights.at((cols[i], r))))
+        for i in order:
+            marks = highlights.at((cols[i], r))
+            if _bracket_rank(marks) == len(_BRACKETS):
+                break
+            left, right, bracket = _brackets(marks)
+            for k, char in ((i, left), (i + 1, right)):
+                if gaps[k] is None:
+                    gaps[k] = (char, BOARD + bracket + looks[i][2])
+        for i, (glyph, style, tint) in enumerate(looks):
+            out.append(*(gaps[i] or (" ", BOARD)))
+            out.append(glyph, style + tint)
+        out.append(*(gaps[-1] or (" ", BOARD)))
 
     column_labels()
     horizontal(True)
     for r in rws:
         out.append(f"{names.row(r).rjust(lw)} ", _LABEL)
         out.append(" " if left_open else v_edge, BOARD if left_open else side_style)
-        for c in cols:
-            out.append_text(_cell(rows, (c, r), highlights.at((c, r)), g, mover))
+        if narrow:
+            narrow_row(r)
+        else:
+            for c in cols:
+                out.append_text(_cell(rows, (c, r), highlights.at((c, r)), g, mover, stars))
         out.append(" " if right_open else v_edge, BOARD if right_open else side_style)
         out.append(f" {names.row(r)}", _LABEL)
         if highlights.swept == ("row", r):
@@ -442,26 +511,47 @@ def _draw(record: Record, rows: Rows, highlights: Highlights, cols: range, rws: 
     if not compact:
         column_labels()
     if highlights.swept is not None and highlights.swept[0] == "column" and highlights.swept[1] in cols:
-        out.append(pad + "   " * (highlights.swept[1] - cols.start) + (" ^ " if ascii else " ▲ "),
+        at = highlights.swept[1] - cols.start
+        arrow = "^" if ascii else "▲"
+        out.append(pad + (" " * (2 * at) + f" {arrow}" if narrow else "   " * at + f" {arrow} "),
                    _MARK_STYLE[Mark.LAST])
         out.append("\n")
     out.rstrip()
     return out
 
 
-def _legend(record: Record, highlights: Highlights, ascii: bool, names: PointNames) -> Text:
+def _bracket_rank(marks: frozenset[Mark]) -> int:
+    """The place of a point's bracket in `_BRACKETS` (len(_BRACKETS): no bracket)."""
+    return next((i for i, (mark, _, _) in enumerate(_BRACKETS) if mark in marks), len(_BRACKETS))
+
+
+def _legend(record: Record, highlights: Highlights, rows: Rows, mover: Colour | None, ascii: bool,
+            names: PointNames) -> Text:
+    """The notation, the owned edges, and each mark in use drawn as on the board (`(●) last move`)."""
     parts: list[str] = [names.words]
     g = glyphs_for(ascii)
+    stars = star_points(record.game, record.size)
     if SPECS[record.game].connection:
         parts.append(f"Black {g.black}: top, bottom edges {g.own_h}")
         parts.append(f"White {g.white}: left, right edges {g.own_v}")
+
+    def drawn(mark: Mark) -> str:
+        """The mark's brackets around the glyph of the first point it is on (as that point is drawn)."""
+        point = min((p for p, m in highlights.marks.items() if mark in m), key=lambda p: (p[1], p[0]))
+        left, right = next((lb, rb) for m, lb, rb in _BRACKETS if m is mark)
+        return left + _glyph(rows, point, highlights.at(point), g, mover, stars)[0] + right
+
     words = {
-        Mark.LAST: "(x) last move", Mark.ILLEGAL: "!x! illegal move", Mark.FOCUS: ">x< this point",
         Mark.CAPTURED: f"{g.gone} captured", Mark.REMOVED: f"{g.gone} removed", Mark.FROM: f"{g.vacated} moved away",
-        Mark.CONVERTED: "[x] converted", Mark.FLIPPED: "[x] flipped", Mark.FILLED: "[x] filled",
-        Mark.CROSSCUT: "{x} crosscut", Mark.SWEPT: "swept line",
     }
-    used = [words[m] for m in highlights.used() if m in words and not (m is Mark.SWEPT and highlights.swept)]
+    used: list[str] = []
+    for m in highlights.used():
+        if m is Mark.SWEPT:
+            continue
+        if any(m is b for b, _, _ in _BRACKETS):
+            used.append(f"{drawn(m)} {MARK_WORDS[m]}")
+        elif m in words:
+            used.append(words[m])
     if highlights.swept is not None:
         used.append(f"swept {names.line(*highlights.swept)}")
     parts.extend(used)
@@ -469,21 +559,24 @@ def _legend(record: Record, highlights: Highlights, ascii: bool, names: PointNam
 
 
 def board_renderable(record: Record, step: Step | None, rows: Rows, *, ascii: bool = False,
-                     compact: bool = False, names: PointNames | None = None) -> RenderableType:
+                     compact: bool = False, narrow: bool = False, frame: bool = True,
+                     names: PointNames | None = None) -> RenderableType:
     """The whole board with coordinates, owned edges coloured (connection games) and the step's highlights.
 
     `rows`: the position to draw (rows of Colour | None, row 0 at the top); `step`: the move whose changes are
     highlighted (None: none). Works for every size from 2x2 to 52x52. Coordinates are in `names` (default: the
     game's customary notation, GEN-10), and the legend's first line says which notation that is.
-    `compact` leaves out the bottom coordinates and the legend (for a terminal too short for them).
+    `compact` leaves out the bottom coordinates and the legend (for a terminal too short for them); `narrow`
+    draws two characters a point instead of three (when `narrow_fits(names)`), for a terminal too narrow;
+    without `frame` the top and bottom edge lines are left out, for one still too short.
     """
     size = record.size
     names = names or names_for(record.game, size)
     highlights = step_highlights(step, size)
     mover = step.colour if step is not None else None
     board = _draw(record, rows, highlights, range(size), range(size), ascii=ascii, mover=mover, names=names,
-                  compact=compact)
-    return board if compact else Group(board, _legend(record, highlights, ascii, names))
+                  compact=compact, narrow=narrow, frame=frame)
+    return board if compact else Group(board, _legend(record, highlights, rows, mover, ascii, names))
 
 
 def board_excerpt(record: Record, rows: Rows, point: Point | str | None, *, radius: int = 3,

@@ -19,11 +19,14 @@ from ...records.model import Colour
 from ...records.points import index_letter
 from ...verifier.analysis import Analysis
 from .boards import (
+    Mark,
     change_lines,
     comment_of,
     header_lines,
     move_line,
+    step_highlights,
     swap_line,
+    taken_line,
     to_move_line,
     verdict_lines,
 )
@@ -61,6 +64,7 @@ def page_data(data: Analysis, geo: Geometry) -> dict[str, Any]:
             "changes": [html_shown(line) for line in change_lines(step, data.points)],
             "illegal": bool(step is not None and step.illegal is not None),
             "toMove": html_shown(to_move_line(data, i)),
+            "taken": taken_line(data, i) or "",
             "swap": html_shown(swap_line(data, i) or ""),
             "comment": html_shown(comment_of(data, i) or ""),
             "under": under,
@@ -78,6 +82,36 @@ def page_data(data: Analysis, geo: Geometry) -> dict[str, Any]:
     }
 
 
+# How the board draws each mark (svg.py: mark_shapes), for the legend under it.
+_MARK_PICTURES: dict[Mark, str] = {
+    Mark.LAST: "small ring: last move",
+    Mark.CAPTURED: "red cross: captured",
+    Mark.REMOVED: "red cross: removed",
+    Mark.CONVERTED: "purple ring: converted",
+    Mark.FLIPPED: "purple ring: flipped",
+    Mark.FILLED: "green square: filled",
+    Mark.CROSSCUT: "amber frame: crosscut",
+    Mark.SWEPT: "blue band: swept line",
+    Mark.FROM: "dashed circle and arrow: a stone moved",
+    Mark.ILLEGAL: "big red cross: illegal move",
+}
+
+
+def marks_used(data: Analysis) -> list[Mark]:
+    """The marks some position of this game shows, in the legend's order."""
+    present: set[Mark] = set()
+    for step in data.steps:
+        present.update(step_highlights(step, data.record.size).used())
+    return [m for m in _MARK_PICTURES if m in present]
+
+
+def _marks_html(data: Analysis) -> str:
+    used = marks_used(data)
+    if not used:
+        return ""
+    return f'<p class="keys" id="marks">Marks: {html_text("; ".join(_MARK_PICTURES[m] for m in used))}.</p>'
+
+
 def _title(data: Analysis) -> str:
     r = data.record
     players = f"{r.black or '?'} (Black) vs {r.white or '?'} (White)"
@@ -90,7 +124,7 @@ def _header_html(data: Analysis) -> str:
     for line in lines[1:]:
         label, _, value = line.partition(": ")
         rows.append(f"<dt>{html_text(label)}</dt><dd>{html_text(value)}</dd>")
-    return f"<h1>{html_text(lines[0])}</h1>\n<dl>{''.join(rows)}</dl>"
+    return f"<h1>{html_text(lines[0])}</h1>\n<dl id=\"header\">{''.join(rows)}</dl>"
 
 
 def _verdict_html(data: Analysis) -> str:
@@ -103,7 +137,7 @@ def _verdict_html(data: Analysis) -> str:
 def html_page(data: Analysis) -> str:
     """The complete page."""
     record = data.record
-    geo = Geometry(record.size, SPECS[record.game].connection, caption=False)
+    geo = Geometry.of(record.game, record.size, caption=False)
     script = _asset("replay.js")
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     csp = (f"default-src 'none'; script-src 'sha256-{digest}'; style-src 'unsafe-inline'; img-src data:; "
@@ -138,15 +172,14 @@ def html_page(data: Analysis) -> str:
 </div>
 <p class="keys">Keys: &#x2190; &#x2192; step, Home / End: start and end.</p>
 <p class="keys" id="notation">{escape(data.points.words)}.</p>
-<p class="keys">Marks: small ring: last move; red cross: captured or removed; purple ring: converted or flipped;
-green square: filled; amber frame: crosscut; blue band: swept line; dashed circle and arrow: a stone moved;
-big red cross: illegal move.</p>
+{_marks_html(data)}
 </section>
 <aside>
 {_header_html(data)}
 <p id="move-label"></p>
 <ul id="changes" class="changes"></ul>
 <p id="to-move"></p>
+<p id="taken" hidden></p>
 <p id="swap" hidden></p>
 <div id="comment" hidden></div>
 {_verdict_html(data)}

@@ -11,6 +11,7 @@ import select
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rich.cells import cell_len, set_cell_size
 from rich.console import Console, Group, RenderableType
 from rich.segment import Segment, Segments
 from rich.style import Style
@@ -25,73 +26,200 @@ from .boards import (
     header_lines,
     label_width,
     move_line,
+    narrow_fits,
     swap_line,
+    taken_line,
     to_move_line,
     verdict_lines,
 )
 
-HELP = "→/n next   ←/p back   Home/End   g <number> Enter: jump   q quit"
-HELP_ASCII = "right/n next   left/p back   Home/End   g <number> Enter: jump   q quit"
+# The key help, longest first: the status line shows the longest that fits the terminal's width (never wrapped).
+HELP = ("→/n next   ←/p back   Home/End   g <number> Enter: jump   q quit",
+        "→ next  ← back  Home/End  g N Enter: jump  q quit",
+        "→ ← step  g N: jump  q quit",
+        "q quit")
+HELP_ASCII = ("right/n next   left/p back   Home/End   g <number> Enter: jump   q quit",
+              "n next  p back  Home/End  g N Enter: jump  q quit",
+              "n p step  g N: jump  q quit",
+              "q quit")
 _PANEL_MIN = 34
+_PANEL_TIGHT = 26  # on a screen that must hold everything, a narrower panel beside the board beats text below it
 _LEGEND_MIN = 30
+_SPACING = 9  # blank lines between the panel's parts: the first thing left out, without a word
 
 # -- the view ------------------------------------------------------------------------------------------------
 
 
-def info_renderable(data: Analysis, index: int) -> RenderableType:
-    """The text beside the board. Record text goes into Text objects, never through rich markup."""
-    out = Text()
-    for i, line in enumerate(header_lines(data.record)):
-        out.append(line + "\n", Style(bold=True) if i == 0 else Style())
-    out.append("\n")
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One part of the text beside the board: its name (for the line saying what was left out), how much it
+    matters (1: kept longest), and its lines with their styles."""
+
+    name: str
+    rank: int
+    lines: tuple[tuple[str, Style], ...]
+
+
+def _part(name: str, rank: int, lines: list[str], style: Style | None = None) -> Part:
+    return Part(name, rank, tuple((line, style or Style()) for line in lines))
+
+
+def info_parts(data: Analysis, index: int) -> list[Part]:
+    """The text beside the board, in reading order. Record text goes into Text objects, never through rich markup.
+
+    Ranks: the move line, who moves next and the verdict's first line are kept longest; then what the move
+    changed, the players, the stones taken; then the rest of the header, the comment and the verdict's details.
+    """
     step = data.step_at(index)
-    out.append(move_line(data, index) + "\n", Style(bold=True, color="red" if step and step.illegal else None))
-    for line in change_lines(step, data.points):
-        out.append("  " + line + "\n", Style(color="red") if step and step.illegal else Style(color="magenta"))
-    out.append(to_move_line(data, index) + "\n")
-    swap = swap_line(data, index)
-    if swap:
-        out.append(swap + "\n", Style(color="cyan"))
+    refused = step is not None and step.illegal is not None
+    header = header_lines(data.record)
+    players = [line for line in header if line.startswith(("Black: ", "White: ", "Rules: "))]
+    others = [_part(line.partition(":")[0].lower(), 7, [line]) for line in header[1:] if line not in players]
+    verdict = verdict_lines(data)
     comment = comment_of(data, index)
-    if comment:
-        out.append("Comment:\n", Style(bold=True))
-        out.append(comment.rstrip() + "\n")
-    out.append("\n")
-    for i, line in enumerate(verdict_lines(data)):
-        out.append(line + "\n", Style(bold=True) if i == 0 else Style())
+    swap = swap_line(data, index)
+    taken = taken_line(data, index)
+    blank = _part("", _SPACING, [""])
+    parts = [
+        Part("title", 6, ((header[0], Style(bold=True)),)),
+        _part("players", 4, players),
+        *others,
+        blank,
+        _part("move", 1, [move_line(data, index)], Style(bold=True, color="red" if refused else None)),
+        _part("changes", 4, ["  " + line for line in change_lines(step, data.points)],
+              Style(color="red") if refused else Style(color="magenta")),
+        _part("to move", 2, [to_move_line(data, index)]),
+        _part("swap", 4, [swap] if swap else [], Style(color="cyan")),
+        _part("stones taken", 5, [taken] if taken else []),
+        Part("comment", 7, (("Comment:", Style(bold=True)), (comment.rstrip(), Style())) if comment else ()),
+        blank,
+        Part("verdict", 3, ((verdict[0], Style(bold=True)),)),
+        _part("result", 6, verdict[1:]),
+    ]
+    return [p for p in parts if p.lines]
+
+
+def parts_text(parts: list[Part]) -> Text:
+    """The parts as one Text."""
+    out = Text()
+    for part in parts:
+        for line, style in part.lines:
+            out.append(line + "\n", style)
     out.rstrip()
     return out
 
 
-def short_view(data: Analysis, index: int, *, ascii: bool) -> RenderableType:
-    """For a terminal too small for the board and its information: the board, then the move in a few lines."""
-    board = board_renderable(data.record, data.step_at(index), data.rows_at(index), ascii=ascii, compact=True,
-                             names=data.points)
-    step = data.step_at(index)
-    info = [move_line(data, index), "; ".join(change_lines(step, data.points)), to_move_line(data, index)]
-    text = Text("\n".join(line for line in info if line), no_wrap=True, overflow="ellipsis")
-    return Group(board, text)
+def _with_note(parts: list[Part], left_out: list[str]) -> RenderableType:
+    """The parts, and one line (never wrapped) naming what was left out, the most important first."""
+    if not left_out:
+        return parts_text(parts)
+    note = Text(f"Not shown: {', '.join(left_out)}", style=Style(dim=True), no_wrap=True, overflow="ellipsis")
+    return Group(parts_text(parts), note) if parts else note
 
 
-def board_width(size: int, label: int = 1) -> int:
+def info_renderable(data: Analysis, index: int) -> RenderableType:
+    """Everything about the position, for printing (`replay --move`, `--all`): no height to keep to."""
+    return parts_text(info_parts(data, index))
+
+
+def board_width(size: int, label: int = 1, *, narrow: bool = False) -> int:
     """The board's width in characters, with row labels `label` characters wide."""
-    return 3 * size + 5 + 2 * label
+    return (2 * size + 6 if narrow else 3 * size + 5) + 2 * label
+
+
+def _board(data: Analysis, index: int, *, ascii: bool, compact: bool, narrow: bool,
+           frame: bool = True) -> RenderableType:
+    return board_renderable(data.record, data.step_at(index), data.rows_at(index), ascii=ascii, compact=compact,
+                            narrow=narrow, frame=frame, names=data.points)
 
 
 def position_view(data: Analysis, index: int, *, ascii: bool, width: int, compact: bool = False) -> RenderableType:
     """The board after move `index` with its highlights, and the information beside it (below when narrow)."""
-    board = board_renderable(data.record, data.step_at(index), data.rows_at(index), ascii=ascii, compact=compact,
-                             names=data.points)
+    board = _board(data, index, ascii=ascii, compact=compact, narrow=False)
     info = info_renderable(data, index)
     # The legend under the board wraps to the board's width (but not narrower than a short legend line).
     bw = max(board_width(data.record.size, label_width(data.points)), _LEGEND_MIN)
     if width >= bw + 2 + _PANEL_MIN:
-        grid = Table.grid(padding=(0, 2))
-        grid.add_column(width=bw)
-        grid.add_column(ratio=1)
-        grid.add_row(board, info)
-        return grid
+        return _beside(board, info, bw)
     return Group(board, Text(""), info)
+
+
+def _beside(board: RenderableType, info: RenderableType, bw: int) -> RenderableType:
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(width=bw)
+    grid.add_column(ratio=1)
+    grid.add_row(board, info)
+    return grid
+
+
+def _fit_parts(console: Console, parts: list[Part], width: int, room: int,
+               missing: list[str]) -> tuple[list[Part], list[str]] | None:
+    """The parts that fit `room` lines of `width` columns, leaving out the least important first, and the names
+    of what was left out (`missing` first, then by rank), whose line counts in the room; None when not even that
+    line fits."""
+    shown = list(parts)
+    options = console.options.update(width=max(1, width), height=None)
+    out_parts: list[Part] = []
+
+    def fits() -> bool:
+        note = 1 if missing or any(p.rank != _SPACING for p in out_parts) else 0
+        return len(console.render_lines(parts_text(shown), options, pad=False)) + note <= room if shown else (
+            note <= room)
+
+    for part in sorted(parts, key=lambda p: -p.rank):  # the least important first; stable within a rank
+        if fits():
+            break
+        shown.remove(part)
+        out_parts.append(part)
+    if not fits():
+        return None
+    names = [p.name for p in sorted(out_parts, key=lambda p: p.rank) if p.rank != _SPACING]
+    return shown, [*missing, *dict.fromkeys(names)]
+
+
+def screen_view(console: Console, data: Analysis, index: int, *, ascii: bool, width: int,
+                room: int) -> RenderableType:
+    """The position drawn in at most `room` lines of `width` columns: the layout that leaves out the least.
+
+    Tried in turn: the board of three characters a point, then of two (`narrow`), each with its legend and
+    bottom coordinates and then without (`compact`), with the text beside it when there is room for a panel,
+    else below. The text's parts are left out by rank (`info_parts`), and one line says which.
+    """
+    parts = info_parts(data, index)
+    lw = label_width(data.points)
+    size = data.record.size
+    options = console.options.update(width=width, height=None)
+    best: tuple[tuple[int, ...], RenderableType] | None = None
+    narrows = (False, True) if narrow_fits(data.points) else (False,)
+    for narrow in narrows:
+        for compact, frame in ((False, True), (True, True), (True, False)):
+            board = _board(data, index, ascii=ascii, compact=compact, narrow=narrow, frame=frame)
+            lines = console.render_lines(board, options, pad=False)
+            bw = max(board_width(size, lw, narrow=narrow), 0 if compact else _LEGEND_MIN)
+            if len(lines) > room or bw > width:
+                continue
+            missing = ["legend"] if compact else []
+            beside = width >= bw + 2 + _PANEL_TIGHT
+            fitted = (_fit_parts(console, parts, width - bw - 2, room, missing) if beside else
+                      _fit_parts(console, parts, width, room - len(lines), missing))
+            if fitted is None:
+                continue
+            shown, out = fitted
+            text = _with_note(shown, out)
+            view: RenderableType = _beside(board, text, bw) if beside else Group(board, text) if shown or out else board
+            # Fewest important parts left out first, then fewest parts; the earlier layout on a tie.
+            score = tuple(sum(1 for p in parts if p.rank <= r and p.name in out) for r in range(1, 8))
+            if best is None or score < best[0]:
+                best = (score, view)
+            if not out:
+                return view
+    if best is not None:
+        return best[1]
+    # Too small for any board: keep the top, which holds the coordinates and the board's first rows.
+    board = _board(data, index, ascii=ascii, compact=True, narrow=len(narrows) == 2, frame=False)
+    lines = console.render_lines(board, options, pad=False)[:max(0, room - 1)]
+    note = [Segment("… the board is cut: the terminal is too small", Style(dim=True))]
+    return Segments([seg for line in [*lines, note] for seg in (*line, Segment.line())])
 
 
 # -- keys ------------------------------------------------------------------------------------------------------
@@ -198,28 +326,35 @@ class ReplayState:
             return False
         return True
 
-    def status(self, ascii: bool) -> str:
+    def status(self, ascii: bool, width: int = 1000) -> str:
+        """The status line, never wider than `width`: the jump being typed, a message, or the key help."""
         if self.typing is not None:
-            return f"Go to move: {self.typing}_   (Enter: go, Esc: cancel)"
-        return self.message or (HELP_ASCII if ascii else HELP)
+            return _shortest([f"Go to move: {self.typing}_   (Enter: go, Esc: cancel)", f"Go to: {self.typing}_"],
+                             width)
+        if self.message:
+            return _shortest([self.message], width)
+        return _shortest(list(HELP_ASCII if ascii else HELP), width)
+
+
+def _shortest(texts: list[str], width: int) -> str:
+    """The first text that fits `width` columns, else the last one cut to it."""
+    for text in texts:
+        if cell_len(text) <= width:
+            return text
+    return set_cell_size(texts[-1], max(0, width))
 
 
 def screen_renderable(console: Console, data: Analysis, state: ReplayState, *, ascii: bool) -> RenderableType:
-    """One screen: the position, cut to the terminal's height when it is too short, and the status line last."""
-    status = Text(state.status(ascii), style=Style(reverse=True) if state.typing is not None else Style(dim=True))
+    """One screen: the position in the lines above the status line, which is last and never wrapped.
+
+    The screen is printed without a newline after the status line, so it fills the terminal without scrolling.
+    """
     width, height = console.size
-    room = max(1, height - 2)  # the status line, and one line to spare so the screen never scrolls
+    status = Text(state.status(ascii, width - 1), no_wrap=True, overflow="crop", end="",
+                  style=Style(reverse=True) if state.typing is not None else Style(dim=True))
+    view = screen_view(console, data, state.index, ascii=ascii, width=width, room=max(1, height - 1))
     options = console.options.update(width=width, height=None)
-    lines: list[list[Segment]] = []
-    for view in (position_view(data, state.index, ascii=ascii, width=width),
-                 position_view(data, state.index, ascii=ascii, width=width, compact=True),
-                 short_view(data, state.index, ascii=ascii)):
-        lines = console.render_lines(view, options, pad=False)
-        if len(lines) <= room:
-            break
-    if len(lines) > room:
-        # Still too tall (a big board, or a long comment): keep the top, which holds the board's first rows.
-        lines = [*lines[:room - 1], [Segment("…", Style(dim=True))]]
+    lines = console.render_lines(view, options, pad=False)
     body = Segments([seg for line in lines for seg in (*line, Segment.line())])
     return Group(body, status)
 
@@ -270,7 +405,7 @@ def run(console: Console, data: Analysis, *, ascii: bool, fd: int,
 
     def draw() -> None:
         console.clear()
-        console.print(screen_renderable(console, data, state, ascii=ascii))
+        console.print(screen_renderable(console, data, state, ascii=ascii), end="")
         if on_draw is not None:
             on_draw()
 

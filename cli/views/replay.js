@@ -73,6 +73,7 @@
     });
     changes.className = p.illegal ? "changes illegal" : "changes";
     setText("to-move", p.toMove);
+    setText("taken", p.taken);
     setText("swap", p.swap);
     setText("comment", p.comment);
     byId("counter").textContent = index + " / " + last;
@@ -80,6 +81,15 @@
     byId("slider").value = String(index);
     byId("first").disabled = byId("prev").disabled = index === 0;
     byId("last").disabled = byId("next").disabled = index === last;
+    // The address follows the position shown, so that it can be kept or sent (replaceState: no history entry
+    // for every step; the hashchange it does not fire is not needed).
+    if (asked() !== index) {
+      try {
+        history.replaceState(null, "", "#move=" + index);
+      } catch (e) {
+        window.location.replace("#move=" + index);
+      }
+    }
   }
 
   byId("first").addEventListener("click", function () { show(0); });

@@ -11,13 +11,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from ...records.games import SPECS, MoveKind
+from ...records.games import SPECS, Game
 from ...records.model import Colour
 from ...records.notation import PointNames
 from ...records.points import Point, format_point, index_letter
 from ...verifier.analysis import Analysis
-from .boards import MARK_WORDS, Highlights, Mark, Rows, change_lines, move_line, step_highlights
+from .boards import (
+    MARK_WORDS,
+    Highlights,
+    Mark,
+    Rows,
+    change_lines,
+    header_lines,
+    move_line,
+    step_highlights,
+    taken_line,
+)
 from .safe_text import xml_text
+from .stars import star_points
 
 Attrs = dict[str, str | int | float]
 Shape = tuple[str, Attrs, str | None]  # tag, attributes, text content
@@ -40,6 +51,12 @@ class Geometry:
     size: int
     connection: bool
     caption: bool = True
+    stars: frozenset[Point] = frozenset()  # drawn as dots on the grid (Go boards, stars.py)
+
+    @classmethod
+    def of(cls, game: Game, size: int, *, caption: bool = True) -> Geometry:
+        """The geometry of a `game` board: its owned edges and its star points."""
+        return cls(size, SPECS[game].connection, caption, star_points(game, size))
 
     @property
     def off(self) -> float:
@@ -99,6 +116,10 @@ def frame_shapes(geo: Geometry, names: PointNames) -> list[Shape]:
                                 "stroke-width": 1}, None))
         shapes.append(("line", {"class": "grid", "x1": p, "y1": off, "x2": p, "y2": off + span, "stroke": INK,
                                 "stroke-width": 1}, None))
+    for point in sorted(geo.stars):
+        x, y = geo.xy(point)
+        shapes.append(("circle", {"class": "star", "data-point": format_point(point), "cx": x, "cy": y,
+                                  "r": CELL * 0.1, "fill": INK}, None))
     label_gap = CELL * (1.1 if geo.connection else 0.9)
     font: Attrs = {"font-family": "sans-serif", "font-size": CELL * 0.42, "fill": "#333333",
                    "text-anchor": "middle", "dominant-baseline": "central"}
@@ -133,8 +154,8 @@ def _cross(geo: Geometry, point: Point, cls: str, colour: str, half: float) -> l
             ("line", {**attrs, "x1": x - half, "y1": y + half, "x2": x + half, "y2": y - half}, None)]
 
 
-def mark_shapes(geo: Geometry, highlights: Highlights, rows: Rows, *, mover: Colour | None,
-                numbered: frozenset[Point] = frozenset()) -> tuple[list[Shape], list[Shape]]:
+def mark_shapes(geo: Geometry, highlights: Highlights, rows: Rows, *,
+                mover: Colour | None) -> tuple[list[Shape], list[Shape]]:
     """The marks of one step: (drawn under the stones, drawn over them)."""
     under: list[Shape] = []
     over: list[Shape] = []
@@ -178,7 +199,7 @@ def mark_shapes(geo: Geometry, highlights: Highlights, rows: Rows, *, mover: Col
             over.append(("rect", {"class": "mark filled", "data-point": pid, "x": x - s / 2, "y": y - s / 2,
                                   "width": s, "height": s, "fill": GREEN, "stroke": "#ffffff", "stroke-width": 1},
                          None))
-        if Mark.LAST in marks and point not in numbered:
+        if Mark.LAST in marks:
             ring = "#ffffff" if stone is Colour.BLACK else RED
             over.append(("circle", {"class": "mark last", "data-point": pid, "cx": x, "cy": y, "r": STONE_R * 0.42,
                                     "fill": "none", "stroke": ring, "stroke-width": 2.5}, None))
@@ -210,29 +231,12 @@ def arrow_shapes(geo: Geometry, relocations: tuple[tuple[Point, Point], ...]) ->
     return out
 
 
-def move_numbers(data: Analysis, index: int) -> dict[Point, int]:
-    """For each stone on the board after move `index`: the number of the move that put it there (setup stones and
-    Quentin's filled stones have none; a converted or flipped stone keeps its number)."""
-    numbers: dict[Point, int] = {}
-    for step in data.steps[:index]:
-        if step.illegal is not None:
-            break
-        mv = step.move
-        if mv.kind is MoveKind.PLACE and mv.point is not None:
-            numbers[mv.point] = step.number
-        for a, b in step.change.relocated:
-            numbers.pop(a, None)
-            numbers[b] = step.number
-    rows = data.rows_at(index)
-    return {p: k for p, k in numbers.items() if rows[p[1]][p[0]] is not None}
-
-
-def number_shapes(geo: Geometry, rows: Rows, numbers: dict[Point, int], last: frozenset[Point]) -> list[Shape]:
+def number_shapes(geo: Geometry, colours: dict[Point, Colour], numbers: dict[Point, int]) -> list[Shape]:
+    """The move numbers written on stones: white on Black's, black on White's."""
     out: list[Shape] = []
     for p, k in sorted(numbers.items(), key=lambda kv: kv[1]):
         x, y = geo.xy(p)
-        stone = rows[p[1]][p[0]]
-        colour = RED if p in last else ("#ffffff" if stone is Colour.BLACK else "#000000")
+        colour = "#ffffff" if colours[p] is Colour.BLACK else "#000000"
         size = CELL * (0.42 if k < 100 else 0.34)
         out.append(("text", {"class": "number", "data-point": format_point(p), "x": x, "y": y,
                              "font-family": "sans-serif", "font-size": size, "font-weight": "bold", "fill": colour,
@@ -240,14 +244,12 @@ def number_shapes(geo: Geometry, rows: Rows, numbers: dict[Point, int], last: fr
     return out
 
 
-def step_shapes(data: Analysis, index: int, geo: Geometry, *,
-                numbers: dict[Point, int] | None = None) -> tuple[list[Shape], list[Shape]]:
+def step_shapes(data: Analysis, index: int, geo: Geometry) -> tuple[list[Shape], list[Shape]]:
     """The highlights of position `index` as shapes (under the stones, over them)."""
     step = data.step_at(index)
     rows = data.rows_at(index)
     highlights = step_highlights(step, data.record.size)
-    numbered = frozenset(numbers or ())
-    under, over = mark_shapes(geo, highlights, rows, mover=step.colour if step else None, numbered=numbered)
+    under, over = mark_shapes(geo, highlights, rows, mover=step.colour if step else None)
     if step is not None and step.illegal is None:
         under.extend(arrow_shapes(geo, step.change.relocated))
     return under, over
@@ -269,33 +271,47 @@ def _wrap(lines: list[str], width: int) -> list[str]:
     return out
 
 
-def diagram_svg(data: Analysis, index: int, *, numbers: bool = False) -> str:
+def players_lines(data: Analysis) -> list[str]:
+    """The players with the handicap and komi, and the rules the record names (header_lines)."""
+    return [line for line in header_lines(data.record) if line.startswith(("Black: ", "White: ", "Rules: "))]
+
+
+def diagram_svg(data: Analysis, index: int) -> str:
     """A standalone SVG document of the position after move `index` (0: the start)."""
     record = data.record
-    geo = Geometry(record.size, SPECS[record.game].connection)
+    geo = Geometry.of(record.game, record.size)
     rows = data.rows_at(index)
-    nums = move_numbers(data, index) if numbers else None
-    under, over = step_shapes(data, index, geo, numbers=nums)
+    under, over = step_shapes(data, index, geo)
     step = data.step_at(index)
-    last = frozenset(p for p, m in step_highlights(step, record.size).marks.items() if Mark.LAST in m)
     shapes = frame_shapes(geo, data.points) + under + stone_shapes(geo, rows) + over
-    if nums:
-        shapes += number_shapes(geo, rows, nums, last)
-    caption_lines = [move_line(data, index), *change_lines(step, data.points), data.points.words]
-    title = f"{SPECS[record.game].title} {record.size}x{record.size}: {caption_lines[0]}"
+    taken = taken_line(data, index)
+    first = move_line(data, index)
+    caption = [first, *change_lines(step, data.points), *([taken] if taken else []), *players_lines(data),
+               data.points.words]
     legend = ", ".join(MARK_WORDS[m] for m in step_highlights(step, record.size).used())
+    return svg_document(data, geo, shapes, caption, title=first, marks=legend, attrs={"data-move": index})
+
+
+def svg_document(data: Analysis, geo: Geometry, shapes: list[Shape], caption: list[str], *, title: str,
+                 marks: str = "", attrs: Attrs | None = None) -> str:
+    """The SVG document around `shapes`: a white page, the caption lines under the board (wrapped), the title
+    (`title` after the game and size) and a description naming the marks in use and the notation."""
+    record = data.record
     lines: list[str] = []
+    shapes = list(shapes)
     if geo.caption:
         font = CELL * 0.38
-        lines = _wrap(caption_lines, int((geo.width - CELL * 0.5) / (font * 0.55)))
+        lines = _wrap(caption, int((geo.width - CELL * 0.5) / (font * 0.55)))
         for i, line in enumerate(lines):
             shapes.append(("text", {"class": "caption", "x": CELL * 0.25, "y": geo.width + CELL * 0.1 + i * font * 1.3,
                                     "font-family": "sans-serif", "font-size": font, "fill": "#222222"}, line))
-    desc = "; ".join(x for x in (f"Marks: {legend}" if legend else "", data.points.words) if x)
+    desc = "; ".join(x for x in (f"Marks: {marks}" if marks else "", data.points.words) if x)
     w, h = _num(geo.width), _num(geo.width + (CELL * 0.4 + len(lines) * CELL * 0.38 * 1.3 if lines else 0))
+    extra = "".join(f' {k}="{xml_text(_num(v), quote=True)}"' for k, v in (attrs or {}).items())
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
-            f'role="img" data-game="{escape(record.game.value)}" data-size="{record.size}" data-move="{index}">')
-    parts = [head, f"<title>{xml_text(title, quote=False)}</title>"]
+            f'role="img" data-game="{escape(record.game.value)}" data-size="{record.size}"{extra}>')
+    full_title = f"{SPECS[record.game].title} {record.size}x{record.size}: {title}"
+    parts = [head, f"<title>{xml_text(full_title, quote=False)}</title>"]
     if desc:
         parts.append(f"<desc>{xml_text(desc, quote=False)}</desc>")
     parts.append(f'<rect class="paper" x="0" y="0" width="{w}" height="{h}" fill="#ffffff"/>')

@@ -3,8 +3,6 @@ fetched, and script-like record text runs nothing (escaping, and the Content-Sec
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,8 +12,6 @@ from boardrecords.cli.main import app
 
 pytestmark = pytest.mark.chromium
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 GO = (b"(;GM[1]SZ[9]PB[Alice]PW[Bob]EV[Club night];B[ca]C[first move];W[aa];B[ab];W[ba]"
       b";B[bb]C[two captured])")
@@ -25,28 +21,6 @@ XSS = ("(;GM[Cation]SZ[5]PB[<script>window.pwned=1;document.title='pwned'</scrip
        "EV[</script><script>window.pwned=3</script>]"
        ";B[bb]C[<img src=x onerror=window.pwned=4> </script><script>window.pwned=5</script> \u2028]"
        ";W[dd]C[<svg onload=window.pwned=6>])").encode("utf-8")
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is missing (Debian: apt-get install -y chromium chromium-driver)")
-    if not Path(CHROMEDRIVER).exists():
-        pytest.skip("chromedriver is missing (Debian: apt-get install -y chromium-driver)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"):
-        options.add_argument(arg)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
 
 def _page(tmp_path: Path, record: bytes) -> str:
@@ -150,3 +124,26 @@ def test_record_text_runs_no_script(browser, tmp_path: Path) -> None:
     header = d.find_element(By.TAG_NAME, "aside").text
     assert "<script>window.pwned=1;document.title='pwned'</script>" in header
     assert "</script><script>window.pwned=3</script>" in header
+
+
+STEPS = b"(;GM[1]SZ[9]PB[Alice]PW[Bob]KM[5.5];B[ca];W[aa];B[ab];W[ee];B[cc];W[gg];B[ba]C[captures A9];W[hh])"
+
+
+def test_the_page_opens_at_move_n_and_the_address_follows_the_keys(browser, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    url = _page(tmp_path, STEPS)
+    browser.get(url + "#move=5")
+    assert browser.find_element(By.ID, "board").get_attribute("data-move") == "5"
+    assert _text(browser, "move-label").startswith("Move 5 of 8: Black C7")
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    assert browser.find_element(By.ID, "board").get_attribute("data-move") == "6"
+    assert browser.execute_script("return window.location.hash;") == "#move=6"
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    assert browser.execute_script("return window.location.hash;") == "#move=7"
+    assert _text(browser, "taken") == "Stones taken: Black 1, White 0"  # B9 takes A9 (ING-3)
+    assert _points(browser, "#board circle.star") == {"cc", "cg", "ee", "gc", "gg"}  # 9x9: 3-3 points, centre
+    assert "Bob, komi 5.5" in _text(browser, "header")
+    browser.find_element(By.ID, "first").click()
+    assert browser.execute_script("return window.location.hash;") == "#move=0"

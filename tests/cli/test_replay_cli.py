@@ -249,12 +249,14 @@ def test_diagram_writes_the_position_with_marks(rec, tmp_path: Path) -> None:
 
 def test_diagram_numbers_and_owned_edges(rec, tmp_path: Path) -> None:
     out = tmp_path / "q.svg"
-    result = run("diagram", str(rec(SWAP)), "-o", str(out), "--numbers")
+    result = run("diagram", str(rec(SWAP)), "-o", str(out), "--numbers", "1-4")
     assert result.exit_code == 0, result.output
     root = _svg_root(out)
-    assert root.get("data-move") == "4"  # default: the last position
+    assert (root.get("data-first"), root.get("data-last")) == ("1", "4")
     numbers = {el.get("data-point"): el.text for el in _classes(root, "number")}
     assert numbers == {"cc": "1", "aa": "3", "ee": "4"}  # the swap (move 2) places nothing
+    captions = " ".join(el.text or "" for el in _classes(root, "caption")).replace("\u00a0", " ")
+    assert "2: White swaps sides" in captions
     assert len(_classes(root, "edge-black")) == 2 and len(_classes(root, "edge-white")) == 2
     top = [el for el in _classes(root, "edge-black")]
     assert all(el.get("fill") == "#111111" for el in top)

@@ -162,7 +162,7 @@ def test_g_number_enter_jumps(term) -> None:
     screen = t.frame("Move 12 of 14: White C3 (Bob)")
     assert _row(screen, "3")[6:9] == "(○)"  # cg = C3: column c of row g, the last move
     assert _row(screen, "3")[12:15] == " ● "  # eg (move 9)
-    assert _row(screen, "3")[18:21] == " · "  # gg (move 13) not yet played
+    assert _row(screen, "3")[18:21] == " + "  # gg (move 13) not yet played: a star point (cli/views/stars.py)
     assert _row(screen, "2")[21:24] == " · "  # hh (move 14) not yet played
     t.send(b"g99\r")
     t.frame("Move 14 of 14", "the replay has 14 moves")
@@ -218,7 +218,8 @@ def test_a_19x19_board_on_a_small_terminal_keeps_every_row_and_the_move(term) ->
     screen = t.frame("Move 3 of 3: Black T1 (Alice)", "To move: White (Bob)")  # ss
     assert _row(screen, "19").count("·") == 19
     assert _row(screen, "1").endswith("(●)")  # the last move in the bottom-right corner
-    assert _row(screen, "16")[45:48] == " ● "  # pd = Q16
+    # Two characters a point, to leave room for the text beside the board: a glyph at 2 * column + 1.
+    assert _row(screen, "16")[30:33] == " ● "  # pd = Q16
     assert max(len(line) for line in screen.splitlines()) <= 80
     t.send(b"q")
     assert t.wait_exit() == 0

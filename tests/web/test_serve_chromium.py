@@ -3,40 +3,11 @@ history, a game page stepped with the keys and opened at `#move=N`, and a hostil
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 
 pytestmark = pytest.mark.chromium
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is missing (Debian: apt-get install -y chromium chromium-driver)")
-    if not Path(CHROMEDRIVER).exists():
-        pytest.skip("chromedriver is missing (Debian: apt-get install -y chromium-driver)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"):
-        options.add_argument(arg)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
 
 def _moves(driver) -> str:
