@@ -24,13 +24,10 @@ from ...common.workers import default_workers, in_order
 from ...records.files import FileFailure, read_records, record_files, why_unopened
 from ...verifier.status import STATUS_ORDER, VERDICT_ORDER, VerdictClass
 from ..core.db import retrying, writer
-from ..core.ingest import game_values, problem_values
 from ..core.models import GameRow, ProblemRow
-from ..patterns.lines import PATTERNS, pattern_values, write_patterns
 from ..patterns.signatures import DuplicateKey, duplicate_key, stored_matches
-from ..positions.stage import merge_pending, stage_positions
-from ..positions.values import POSITIONS, position_values
-from .analysis import verify_for_archive
+from ..positions.stage import merge_pending
+from .analysis import archive_rows, game_columns, write_index
 
 if TYPE_CHECKING:
     from sqlalchemy.dialects import postgresql, sqlite
@@ -117,13 +114,7 @@ def process_file(path: str) -> FileResult:
                                   "not stored (FMT-6)")
             continue
         try:
-            verdict, watcher, changes, signature = verify_for_archive(record, positions=index)
-            values = game_values(record, verdict, source_file=path)
-            values["signature"] = signature  # the Dyer signature (verifier/signature.py)
-            if watcher is not None:  # RECORDS_POSITION_INDEX=0: no index rows (`records reindex` makes them later)
-                values[POSITIONS] = position_values(watcher, values)  # the position index (schema/positions/)
-            values[PATTERNS] = pattern_values(changes)  # the change list for pattern search (schema/patterns/)
-            result.rows.append((values, problem_values(verdict)))
+            result.rows.append(archive_rows(record, source_file=path, positions=index))
         except Exception as exc:  # one record the verifier cannot judge must not lose the others
             result.failures.append(f"{path}#{record.index}: verification failed: {type(exc).__name__}: {exc}")
     release_file(path)
@@ -261,8 +252,7 @@ class Importer:
 def write_rows(engine: Engine, rows: Sequence[Row]) -> set[str]:
     """Store `rows` in one transaction; return the hashes that were new (the others were already there)."""
     now = dt.datetime.now(dt.UTC)
-    games = [{**{k: v for k, v in game.items() if k not in (POSITIONS, PATTERNS)}, "imported_at": now}
-             for game, _ in rows]
+    games = [{**game_columns(game), "imported_at": now} for game, _ in rows]
     # SQLModel sets `__table__` on table models but does not declare it to type checkers.
     game_table: Table = GameRow.__table__  # type: ignore[attr-defined]
     with writer(engine).begin() as conn:
@@ -288,9 +278,6 @@ def write_rows(engine: Engine, rows: Sequence[Row]) -> set[str]:
         problems = [{**p, "game_id": ids[game["sha256"]]} for game, ps in rows if game["sha256"] in ids for p in ps]
         if problems:
             conn.execute(insert(ProblemRow.__table__), problems)  # type: ignore[attr-defined]  # as above
-        stage_positions(conn, [(ids[game["sha256"]], game.get(POSITIONS)) for game, _ in rows
-                               if game["sha256"] in ids])
-        write_patterns(conn, [(ids[game["sha256"]], game["game"], game["size"], game.get(PATTERNS))
-                              for game, _ in rows if game["sha256"] in ids])
+        write_index(conn, [(ids[game["sha256"]], game) for game, _ in rows if game["sha256"] in ids])
 
     return set(ids)
