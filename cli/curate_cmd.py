@@ -93,9 +93,9 @@ def fix_cmd(
         except (FixError, FormatError) as exc:
             raise CommandError(exc.describe() if isinstance(exc, FormatError) else str(exc)) from None
     if as_json:
-        print_json({"id": row.id, "changed": True, "sha256": row.sha256, "verdict": row.verdict, "result_status": row.result_status,
-                    "black": row.black, "white": row.white, "event": row.event, "round": row.round,
-                    "result": row.result})
+        print_json({"id": row.id, "changed": True, "sha256": row.sha256, "verdict": row.verdict,
+                    "result_status": row.result_status, "black": row.black, "white": row.white, "event": row.event,
+                    "round": row.round, "result": row.result})
     else:
         make_console().print(Text(f"record {row.id} {'restored' if undo else 'fixed'}: verdict {row.verdict}, result "
                           f"{row.result_status}"))

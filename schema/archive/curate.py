@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 
 from sqlalchemy import Connection, Engine, Table, delete, insert, inspect, update
 from sqlalchemy import select as sa_select
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import Session, col, select
 
 from ..core.db import retrying, writer
@@ -176,6 +176,16 @@ def _versions() -> Table:
     return GameVersionRow.__table__  # type: ignore[attr-defined,no-any-return]  # SQLModel sets it
 
 
+def _make_versions(engine: Engine) -> None:
+    """The history's table, made by the first fix (under the write lock: two first fixes at once take turns, and
+    on PostgreSQL the one that loses the race finds it made)."""
+    try:
+        _versions().create(writer(engine), checkfirst=True)
+    except DBAPIError:
+        if not has_versions(engine):
+            raise
+
+
 # How long a fix waits for another command holding the record (PostgreSQL; SQLite waits its busy timeout).
 LOCK_WAIT = "60s"
 
@@ -187,7 +197,7 @@ def _replace(engine: Engine, record_id: int, make: Callable[[Connection, GameRow
     commands changing one record take turns and neither loses the other's change."""
     from ...records.reader import read_bytes
 
-    GameVersionRow.__table__.create(engine, checkfirst=True)  # type: ignore[attr-defined]  # SQLModel sets it
+    _make_versions(engine)
     game_table = GameRow.__table__  # type: ignore[attr-defined]
     patterns_table = PatternLineRow.__table__  # type: ignore[attr-defined]
 
