@@ -173,7 +173,7 @@ def _row(engine: Engine, record_id: int) -> GameRow:
 
 
 def _versions() -> Table:
-    return GameVersionRow.__table__  # type: ignore[attr-defined,no-any-return]  # SQLModel sets it
+    return GameVersionRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
 
 
 def _make_versions(engine: Engine) -> None:

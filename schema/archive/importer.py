@@ -1,11 +1,11 @@
 """`records import`: read, verify and store records from files and folders.
 
 Worker processes parse and verify chunks of files and send back plain rows; the main process alone writes, in
-batches of `batch_size` records per transaction. A batch is all or nothing (a record and its problems go in the same
-transaction), so an import stopped at any moment leaves a consistent archive, and running the same import again
-stores what is missing: a record already stored (same sha256 of its bytes) is skipped as a duplicate by the database
-itself (INSERT ... ON CONFLICT DO NOTHING), which also keeps two imports running at once from storing a record twice.
-"""
+batches of `batch_size` records per transaction, or fewer when their rows reach PENDING_BYTES. A batch is all or
+nothing (a record and its problems go in the same transaction), so an import stopped at any moment leaves a
+consistent archive, and running the same import again stores what is missing: a record already stored (same sha256
+of its bytes) is skipped as a duplicate by the database itself (INSERT ... ON CONFLICT DO NOTHING), which also keeps
+two imports running at once from storing a record twice."""
 
 from __future__ import annotations
 
@@ -25,14 +25,19 @@ from ...records.files import FileFailure, read_records, record_files, why_unopen
 from ...verifier.status import STATUS_ORDER, VERDICT_ORDER, VerdictClass
 from ..core.db import retrying, writer
 from ..core.models import GameRow, ProblemRow
+from ..patterns.lines import PATTERNS
 from ..patterns.signatures import DuplicateKey, duplicate_key, stored_matches
 from ..positions.stage import merge_pending
+from ..positions.values import POSITIONS
 from .analysis import archive_rows, game_columns, write_index
 
 if TYPE_CHECKING:
     from sqlalchemy.dialects import postgresql, sqlite
 
 BATCH_SIZE = 500
+# The rows waiting for a commit are bounded in bytes too (their stored bytes, position rows and change lists as
+# `row_bytes` estimates them): 500 records of 3 MiB each would otherwise wait together.
+PENDING_BYTES = 64 * 1024 * 1024
 
 Row = tuple[dict[str, Any], list[dict[str, Any]]]  # a game row and its problem rows
 
@@ -139,6 +144,7 @@ class Importer:
         self.on_file = on_file
         self.summary = ImportSummary()
         self._pending: list[tuple[Row, str]] = []  # rows waiting for the next commit, with `file#index`
+        self._pending_bytes = 0
 
     # -- driving -------------------------------------------------------------------------------------------
     def run(self, files: Sequence[Path]) -> ImportSummary:
@@ -165,12 +171,16 @@ class Importer:
         s.records += len(result.refused)
         s.verdicts[VerdictClass.INVALID.value] += len(result.refused)
         s.errors.extend(result.refused)
-        for game, problems in result.rows:
+        rows = result.rows
+        rows.reverse()
+        while rows:  # each row let go of the file's result once it is pending: the result shrinks as batches go
+            game, problems = rows.pop()
             s.records += 1
             s.verdicts[game["verdict"]] += 1
             s.statuses[game["result_status"]] += 1
             self._pending.append(((game, problems), f"{result.path}#{game['source_index']}"))
-            if len(self._pending) >= self.batch_size:
+            self._pending_bytes += row_bytes(game)
+            if len(self._pending) >= self.batch_size or self._pending_bytes >= PENDING_BYTES:
                 self._flush()
         if self.on_file is not None:
             self.on_file(result)
@@ -180,6 +190,7 @@ class Importer:
         if not self._pending:
             return
         batch, self._pending = self._pending, []
+        self._pending_bytes = 0
         # One row per hash, in hash order: PostgreSQL then takes the unique-index locks of two concurrent imports
         # in the same order, so they cannot deadlock.
         unique: dict[str, tuple[Row, str]] = {}
@@ -247,6 +258,19 @@ class Importer:
                     conn.execute(text("ANALYZE problem"))
         except Exception:  # statistics are an optimisation; the records are already committed
             pass
+
+
+def row_bytes(game: dict[str, Any]) -> int:
+    """About how many bytes a pending record holds in memory: its stored bytes and text columns, and its index
+    rows (a position row, as Python objects, about 100 bytes)."""
+    size = sum(len(v) for v in game.values() if isinstance(v, str | bytes)) + 2048
+    positions = game.get(POSITIONS)
+    if positions is not None:
+        size += 100 * len(positions.keys)
+    patterns = game.get(PATTERNS)
+    if patterns is not None:
+        size += sum(len(part) for part in patterns[1:])
+    return size
 
 
 def write_rows(engine: Engine, rows: Sequence[Row]) -> set[str]:
