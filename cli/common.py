@@ -138,6 +138,10 @@ def reporting(command: Callable[P, None]) -> Callable[P, None]:
         except CommandError as exc:
             make_console(stderr=True).print(Text(f"error: {exc.message}"))
             raise typer.Exit(exc.code) from None
+        except KeyboardInterrupt:
+            # What a writing transaction had done is rolled back; commands with more to say catch it first.
+            make_console(stderr=True).print(Text("interrupted"))
+            raise typer.Exit(EXIT_INTERRUPTED) from None
         except BrokenPipeError:
             # The reader of the output went away (`| head`): nothing more to say, and nothing left to flush.
             _drop_stdout()

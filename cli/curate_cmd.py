@@ -73,7 +73,7 @@ def fix_cmd(
     """Correct a stored record: stores it as a new version (same id), verifies it again and keeps the bytes it
     replaces (`records show ID --history`)."""
     from ..records.model import FormatError
-    from ..schema.archive.curate import FixError, fix_record, parse_settings, undo_fix
+    from ..schema.archive.curate import FixError, Unchanged, fix_record, parse_settings, undo_fix
 
     if bool(settings) == undo:
         raise CommandError("give --set PROP=VALUE (one or more) or --undo")
@@ -84,14 +84,21 @@ def fix_cmd(
     with open_archive(db, write=True) as engine:
         try:
             row = undo_fix(engine, record_id) if undo else fix_record(engine, record_id, pairs)
+        except Unchanged:
+            if as_json:
+                print_json({"id": record_id, "changed": False})
+            else:
+                note(f"record {record_id}: nothing to change (it already holds "
+                     f"{'that version' if undo else 'these settings'}); no new version stored")
+            return
         except LookupError as exc:
             raise CommandError(str(exc).strip("'\""), EXIT_FAILED) from None
         except (FixError, FormatError) as exc:
             raise CommandError(exc.describe() if isinstance(exc, FormatError) else str(exc)) from None
     if as_json:
-        print_json({"id": row.id, "sha256": row.sha256, "verdict": row.verdict, "result_status": row.result_status,
-                    "black": row.black, "white": row.white, "event": row.event, "round": row.round,
-                    "result": row.result})
+        print_json({"id": row.id, "changed": True, "sha256": row.sha256, "verdict": row.verdict,
+                    "result_status": row.result_status, "black": row.black, "white": row.white, "event": row.event,
+                    "round": row.round, "result": row.result})
     else:
         make_console().print(Text(f"record {row.id} {'restored' if undo else 'fixed'}: verdict {row.verdict}, result "
                           f"{row.result_status}"))

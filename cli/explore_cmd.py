@@ -14,7 +14,7 @@ from ..records.games import SPECS, Game, MoveKind
 from ..records.model import Colour
 from ..records.notation import column_name
 from ..schema.core.filters import Filters
-from .common import EXIT_FAILED, add_commands, make_console, open_archive, print_json, write_out
+from .common import EXIT_FAILED, EXIT_INTERRUPTED, add_commands, make_console, open_archive, print_json, write_out
 from .options import CsvOption, DbOption, JsonOption, with_filters
 from .positions import resolve
 from .tables import dicts_csv, percent, print_table
@@ -160,8 +160,15 @@ def reindex_cmd(
     with open_archive(db):  # an archive that exists (read-only), then for writing (tables added since)
         pass
     with open_archive(db, create=True) as engine:
-        done, count, lines, updated = reindex(engine, on_batch=None if quiet else (
-            lambda n: err.print(f"\r{n} records", end="")))
+        try:
+            done, count, lines, updated = reindex(engine, on_batch=None if quiet else (
+                lambda n: err.print(f"\r{n} records", end="")))
+        except KeyboardInterrupt:
+            # Each batch is replaced whole and its rows stand for the old ones until the merge: the archive
+            # answers as before for the records not yet done.
+            err.print(("\n" if not quiet else "") + "interrupted: the records done so far are indexed again; run "
+                      "`records reindex` again to complete it")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
     if not quiet:
         err.print()
     out = make_console()

@@ -129,7 +129,11 @@ def game_and_size(filters: Filters) -> tuple[Game, int]:
     game = game_from_name(filters.game) if filters.game else Game.GO
     if game is None:
         raise CommandError(f"unknown game {filters.game!r}")
-    size = filters.size or SPECS[game].default_size
+    spec = SPECS[game]
+    size = filters.size or spec.default_size
     if size is None:
-        raise CommandError(f"{SPECS[game].title} needs --size")
+        raise CommandError(f"{spec.title} needs --size")
+    if not spec.min_size <= size <= spec.max_size:
+        raise CommandError(f"--size {size}: {spec.title} is played on {spec.min_size}x{spec.min_size} to "
+                           f"{spec.max_size}x{spec.max_size} boards ({spec.size_rule})")
     return game, size

@@ -44,10 +44,20 @@ def resolve(filters: Filters, *, moves: str | None = None, like: Path | None = N
         game, size = game_and_size(filters)
         if stones is not None:
             board = _stones(stones, game, size)
-            return target_of_board(game, size, board, Colour(to_move.upper()[:1]) if to_move else None)
+            return target_of_board(game, size, board, _colour(to_move))
         return target_of_moves(moves or "", game, size)
     except PositionError as exc:
         raise CommandError(str(exc)) from None
+
+
+def _colour(to_move: str | None) -> Colour | None:
+    """--to-move: B or W (Black or White, in any case); None: not given."""
+    if to_move is None:
+        return None
+    named = to_move.strip().upper()
+    if named not in ("B", "W", "BLACK", "WHITE"):
+        raise CommandError(f"--to-move: write B or W, not {to_move!r}")
+    return Colour(named[0])
 
 
 def _stones(text: str, game: Game, size: int) -> dict[Point, Colour]:

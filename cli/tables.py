@@ -127,26 +127,21 @@ def game_table(found: Sequence[GameRow], width: int, *, extra: Sequence[Extra] =
 
 
 def rows_csv(found: Sequence[GameRow]) -> str:
-    """The games as CSV, the JSON fields as columns; no cell a spreadsheet would evaluate (safe_text.csv_cell)."""
-    buf = io.StringIO()
-    records = [row_json(r) for r in found]
-    fields = list(records[0]) if records else list(JSON_FIELDS)
-    w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
-    w.writeheader()
-    w.writerows({k: csv_cell(v) for k, v in r.items()} for r in records)
-    return buf.getvalue()
+    """The games as CSV, the JSON fields as columns (`dicts_csv`)."""
+    return dicts_csv([row_json(r) for r in found], None if found else list(JSON_FIELDS))
 
 
 def dicts_csv(data: Sequence[Mapping[str, Any]], fields: Sequence[str] | None = None) -> str:
     """CSV of `data`, one row each, with `fields` as the columns (default: the first row's keys; no row, no
-    header)."""
+    header); no cell a spreadsheet would evaluate, no control character (safe_text.csv_cell): every CSV the
+    commands write is made here or in views/tournament.py, which escapes the same way."""
     buf = io.StringIO()
     if fields is None and data:
         fields = list(data[0])
     if fields is not None:
         w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
         w.writeheader()
-        w.writerows(data)
+        w.writerows({k: csv_cell(v) for k, v in row.items()} for row in data)
     return buf.getvalue()
 
 

@@ -1,12 +1,16 @@
 """The one replay of a record that the archive needs: the verdict and, followed from the same replay, the
-positions of the position index and the change list of the pattern index (the import's workers and `records
-reindex` both analyse a record so).
+positions of the position index and the change list of the pattern index (the import's workers, `records reindex`
+and `records fix` all analyse a record so: `archive_rows`), and the one way those index rows are written beside
+their game rows (`write_index`).
 """
 
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from sqlalchemy import Connection
 
 from ...records.model import Record
 from ...verifier.patterns import ChangeWatcher
@@ -14,7 +18,10 @@ from ...verifier.positions import PositionWatcher
 from ...verifier.replay import Replay, Step
 from ...verifier.signature import SignatureWatcher
 from ...verifier.verdict import Verdict, verify
-from ..patterns.lines import enabled
+from ..core.ingest import game_values, problem_values
+from ..patterns.lines import PATTERNS, enabled, pattern_values, write_patterns
+from ..positions.stage import stage_positions
+from ..positions.values import POSITIONS, position_values
 
 
 def verify_for_archive(record: Record, *, positions: bool = True
@@ -47,3 +54,30 @@ def index_keys(record: Record) -> array[int]:
     watcher = PositionWatcher()
     verify(record, watch=watcher)
     return watcher.columns().keys
+
+
+def archive_rows(record: Record, *, source_file: str | None, source_index: int | None = None,
+                 positions: bool = True) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The record's `game` row (with its signature, and under POSITIONS and PATTERNS its index rows: see
+    `write_index`) and its `problem` rows, from one replay."""
+    verdict, watcher, changes, signature = verify_for_archive(record, positions=positions)
+    values = game_values(record, verdict, source_file=source_file, source_index=source_index)
+    values["signature"] = signature  # the Dyer signature (verifier/signature.py)
+    if watcher is not None:  # RECORDS_POSITION_INDEX=0: no index rows (`records reindex` makes them later)
+        values[POSITIONS] = position_values(watcher, values)  # the position index (schema/positions/)
+    values[PATTERNS] = pattern_values(changes)  # the change list for pattern search (schema/patterns/)
+    return values, problem_values(verdict)
+
+
+def game_columns(values: dict[str, Any]) -> dict[str, Any]:
+    """The columns of the `game` row among `archive_rows`' values (its index rows left out)."""
+    return {k: v for k, v in values.items() if k not in (POSITIONS, PATTERNS)}
+
+
+def write_index(conn: Connection, games: Sequence[tuple[int, dict[str, Any]]]) -> tuple[int, int]:
+    """The index rows of games (id, `archive_rows` values) written inside the caller's transaction: their positions
+    to the stage, their change lists to the pattern index; (positions, change lists) written."""
+    staged = stage_positions(conn, [(gid, values.get(POSITIONS)) for gid, values in games])
+    lines = write_patterns(conn, [(gid, values["game"], values["size"], values.get(PATTERNS))
+                                  for gid, values in games])
+    return staged, lines

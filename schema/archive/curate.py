@@ -15,18 +15,20 @@ version and `records fix --undo` can bring the previous one back.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
-from sqlalchemy import Engine, delete, insert, inspect, update
+from sqlalchemy import Connection, Engine, Table, delete, insert, inspect, update
 from sqlalchemy import select as sa_select
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import Session, col, select
 
 from ..core.db import retrying, writer
 from ..core.filters import Filters
-from ..core.models import GameRow, GameVersionRow, ProblemRow
+from ..core.models import GameRow, GameVersionRow, PatternLineRow, ProblemRow
 from ..core.search import conditions, name_plan
-from ..positions.stage import unindex
+from ..core.stored import parse_row
+from ..positions.stage import merge_pending, unindex, unstage
+from .analysis import archive_rows, game_columns, write_index
 
 # Properties a fix may not set: the moves and setup (the record would be another game) and the file's own frame.
 FIXED = frozenset({"B", "W", "AB", "AW", "AE", "GM", "SZ", "FF", "CA"})
@@ -48,7 +50,9 @@ def delete_records(engine: Engine, filters: Filters) -> list[int]:
     def run() -> list[int]:
         with Session(writer(engine)) as session:
             where = conditions(filters, dialect=engine.dialect.name, **name_plan(session, filters))
-            ids = [i for i in session.exec(select(col(GameRow.id)).where(*where)) if i is not None]
+            # Locked (PostgreSQL) until the commit: a fix of one of them waits, then finds it deleted.
+            ids = [i for i in session.exec(select(col(GameRow.id)).where(*where).with_for_update())
+                   if i is not None]
             unindex(session.connection(), ids, lambda gid: _stored_keys(session, gid))
             for start in range(0, len(ids), 500):
                 chunk = ids[start:start + 500]
@@ -62,22 +66,26 @@ def delete_records(engine: Engine, filters: Filters) -> list[int]:
     return retrying(run)
 
 
-def _stored_keys(session: Session, game_id: int) -> Sequence[int] | None:
-    """The position keys of a stored record, replayed from its bytes; None when they no longer read."""
-    from ..core.stored import parse_row
-    from .analysis import index_keys
+def row_keys(row: GameRow) -> Sequence[int] | None:
+    """The position keys of a stored record, replayed from its bytes; None when they no longer read (its rows are
+    then found by reading the index)."""
+    from .analysis import index_keys  # looked up when called (a test follows the replays)
 
+    try:
+        return index_keys(parse_row(row))
+    except Exception:
+        return None
+
+
+def _stored_keys(session: Session, game_id: int) -> Sequence[int] | None:
+    """`row_keys` of the record stored as `game_id`."""
     t = GameRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
     found = session.connection().execute(sa_select(t.c.raw, t.c.source_file, t.c.source_index)
                                          .where(t.c.id == game_id)).first()
     if found is None:
         return None
-    try:
-        row = GameRow(id=game_id, sha256="", game="", raw=found.raw, source_file=found.source_file,
-                      source_index=found.source_index)  # what parse_row reads of a row
-        return index_keys(parse_row(row))
-    except Exception:  # a record that no longer reads: its rows are found by reading the index
-        return None
+    return row_keys(GameRow(id=game_id, sha256="", game="", raw=found.raw, source_file=found.source_file,
+                            source_index=found.source_index))  # what parse_row reads of a row
 
 
 def parse_settings(settings: Sequence[str]) -> list[tuple[str, str]]:
@@ -99,7 +107,6 @@ def fixed_bytes(row: GameRow, settings: Sequence[tuple[str, str]]) -> bytes:
     """The record of `row` with `settings` applied to its root, in the writer's canonical form."""
     from ...records.model import Property
     from ...records.writer import write
-    from ..core.stored import parse_row
 
     record = parse_row(row)
     props = record.root.properties
@@ -111,24 +118,41 @@ def fixed_bytes(row: GameRow, settings: Sequence[tuple[str, str]]) -> bytes:
     return write(record)
 
 
+class Unchanged(Exception):
+    """The fix would store the bytes the record already holds: no new version."""
+
+
 def fix_record(engine: Engine, record_id: int, settings: Sequence[tuple[str, str]]) -> GameRow:
-    """Store the record with `settings` applied as its new version; returns the updated row."""
+    """Store the record with `settings` applied as its new version; returns the updated row. Raises Unchanged when
+    the record already holds them."""
     change = "; ".join(f"{k}={v}" for k, v in settings)
-    row = _row(engine, record_id)
-    return _replace(engine, row, fixed_bytes(row, settings), change)
+
+    def fixed(conn: Connection, row: GameRow) -> tuple[bytes, str]:
+        props = parse_row(row).root.properties
+        if all((ident not in props) if value == "" else (ident in props and props[ident].values == [value])
+               for ident, value in settings):
+            raise Unchanged
+        return fixed_bytes(row, settings), change
+
+    _row(engine, record_id)
+    return _replace(engine, record_id, fixed)
 
 
 def undo_fix(engine: Engine, record_id: int) -> GameRow:
     """Bring back the version the last fix replaced (the undo itself is kept in the history too)."""
-    row = _row(engine, record_id)
+    _row(engine, record_id)
     if not has_versions(engine):
         raise FixError(f"record {record_id} was never fixed")
-    with Session(engine) as session:
-        last = session.exec(select(GameVersionRow).where(col(GameVersionRow.game_id) == record_id)
-                            .order_by(col(GameVersionRow.version).desc())).first()
-    if last is None:
-        raise FixError(f"record {record_id} was never fixed")
-    return _replace(engine, row, last.raw, f"undo: back to version {last.version}")
+
+    def previous(conn: Connection, row: GameRow) -> tuple[bytes, str]:
+        last = conn.execute(sa_select(_versions().c.raw, _versions().c.version)
+                            .where(_versions().c.game_id == record_id)
+                            .order_by(_versions().c.version.desc()).limit(1)).first()
+        if last is None:
+            raise FixError(f"record {record_id} was never fixed")
+        return last.raw, f"undo: back to version {last.version}"
+
+    return _replace(engine, record_id, previous)
 
 
 def history(engine: Engine, record_id: int) -> list[GameVersionRow]:
@@ -148,42 +172,79 @@ def _row(engine: Engine, record_id: int) -> GameRow:
     return row
 
 
-def _replace(engine: Engine, row: GameRow, raw: bytes, change: str) -> GameRow:
-    from ...records.reader import read_bytes
-    from ...verifier.verdict import verify
-    from ..core.ingest import game_values, problem_values
+def _versions() -> Table:
+    return GameVersionRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
 
-    records = read_bytes(raw, row.source_file or f"archive #{row.id}")
-    if not records:
-        raise FixError("the fixed record no longer reads")
-    record = records[0]
-    verdict = verify(record)
-    values: dict[str, Any] = game_values(record, verdict, source_file=row.source_file, source_index=row.source_index)
-    problems = problem_values(verdict)
-    GameVersionRow.__table__.create(engine, checkfirst=True)  # type: ignore[attr-defined]  # SQLModel sets it
+
+def _make_versions(engine: Engine) -> None:
+    """The history's table, made by the first fix (under the write lock: two first fixes at once take turns, and
+    on PostgreSQL the one that loses the race finds it made)."""
+    try:
+        _versions().create(writer(engine), checkfirst=True)
+    except DBAPIError:
+        if not has_versions(engine):
+            raise
+
+
+# How long a fix waits for another command holding the record (PostgreSQL; SQLite waits its busy timeout).
+LOCK_WAIT = "60s"
+
+
+def _replace(engine: Engine, record_id: int, make: Callable[[Connection, GameRow], tuple[bytes, str]]) -> GameRow:
+    """Store the bytes `make` gives (from the record as it stands, with the change to note) as the record's new
+    version: the row, its problems, its history and its index rows (positions, change list) in one transaction,
+    which holds the record from the read to the write (SQLite's write lock, PostgreSQL's row lock), so that two
+    commands changing one record take turns and neither loses the other's change."""
+    from ...records.reader import read_bytes
+
+    _make_versions(engine)
     game_table = GameRow.__table__  # type: ignore[attr-defined]
-    assert row.id is not None
+    patterns_table = PatternLineRow.__table__  # type: ignore[attr-defined]
 
     def run() -> None:
         with writer(engine).begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.exec_driver_sql(f"SET LOCAL lock_timeout = '{LOCK_WAIT}'")
+            found = conn.execute(sa_select(game_table).where(game_table.c.id == record_id)
+                                 .with_for_update()).mappings().first()
+            if found is None:
+                raise LookupError(f"record {record_id} was deleted before the fix could be stored")
+            current = GameRow(**found)
+            raw, change = make(conn, current)
+            if raw == current.raw:
+                raise Unchanged
+            records = read_bytes(raw, current.source_file or f"archive #{record_id}")
+            if not records:
+                raise FixError("the fixed record no longer reads")
+            values, problems = archive_rows(records[0], source_file=current.source_file,
+                                            source_index=current.source_index)
             taken = conn.execute(select(col(GameRow.id)).where(col(GameRow.sha256) == values["sha256"],
-                                                                col(GameRow.id) != row.id)).first()
+                                                                col(GameRow.id) != record_id)).first()
             if taken is not None:
                 raise FixError(f"the fixed record is the same as record {taken[0]} already in the archive")
-            current = conn.execute(sa_select(game_table.c.sha256, game_table.c.raw, game_table.c.encoding,
-                                          game_table.c.verdict, game_table.c.result_status)
-                                   .where(game_table.c.id == row.id)).mappings().one()
-            version = (conn.execute(select(col(GameVersionRow.version)).where(col(GameVersionRow.game_id) == row.id)
+            version = (conn.execute(select(col(GameVersionRow.version)).where(col(GameVersionRow.game_id) == record_id)
                                     .order_by(col(GameVersionRow.version).desc())).scalar() or 0) + 1
-            conn.execute(insert(GameVersionRow.__table__), {  # type: ignore[attr-defined]  # as above
-                "game_id": row.id, "version": version, "sha256": current["sha256"], "raw": current["raw"],
-                "encoding": current["encoding"], "verdict": current["verdict"],
-                "result_status": current["result_status"], "change": change})
-            conn.execute(update(game_table).where(game_table.c.id == row.id).values(**values))
-            conn.execute(delete(ProblemRow).where(col(ProblemRow.game_id) == row.id))
+            conn.execute(insert(_versions()), {
+                "game_id": record_id, "version": version, "sha256": current.sha256, "raw": current.raw,
+                "encoding": current.encoding, "verdict": current.verdict, "result_status": current.result_status,
+                "change": change})
+            conn.execute(update(game_table).where(game_table.c.id == record_id).values(**game_columns(values)))
+            conn.execute(delete(ProblemRow).where(col(ProblemRow.game_id) == record_id))
             if problems:
                 conn.execute(insert(ProblemRow.__table__),  # type: ignore[attr-defined]  # as above
-                             [{**p, "game_id": row.id} for p in problems])
+                             [{**p, "game_id": record_id} for p in problems])
+            # The index rows of the old bytes out (found by their keys, as a delete finds them), the new ones in
+            # as an import writes them: the questions give at once what `records reindex` would.
+            unindex(conn, [record_id], lambda _gid: row_keys(current))
+            unstage(conn, [record_id])
+            conn.execute(patterns_table.delete().where(patterns_table.c.game_id == record_id))
+            write_index(conn, [(record_id, values)])
 
-    retrying(run)
-    return _row(engine, row.id)
+    try:
+        retrying(run)
+    except OperationalError as exc:
+        if "lock" not in str(exc.orig).lower():
+            raise
+        raise FixError(f"record {record_id} is held by another command that changes the archive; try again") from None
+    retrying(lambda: merge_pending(engine))
+    return _row(engine, record_id)

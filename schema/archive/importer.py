@@ -1,11 +1,11 @@
 """`records import`: read, verify and store records from files and folders.
 
 Worker processes parse and verify chunks of files and send back plain rows; the main process alone writes, in
-batches of `batch_size` records per transaction. A batch is all or nothing (a record and its problems go in the same
-transaction), so an import stopped at any moment leaves a consistent archive, and running the same import again
-stores what is missing: a record already stored (same sha256 of its bytes) is skipped as a duplicate by the database
-itself (INSERT ... ON CONFLICT DO NOTHING), which also keeps two imports running at once from storing a record twice.
-"""
+batches of `batch_size` records per transaction, or fewer when their rows reach PENDING_BYTES. A batch is all or
+nothing (a record and its problems go in the same transaction), so an import stopped at any moment leaves a
+consistent archive, and running the same import again stores what is missing: a record already stored (same sha256
+of its bytes) is skipped as a duplicate by the database itself (INSERT ... ON CONFLICT DO NOTHING), which also keeps
+two imports running at once from storing a record twice."""
 
 from __future__ import annotations
 
@@ -24,18 +24,20 @@ from ...common.workers import default_workers, in_order
 from ...records.files import FileFailure, read_records, record_files, why_unopened
 from ...verifier.status import STATUS_ORDER, VERDICT_ORDER, VerdictClass
 from ..core.db import retrying, writer
-from ..core.ingest import game_values, problem_values
 from ..core.models import GameRow, ProblemRow
-from ..patterns.lines import PATTERNS, pattern_values, write_patterns
+from ..patterns.lines import PATTERNS
 from ..patterns.signatures import DuplicateKey, duplicate_key, stored_matches
-from ..positions.stage import merge_pending, stage_positions
-from ..positions.values import POSITIONS, position_values
-from .analysis import verify_for_archive
+from ..positions.stage import merge_pending
+from ..positions.values import POSITIONS
+from .analysis import archive_rows, game_columns, write_index
 
 if TYPE_CHECKING:
     from sqlalchemy.dialects import postgresql, sqlite
 
 BATCH_SIZE = 500
+# The rows waiting for a commit are bounded in bytes too (their stored bytes, position rows and change lists as
+# `row_bytes` estimates them): 500 records of 3 MiB each would otherwise wait together.
+PENDING_BYTES = 64 * 1024 * 1024
 
 Row = tuple[dict[str, Any], list[dict[str, Any]]]  # a game row and its problem rows
 
@@ -117,13 +119,7 @@ def process_file(path: str) -> FileResult:
                                   "not stored (FMT-6)")
             continue
         try:
-            verdict, watcher, changes, signature = verify_for_archive(record, positions=index)
-            values = game_values(record, verdict, source_file=path)
-            values["signature"] = signature  # the Dyer signature (verifier/signature.py)
-            if watcher is not None:  # RECORDS_POSITION_INDEX=0: no index rows (`records reindex` makes them later)
-                values[POSITIONS] = position_values(watcher, values)  # the position index (schema/positions/)
-            values[PATTERNS] = pattern_values(changes)  # the change list for pattern search (schema/patterns/)
-            result.rows.append((values, problem_values(verdict)))
+            result.rows.append(archive_rows(record, source_file=path, positions=index))
         except Exception as exc:  # one record the verifier cannot judge must not lose the others
             result.failures.append(f"{path}#{record.index}: verification failed: {type(exc).__name__}: {exc}")
     release_file(path)
@@ -148,6 +144,7 @@ class Importer:
         self.on_file = on_file
         self.summary = ImportSummary()
         self._pending: list[tuple[Row, str]] = []  # rows waiting for the next commit, with `file#index`
+        self._pending_bytes = 0
 
     # -- driving -------------------------------------------------------------------------------------------
     def run(self, files: Sequence[Path]) -> ImportSummary:
@@ -174,12 +171,16 @@ class Importer:
         s.records += len(result.refused)
         s.verdicts[VerdictClass.INVALID.value] += len(result.refused)
         s.errors.extend(result.refused)
-        for game, problems in result.rows:
+        rows = result.rows
+        rows.reverse()
+        while rows:  # each row let go of the file's result once it is pending: the result shrinks as batches go
+            game, problems = rows.pop()
             s.records += 1
             s.verdicts[game["verdict"]] += 1
             s.statuses[game["result_status"]] += 1
             self._pending.append(((game, problems), f"{result.path}#{game['source_index']}"))
-            if len(self._pending) >= self.batch_size:
+            self._pending_bytes += row_bytes(game)
+            if len(self._pending) >= self.batch_size or self._pending_bytes >= PENDING_BYTES:
                 self._flush()
         if self.on_file is not None:
             self.on_file(result)
@@ -189,6 +190,7 @@ class Importer:
         if not self._pending:
             return
         batch, self._pending = self._pending, []
+        self._pending_bytes = 0
         # One row per hash, in hash order: PostgreSQL then takes the unique-index locks of two concurrent imports
         # in the same order, so they cannot deadlock.
         unique: dict[str, tuple[Row, str]] = {}
@@ -258,11 +260,23 @@ class Importer:
             pass
 
 
+def row_bytes(game: dict[str, Any]) -> int:
+    """About how many bytes a pending record holds in memory: its stored bytes and text columns, and its index
+    rows (a position row, as Python objects, about 100 bytes)."""
+    size = sum(len(v) for v in game.values() if isinstance(v, str | bytes)) + 2048
+    positions = game.get(POSITIONS)
+    if positions is not None:
+        size += 100 * len(positions.keys)
+    patterns = game.get(PATTERNS)
+    if patterns is not None:
+        size += sum(len(part) for part in patterns[1:])
+    return size
+
+
 def write_rows(engine: Engine, rows: Sequence[Row]) -> set[str]:
     """Store `rows` in one transaction; return the hashes that were new (the others were already there)."""
     now = dt.datetime.now(dt.UTC)
-    games = [{**{k: v for k, v in game.items() if k not in (POSITIONS, PATTERNS)}, "imported_at": now}
-             for game, _ in rows]
+    games = [{**game_columns(game), "imported_at": now} for game, _ in rows]
     # SQLModel sets `__table__` on table models but does not declare it to type checkers.
     game_table: Table = GameRow.__table__  # type: ignore[attr-defined]
     with writer(engine).begin() as conn:
@@ -288,9 +302,6 @@ def write_rows(engine: Engine, rows: Sequence[Row]) -> set[str]:
         problems = [{**p, "game_id": ids[game["sha256"]]} for game, ps in rows if game["sha256"] in ids for p in ps]
         if problems:
             conn.execute(insert(ProblemRow.__table__), problems)  # type: ignore[attr-defined]  # as above
-        stage_positions(conn, [(ids[game["sha256"]], game.get(POSITIONS)) for game, _ in rows
-                               if game["sha256"] in ids])
-        write_patterns(conn, [(ids[game["sha256"]], game["game"], game["size"], game.get(PATTERNS))
-                              for game, _ in rows if game["sha256"] in ids])
+        write_index(conn, [(ids[game["sha256"]], game) for game, _ in rows if game["sha256"] in ids])
 
     return set(ids)

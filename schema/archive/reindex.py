@@ -17,13 +17,11 @@ from sqlalchemy import Engine, select
 from sqlmodel import Session, col
 
 from ..core.db import writer
-from ..core.ingest import game_values, problem_values
 from ..core.models import GameRow, PatternLineRow, ProblemRow
 from ..core.stored import parse_row
-from ..patterns.lines import PatternValues, pattern_values, write_patterns
-from ..positions.stage import merge_pending, stage_positions, unindex, unstage
-from ..positions.values import PositionValues, position_values
-from .analysis import verify_for_archive
+from ..positions.stage import merge_pending, unindex, unstage
+from ..positions.values import POSITIONS
+from .analysis import archive_rows, game_columns, write_index
 
 # The stored bytes and where they came from are the user's; reindex never rewrites them.
 _KEPT = frozenset({"raw", "sha256", "encoding", "source_file", "source_index"})
@@ -43,34 +41,32 @@ def reindex(engine: Engine, *, batch: int = 500,
                                     .order_by(col(GameRow.id)).limit(batch)))
         if not ids:
             break
-        found: list[tuple[int, PositionValues | None]] = []
-        changes: list[tuple[int, str, int, PatternValues | None]] = []
+        found: list[tuple[int, dict[str, Any]]] = []
+        unread: list[int] = []
         verdicts: list[tuple[int, dict[str, Any], list[dict[str, Any]]]] = []
         with Session(engine) as session:
             for row in session.scalars(select(GameRow).where(col(GameRow.id).in_(ids))):
                 assert row.id is not None
                 try:
-                    record = parse_row(row)
-                    verdict, watcher, change_list, signature = verify_for_archive(record)
-                    values = game_values(record, verdict, source_file=row.source_file,
-                                         source_index=row.source_index)
-                    values["signature"] = signature  # rewritten with the verdict's columns when it changed
+                    values, problems = archive_rows(parse_row(row), source_file=row.source_file,
+                                                    source_index=row.source_index)
                 except Exception:  # a record that no longer reads keeps neither positions nor a change list
-                    found.append((row.id, None))
+                    unread.append(row.id)
                     continue
-                stale = {k: v for k, v in values.items() if k not in _KEPT and getattr(row, k) != v}
+                # The signature is rewritten with the verdict's columns when it changed.
+                stale = {k: v for k, v in game_columns(values).items() if k not in _KEPT and getattr(row, k) != v}
                 if stale:
-                    verdicts.append((row.id, stale, problem_values(verdict)))
-                found.append((row.id, position_values(watcher, values) if watcher is not None else None))
-                changes.append((row.id, values["game"], values["size"], pattern_values(change_list)))
+                    verdicts.append((row.id, stale, problems))
+                found.append((row.id, values))
         with writer(engine).begin() as conn:
             # The staged rows of a game stand for its indexed rows until the merge replaces them (every game
             # staged again: the index made again whole); a game that no longer has positions leaves the index now.
             unstage(conn, ids)
-            unindex(conn, [gid for gid, values in found if values is None], lambda gid: None)
+            unindex(conn, unread + [gid for gid, values in found if values.get(POSITIONS) is None], lambda gid: None)
             conn.execute(patterns_table.delete().where(patterns_table.c.game_id.in_(ids)))
-            positions += stage_positions(conn, found)
-            lines += write_patterns(conn, changes)
+            staged, written = write_index(conn, found)
+            positions += staged
+            lines += written
             for game_id, stale, problems in verdicts:
                 conn.execute(game_table.update().where(game_table.c.id == game_id).values(**stale))
                 conn.execute(problem_table.delete().where(problem_table.c.game_id == game_id))

@@ -166,7 +166,7 @@ def _configure_sqlite(engine: Engine, *, read_only: bool = False) -> None:
         cur = dbapi_connection.cursor()
         cur.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         if not read_only:  # switching to WAL writes the file; readers take the journal mode the file has
-            cur.execute("PRAGMA journal_mode = WAL")
+            _switch_to_wal(cur)
         cur.execute("PRAGMA synchronous = NORMAL")
         cur.execute("PRAGMA foreign_keys = ON")
         cur.close()
@@ -177,6 +177,22 @@ def _configure_sqlite(engine: Engine, *, read_only: bool = False) -> None:
         # "database is locked" (the busy handler cannot help it), which is what two concurrent imports would hit.
         mode = conn.get_execution_options().get("sqlite_begin", "DEFERRED")
         conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+def _switch_to_wal(cursor: Any) -> None:
+    """WAL mode, waited for: SQLite answers "database is locked" at once, without its busy handler, while another
+    connection holds the file that is being switched (two imports creating one new archive)."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    pause = 0.005
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except Exception as exc:  # the driver's OperationalError
+            if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.2)
 
 
 def writer(engine: Engine) -> Engine:

@@ -391,7 +391,10 @@ def _merge_sqlite(conn: Connection) -> int:
         _fill(conn, f"temp.{_SORTED}", staged)
         conn.exec_driver_sql(f"DROP TABLE temp.{_SORTED}")
     finally:
-        conn.exec_driver_sql(f"PRAGMA cache_size = {cache}")
+        # A connection invalidated by an interruption (Ctrl-C inside a statement) is thrown away with its cache;
+        # a statement on it would raise in place of the interruption.
+        if not conn.invalidated:
+            conn.exec_driver_sql(f"PRAGMA cache_size = {cache}")
     return staged
 
 

@@ -138,3 +138,19 @@ def test_a_closed_pipe_on_standard_output_ends_quietly():
     proc.stdout.close()
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) != 0 and "Traceback" not in err and "Exception ignored" not in err
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (("search", "--stones", "B:cc", "--to-move", "X", "--size", "9"), "error: --to-move: write B or W, not 'X'"),
+    (("explore", "--size", "53"), "error: --size 53: Go (Simplified Ing Rules) is played on 2x2 to 52x52 boards"),
+    (("search", "--after", "cc", "--size", "53"), "error: --size 53: Go"),
+    (("search", "--pattern", "X", "--size", "53"), "error: --size 53: Go"),
+    (("explore", "--game", "quentin", "--size", "99"), "error: --size 99: Quentin is played on 3x3 to 52x52"),
+])
+def test_a_bad_board_or_colour_is_a_usage_error(tmp_path, args, said):
+    (tmp_path / "g.rec").write_text(GOOD)
+    db = tmp_path / "a.db"
+    assert run("import", tmp_path, "--db", db, "-q").exit_code == 0
+    result = run(*args, "--db", db)
+    assert result.exit_code == 2, result.output
+    assert one_error_line(result).startswith(said)

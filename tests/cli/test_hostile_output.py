@@ -9,6 +9,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -118,6 +119,26 @@ def test_search_csv_neutralises_formulas(tmp_path: Path) -> None:
     assert rows[0]["round"] == "'\\x09x"
     for cell in (c for r in rows for c in r.values() if c):
         assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), cell
+
+
+@pytest.mark.parametrize("question", [("search", "--after", "cc"), ("search", "--pattern", "X"),
+                                      ("explore", "cc")], ids=["search-after", "search-pattern", "explore"])
+def test_position_and_pattern_csv_neutralise_formulas(tmp_path: Path, question: tuple[str, ...]) -> None:
+    (tmp_path / "f.sgf").write_bytes(record({"PB": b'=HYPERLINK("http://x","y")', "PW": b"@SUM(A1)",
+                                             "EV": b"\x1b[31mred"}))
+    db = tmp_path / "a.db"
+    assert run("import", tmp_path, "--db", db).exit_code == 0
+    result = run(*question, "--size", "9", "--csv", "--db", db)
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.output)))
+    assert rows
+    if question[0] == "search":
+        assert rows[0]["black"] == "'=HYPERLINK(\"http://x\",\"y\")"
+        assert rows[0]["white"] == "'@SUM(A1)"
+        assert rows[0]["event"] == "\\x1b[31mred"
+    for cell in (c for r in rows for c in r.values() if c):
+        assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), cell
+    assert_no_controls(result.output)
 
 
 def test_svg_is_well_formed_with_control_characters_in_names(tmp_path: Path) -> None:
