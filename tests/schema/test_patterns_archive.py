@@ -17,7 +17,6 @@ from boardrecords.records.reader import read_file
 from boardrecords.records.writer import new_record, write
 from boardrecords.schema.core.db import make_engine
 from boardrecords.schema.core.filters import Filters
-from boardrecords.schema.patterns import search as schema_patterns
 from boardrecords.schema.patterns.search import search_pattern
 from boardrecords.verifier.patterns import (
     brute_force,
@@ -43,13 +42,6 @@ GAMES = {
 
 def _archive(tmp_path: Path, db: str) -> Path:
     return import_games(tmp_path, db, GAMES)
-
-
-@pytest.fixture(params=["one pass", "by id"])
-def route(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Both ways a search reads the change lists: all in one pass, or the masks first and then by id."""
-    monkeypatch.setattr(schema_patterns, "MOST", -1.0 if request.param == "one pass" else 2.0)
-    return str(request.param)
 
 
 def test_continuations_counted_by_hand(tmp_path: Path, db_url: str, route: str) -> None:
