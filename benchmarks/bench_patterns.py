@@ -13,7 +13,7 @@ costs what it costs on real games). 20 corner patterns (7x7, 6-10 stones, every 
 from real positions) and 20 4x4 shapes anywhere on the board (3-6 stones) are searched, each by one
 `records search --pattern` process; p50 and the worst in seconds. `--search ROWS@ANCHOR` (repeatable) times those
 patterns instead, each `--repeat` times (the median and the best); `--records 0` keeps the archive as imported, and
-a `--workdir` that already holds go.db is searched as it is.
+a `--workdir` that already holds go.db is searched as it is (the wall and the CPU time of each process).
 
 The other games: --base-others random legal games from the engines (the generator of the property tests), imported
 and grown the same way; corner patterns of a third of the board and 3x3 shapes anywhere.
@@ -176,12 +176,21 @@ def time_searches(db: Path, game: Game, size: int, pats: list[tuple[str, str]]) 
 
 
 def time_given(db: Path, game: Game, size: int, given: list[str], repeat: int) -> None:
-    """Each ROWS@ANCHOR pattern searched `repeat` times, one process each: the median and the best."""
+    """Each ROWS@ANCHOR pattern searched `repeat` times, one process each: the median and the best of the wall
+    time and of the CPU time of the process (user and system: less moved by other work on the machine)."""
+    import resource
+
     for item in given:
         rows, _, anchor = item.partition("@")
-        times = time_searches(db, game, size, [(rows, anchor or "anywhere")] * repeat)
-        print(f"  {rows} ({anchor or 'anywhere'}): {repeat} runs, median {statistics.median(times):.2f} s, "
-              f"best {min(times):.2f} s", flush=True)
+        walls, cpus = [], []
+        for _ in range(repeat):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            walls += time_searches(db, game, size, [(rows, anchor or "anywhere")])
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+        print(f"  {rows} ({anchor or 'anywhere'}): {repeat} runs, wall median {statistics.median(walls):.2f} s, "
+              f"best {min(walls):.2f} s; CPU median {statistics.median(cpus):.2f} s, best {min(cpus):.2f} s",
+              flush=True)
 
 
 def summary(name: str, times: list[float]) -> None:
@@ -212,6 +221,9 @@ def main() -> None:
     wanted = {g.strip() for g in args.games.split(",")}
     print(f"work in {work}", flush=True)
 
+    if "go" in wanted and args.search and (work / "go.db").exists():
+        time_given(work / "go.db", Game.GO, 19, args.search, args.repeat)  # the archive as it is
+        return
     if "go" in wanted:
         files = go_files(args.corpus, work / "go-files")
         print(f"Go: {len(files)} record files (the corpus under 8 symmetries)", flush=True)

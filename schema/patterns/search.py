@@ -163,6 +163,17 @@ def _by_ids(engine: Engine, ids: Sequence[int], columns: Sequence[ColumnElement[
             yield from conn.execute(stmt, {"ids": list(ids[i:i + CHUNK])})
 
 
+Tally = dict[tuple[str, tuple[int, int] | None], PatternContinuation]
+
+
+def _entry(conts: Tally, colour: str, local: tuple[int, int] | None) -> PatternContinuation:
+    """The continuation of `conts` by `colour` at `local`, made on first use."""
+    c = conts.get((colour, local))
+    if c is None:
+        c = conts[(colour, local)] = PatternContinuation(colour, local)
+    return c
+
+
 def _ordered(conts: Iterable[PatternContinuation]) -> list[PatternContinuation]:
     return sorted(conts, key=lambda c: (c.local is None, -c.hits, c.colour, c.local or (0, 0)))
 
@@ -181,25 +192,21 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
     winners: dict[int, str | None] = {gid: win for gid, win in _by_ids(engine, [gid for gid, _ in lines],
                                                                         (g.c.id, g.c.winner_colour), g.c.id)}
     hits: list[GameHits] = []
-    conts: dict[tuple[str, tuple[int, int] | None], PatternContinuation] = {}
+    conts: Tally = {}
     # (placement, next point, its colour) -> the continuation it counts for, and whether colours are exchanged:
     # worked out once, since a search of a common shape meets the same few hundred of them again and again
     named: dict[tuple[int, int, int], tuple[PatternContinuation, bool]] = {}
     local_cache: dict[int, dict[int, tuple[int, int]]] = {}
-    region_conts: dict[tuple[str, tuple[int, int] | None], PatternContinuation] = {}
+    region_conts: Tally = {}
     # (placement, point, colour) of the first move in the region -> the continuation it counts for: as `named`
     in_region: dict[tuple[int, int, int], PatternContinuation] = {}
 
     def region_continuation(k: int, point: int, colour: int) -> PatternContinuation:
-        key: tuple[str, tuple[int, int] | None] = ("", None)  # the line ended first
-        if point >= 0:
-            if found[k].swapped:
-                colour = BLACK + WHITE - colour
-            key = ("B" if colour == BLACK else "W", scan.regions[k][point])
-        c = region_conts.get(key)
-        if c is None:
-            c = region_conts[key] = PatternContinuation(*key)
-        return c
+        if point < 0:
+            return _entry(region_conts, "", None)  # the line ended first
+        if found[k].swapped:
+            colour = BLACK + WHITE - colour
+        return _entry(region_conts, "B" if colour == BLACK else "W", scan.regions[k][point])
 
     def continuation(k: int, nxt: int, colour: int) -> tuple[PatternContinuation, bool]:
         place = found[k]
@@ -213,10 +220,7 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
             colour = BLACK + WHITE - colour
         # elsewhere (no colour): a move away from the pattern, a pass, a swap, a sweep
         colour_text = "" if local is None else "B" if colour == BLACK else "W" if colour == WHITE else ""
-        c = conts.get((colour_text, local))
-        if c is None:
-            c = conts[(colour_text, local)] = PatternContinuation(colour_text, local)
-        return c, place.swapped
+        return _entry(conts, colour_text, local), place.swapped
 
     for gid, at in lines:
         plies, win = plies_of[gid], winners[gid]
