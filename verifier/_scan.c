@@ -116,6 +116,24 @@ static int get_int(PyObject *seq, Py_ssize_t i, int *out) {
     return 0;
 }
 
+/* start[k]: where sequence k of `seqs` (n of them) begins in one flat array; start[n] the total, returned (-1 on
+ * an error). */
+static Py_ssize_t flat_starts(PyObject *seqs, Py_ssize_t n, int **start) {
+    *start = zalloc(n + 1, sizeof(int));
+    if (*start == NULL) return -1;
+    Py_ssize_t total = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *item = PySequence_GetItem(seqs, k);
+        Py_ssize_t m = item ? PySequence_Length(item) : -1;
+        Py_XDECREF(item);
+        if (m < 0) return -1;
+        (*start)[k] = (int)total;
+        total += m;
+    }
+    (*start)[n] = (int)total;
+    return total;
+}
+
 /* Each placement's region (a sequence of point indices, one per placement) into region_start/region_point. */
 static int load_regions(Scanner *s, PyObject *regions) {
     Py_ssize_t n = PySequence_Length(regions);
@@ -124,18 +142,8 @@ static int load_regions(Scanner *s, PyObject *regions) {
         PyErr_SetString(PyExc_ValueError, "one region for each placement");
         return -1;
     }
-    s->region_start = zalloc(n + 1, sizeof(int));
-    if (!s->region_start) return -1;
-    Py_ssize_t total = 0;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *region = PySequence_GetItem(regions, k);
-        Py_ssize_t m = region ? PySequence_Length(region) : -1;
-        Py_XDECREF(region);
-        if (m < 0) return -1;
-        s->region_start[k] = (int)total;
-        total += m;
-    }
-    s->region_start[n] = (int)total;
+    Py_ssize_t total = flat_starts(regions, n, &s->region_start);
+    if (total < 0) return -1;
     s->region_point = zalloc(total, sizeof(int));
     if (!s->region_point) return -1;
     for (Py_ssize_t k = 0; k < n; k++) {
@@ -176,19 +184,8 @@ static int scanner_init(Scanner *s, PyObject *args, PyObject *kwds) {
     s->nplace = (int)nplace;
     s->nfam = (int)nfam;
 
-    s->need_start = zalloc(nplace + 1, sizeof(int));
-    if (!s->need_start) return -1;
-    Py_ssize_t total = 0;
-    for (Py_ssize_t k = 0; k < nplace; k++) {
-        PyObject *need = PySequence_GetItem(needs, k);
-        if (need == NULL) return -1;
-        Py_ssize_t n = PySequence_Length(need);
-        Py_DECREF(need);
-        if (n < 0) return -1;
-        s->need_start[k] = (int)total;
-        total += n;
-    }
-    s->need_start[nplace] = (int)total;
+    Py_ssize_t total = flat_starts(needs, nplace, &s->need_start);
+    if (total < 0) return -1;
     s->need_point = zalloc(total, sizeof(int));
     s->need_state = zalloc(total, sizeof(int));
     if (!s->need_point || !s->need_state) return -1;
