@@ -3,6 +3,7 @@ latency (whole processes) on archives grown to --records games.
 
     .venv/bin/python benchmarks/bench_patterns.py [--corpus DIR] [--records 100000] [--import-files 8000]
         [--others 100000] [--base-others 400] [--workdir DIR] [--games go,cation,...]
+        [--search ROWS@ANCHOR ... [--repeat 5]]
 
 Go: every corpus record is written under each of the 8 symmetries of the board (the moves and setup stones moved,
 the rest as it was), which gives about 39,000 distinct records. `--import-files` of them are imported twice by
@@ -10,7 +11,9 @@ the rest as it was), which gives about 39,000 distinct records. `--import-files`
 the archive is grown to --records by copying game rows and change lists in SQL (new hashes, same games: a search
 costs what it costs on real games). 20 corner patterns (7x7, 6-10 stones, every point of the region required, taken
 from real positions) and 20 4x4 shapes anywhere on the board (3-6 stones) are searched, each by one
-`records search --pattern` process; p50 and the worst in seconds.
+`records search --pattern` process; p50 and the worst in seconds. `--search ROWS@ANCHOR` (repeatable) times those
+patterns instead, each `--repeat` times (the median and the best); `--records 0` keeps the archive as imported, and
+a `--workdir` that already holds go.db is searched as it is (the wall and the CPU time of each process).
 
 The other games: --base-others random legal games from the engines (the generator of the property tests), imported
 and grown the same way; corner patterns of a third of the board and 3x3 shapes anywhere.
@@ -172,6 +175,24 @@ def time_searches(db: Path, game: Game, size: int, pats: list[tuple[str, str]]) 
     return times
 
 
+def time_given(db: Path, game: Game, size: int, given: list[str], repeat: int) -> None:
+    """Each ROWS@ANCHOR pattern searched `repeat` times, one process each: the median and the best of the wall
+    time and of the CPU time of the process (user and system: less moved by other work on the machine)."""
+    import resource
+
+    for item in given:
+        rows, _, anchor = item.partition("@")
+        walls, cpus = [], []
+        for _ in range(repeat):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            walls += time_searches(db, game, size, [(rows, anchor or "anywhere")])
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+        print(f"  {rows} ({anchor or 'anywhere'}): {repeat} runs, wall median {statistics.median(walls):.2f} s, "
+              f"best {min(walls):.2f} s; CPU median {statistics.median(cpus):.2f} s, best {min(cpus):.2f} s",
+              flush=True)
+
+
 def summary(name: str, times: list[float]) -> None:
     if not times:
         return
@@ -190,6 +211,9 @@ def main() -> None:
     ap.add_argument("--games", default="go,conversion-go,cation,quentin,squer")
     ap.add_argument("--corners", type=int, default=20, help="corner patterns per game")
     ap.add_argument("--shapes", type=int, default=20, help="shapes anywhere per game")
+    ap.add_argument("--search", action="append", default=[], metavar="ROWS@ANCHOR",
+                    help="time this Go 19x19 pattern instead of the random ones (repeatable)")
+    ap.add_argument("--repeat", type=int, default=5, help="runs of each --search pattern")
     args = ap.parse_args()
     work = args.workdir or Path(tempfile.mkdtemp(prefix="bench-patterns-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -197,6 +221,9 @@ def main() -> None:
     wanted = {g.strip() for g in args.games.split(",")}
     print(f"work in {work}", flush=True)
 
+    if "go" in wanted and args.search and (work / "go.db").exists():
+        time_given(work / "go.db", Game.GO, 19, args.search, args.repeat)  # the archive as it is
+        return
     if "go" in wanted:
         files = go_files(args.corpus, work / "go-files")
         print(f"Go: {len(files)} record files (the corpus under 8 symmetries)", flush=True)
@@ -212,6 +239,9 @@ def main() -> None:
             print(f"  import all {n} records with change lists: {took:.1f} s, {n / took:.0f} records/s", flush=True)
         total = grow(db, args.records)
         print(f"  archive: {total} records, {db.stat().st_size / 1e6:.0f} MB", flush=True)
+        if args.search:
+            time_given(db, Game.GO, 19, args.search, args.repeat)
+            return
         sample = [r for f in rng.sample(files, 300) for r in read_file(f) if r.size == 19]
         corner = patterns_of(sample, rng, args.corners, corner=7, shape=0, stones=(6, 10))
         shapes = patterns_of(sample, rng, args.shapes, corner=None, shape=4, stones=(3, 6))

@@ -130,7 +130,7 @@ def signature_search(signature: str, *, db: str | None, size: int | None, limit:
         shown = ids[:limit] if limit else ids
         found, _ = rows_by_ids(engine, shown) if shown else ([], [])
     if as_json:
-        print_json([row_json(r) | {"signature": r.signature} for r in found])
+        print_json([row_json(r) for r in found])
     elif as_csv:
         write_out(rows_csv(found))
     elif found:

@@ -50,6 +50,8 @@ def _winner(row: GameRow) -> str:
 
 
 def row_json(row: GameRow) -> dict[str, Any]:
+    """A stored game in every JSON listing (the command's and the web application's) and CSV: its row, with its
+    Dyer signature (None for a game without one)."""
     return {
         "id": row.id, "sha256": row.sha256, "game": row.game, "size": row.size,
         "black": row.black, "white": row.white, "black_final": row.black_final, "white_final": row.white_final,
@@ -61,13 +63,14 @@ def row_json(row: GameRow) -> dict[str, Any]:
         "winner_colour": row.winner_colour, "winner_player": row.winner_player, "swapped": row.swapped,
         "moves": row.move_count, "verdict": row.verdict, "valid": row.valid, "passes": row.passes,
         "problems": row.problem_count, "source_file": row.source_file, "source_index": row.source_index,
+        "signature": row.signature,
     }
 
 
 JSON_FIELDS = ("id", "sha256", "game", "size", "black", "white", "black_final", "white_final", "event", "round", "date",
                "date_first", "date_last", "place", "result", "result_canonical", "computed_result", "result_status",
                "agrees", "winner_colour", "winner_player", "swapped", "moves", "verdict", "valid", "passes",
-               "problems", "source_file", "source_index")
+               "problems", "source_file", "source_index", "signature")
 
 
 # The table's columns; `drop` is the order they are left out in when the width does not afford them all (the
@@ -92,8 +95,8 @@ Extra = tuple[Column, Sequence[Text | str]]
 
 
 def record_json(row: GameRow, verdict: Verdict) -> dict[str, Any]:
-    """`records show ID --json` (and the web application's): the row, its stored verdict, its signature."""
-    return {**row_json(row), **verdict.to_json(), "id": row.id, "signature": row.signature}
+    """`records show ID --json` (and the web application's): the row (with its signature) and its stored verdict."""
+    return {**row_json(row), **verdict.to_json(), "id": row.id}
 
 
 def pattern_json(result: PatternResult, pattern: Pattern, game: Game, size: int, origin: tuple[int, int], *,

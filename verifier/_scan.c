@@ -5,6 +5,10 @@
  *
  * An event is a little-endian uint32: ply << 15 | state << 12 | point. States 0-2 are the board's (empty, Black,
  * White); 4 and 5 mark where the mover's stone went.
+ *
+ * The same pass gives each appearance its continuation in the region (the first move afterwards whose stone went
+ * into the placement's rectangle, `first_in_region` of verifier/patterns.py): an appearance waits on a list at
+ * each point of its region until a move lands on one of them, so a change list is read once.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -45,6 +49,12 @@ typedef struct {
      * need_point) in the doubly linked list of its point. */
     int *blocked, *act_head, *act_prev, *act_next, *need_k;
     unsigned char *board;
+    /* placement k's region (its rectangle) is region_point[region_start[k] .. region_start[k + 1]) */
+    int *region_start, *region_point;
+    /* the appearances still waiting for a move in their region: at each point a list of nodes (an appearance
+     * each, `wait_app`, linked by `wait_next`), from a pool refilled for each line */
+    int *wait_head, *wait_app, *wait_next;
+    Py_ssize_t nwait, wait_cap;
 } Scanner;
 
 static void scanner_free_arrays(Scanner *s) {
@@ -63,11 +73,14 @@ static void scanner_free_arrays(Scanner *s) {
                        (void **)&s->stamp, (void **)&s->missing, (void **)&s->standing, (void **)&s->dirty_stamp,
                        (void **)&s->dirty, (void **)&s->head, (void **)&s->next, (void **)&s->entry,
                        (void **)&s->touched, (void **)&s->board, (void **)&s->blocked, (void **)&s->act_head,
-                       (void **)&s->act_prev, (void **)&s->act_next, (void **)&s->need_k};
+                       (void **)&s->act_prev, (void **)&s->act_next, (void **)&s->need_k,
+                       (void **)&s->region_start, (void **)&s->region_point, (void **)&s->wait_head,
+                       (void **)&s->wait_app, (void **)&s->wait_next};
     for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) {
         PyMem_Free(*arrays[a]);
         *arrays[a] = NULL;
     }
+    s->nwait = s->wait_cap = 0;
 }
 
 static void scanner_dealloc(Scanner *s) {
@@ -103,13 +116,61 @@ static int get_int(PyObject *seq, Py_ssize_t i, int *out) {
     return 0;
 }
 
-/* Scanner(size, families, needs): families as Prefilter.families (stones [(shift, colour)], the valid mask as
- * little-endian bytes, {offset bit: placement}); needs: each placement's ((point, state), ...). */
+/* start[k]: where sequence k of `seqs` (n of them) begins in one flat array; start[n] the total, returned (-1 on
+ * an error). */
+static Py_ssize_t flat_starts(PyObject *seqs, Py_ssize_t n, int **start) {
+    *start = zalloc(n + 1, sizeof(int));
+    if (*start == NULL) return -1;
+    Py_ssize_t total = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *item = PySequence_GetItem(seqs, k);
+        Py_ssize_t m = item ? PySequence_Length(item) : -1;
+        Py_XDECREF(item);
+        if (m < 0) return -1;
+        (*start)[k] = (int)total;
+        total += m;
+    }
+    (*start)[n] = (int)total;
+    return total;
+}
+
+/* Each placement's region (a sequence of point indices, one per placement) into region_start/region_point. */
+static int load_regions(Scanner *s, PyObject *regions) {
+    Py_ssize_t n = PySequence_Length(regions);
+    if (n < 0) return -1;
+    if (n != s->nplace) {
+        PyErr_SetString(PyExc_ValueError, "one region for each placement");
+        return -1;
+    }
+    Py_ssize_t total = flat_starts(regions, n, &s->region_start);
+    if (total < 0) return -1;
+    s->region_point = zalloc(total, sizeof(int));
+    if (!s->region_point) return -1;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *region = PySequence_GetItem(regions, k);
+        if (region == NULL) return -1;
+        int bad = 0;
+        for (int j = s->region_start[k]; !bad && j < s->region_start[k + 1]; j++) {
+            bad = get_int(region, j - s->region_start[k], &s->region_point[j]) < 0;
+            if (!bad && (s->region_point[j] < 0 || s->region_point[j] >= s->points)) {
+                PyErr_SetString(PyExc_ValueError, "a point of a region off the board");
+                bad = 1;
+            }
+        }
+        Py_DECREF(region);
+        if (bad) return -1;
+    }
+    return 0;
+}
+
+/* Scanner(size, families, needs, regions): families as Prefilter.families (stones [(shift, colour)], the valid
+ * mask as little-endian bytes, {offset bit: placement}); needs: each placement's ((point, state), ...); regions:
+ * each placement's points (region_points of verifier/patterns.py). */
 static int scanner_init(Scanner *s, PyObject *args, PyObject *kwds) {
     int size;
-    PyObject *families, *needs;
-    static char *kwlist[] = {"size", "families", "needs", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOO", kwlist, &size, &families, &needs)) return -1;
+    PyObject *families, *needs, *regions;
+    static char *kwlist[] = {"size", "families", "needs", "regions", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOO", kwlist, &size, &families, &needs, &regions)) return -1;
     if (size < 1 || size > 64) {
         PyErr_SetString(PyExc_ValueError, "boards up to 64x64");
         return -1;
@@ -123,19 +184,8 @@ static int scanner_init(Scanner *s, PyObject *args, PyObject *kwds) {
     s->nplace = (int)nplace;
     s->nfam = (int)nfam;
 
-    s->need_start = zalloc(nplace + 1, sizeof(int));
-    if (!s->need_start) return -1;
-    Py_ssize_t total = 0;
-    for (Py_ssize_t k = 0; k < nplace; k++) {
-        PyObject *need = PySequence_GetItem(needs, k);
-        if (need == NULL) return -1;
-        Py_ssize_t n = PySequence_Length(need);
-        Py_DECREF(need);
-        if (n < 0) return -1;
-        s->need_start[k] = (int)total;
-        total += n;
-    }
-    s->need_start[nplace] = (int)total;
+    Py_ssize_t total = flat_starts(needs, nplace, &s->need_start);
+    if (total < 0) return -1;
     s->need_point = zalloc(total, sizeof(int));
     s->need_state = zalloc(total, sizeof(int));
     if (!s->need_point || !s->need_state) return -1;
@@ -244,6 +294,8 @@ static int scanner_init(Scanner *s, PyObject *args, PyObject *kwds) {
     s->act_prev = zalloc(total, sizeof(int));
     s->act_next = zalloc(total, sizeof(int));
     s->need_k = zalloc(total, sizeof(int));
+    s->wait_head = zalloc(s->points, sizeof(int));
+    if (!s->wait_head || load_regions(s, regions) < 0) return -1;
     if (!s->black || !s->white || !s->tmp || !s->cand || !s->stamp || !s->missing || !s->standing
         || !s->dirty_stamp || !s->dirty || !s->head || !s->next || !s->entry || !s->touched || !s->board
         || !s->blocked || !s->act_head || !s->act_prev || !s->act_next || !s->need_k)
@@ -346,35 +398,79 @@ static int cmp_int(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* The appearances of one line: where each began (ply, placement), the move right after it (point, colour) and its
+ * continuation in the region (the move's number, point, colour; -1, -1, 0 when none came). */
+#define FOUND_ARRAYS 7
 typedef struct {
-    int *ply, *k, *point, *colour;
+    int *a[FOUND_ARRAYS];
     Py_ssize_t n, cap;
 } Found;
+enum { F_PLY, F_K, F_POINT, F_COLOUR, F_RPLY, F_RPOINT, F_RCOLOUR };
 
 static int found_add(Found *f, int ply, int k) {
     if (f->n == f->cap) {
         Py_ssize_t cap = f->cap ? f->cap * 2 : 16;
-        int *arrays[4] = {f->ply, f->k, f->point, f->colour};
-        for (int a = 0; a < 4; a++) {
-            int *p = PyMem_Realloc(arrays[a], (size_t)cap * sizeof(int));
+        for (int a = 0; a < FOUND_ARRAYS; a++) {
+            int *p = PyMem_Realloc(f->a[a], (size_t)cap * sizeof(int));
             if (p == NULL) {
                 PyErr_NoMemory();
                 return -1;
             }
-            arrays[a] = p;
+            f->a[a] = p;
         }
-        f->ply = arrays[0];
-        f->k = arrays[1];
-        f->point = arrays[2];
-        f->colour = arrays[3];
         f->cap = cap;
     }
-    f->ply[f->n] = ply;
-    f->k[f->n] = k;
-    f->point[f->n] = -1;
-    f->colour[f->n] = 0;
+    int values[FOUND_ARRAYS] = {ply, k, -1, 0, -1, -1, 0};
+    for (int a = 0; a < FOUND_ARRAYS; a++) f->a[a][f->n] = values[a];
     f->n++;
     return 0;
+}
+
+static void found_free(Found *f) {
+    for (int a = 0; a < FOUND_ARRAYS; a++) PyMem_Free(f->a[a]);
+}
+
+/* Appearance `a` (of placement k) waits for a move at each point of k's region. */
+static int wait_region(Scanner *s, int k, int a) {
+    Py_ssize_t need = s->nwait + (s->region_start[k + 1] - s->region_start[k]);
+    if (need > s->wait_cap) {
+        Py_ssize_t cap = s->wait_cap ? s->wait_cap : 64;
+        while (cap < need) cap *= 2;
+        int *app = PyMem_Realloc(s->wait_app, (size_t)cap * sizeof(int));
+        if (app == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        s->wait_app = app;
+        int *next = PyMem_Realloc(s->wait_next, (size_t)cap * sizeof(int));
+        if (next == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        s->wait_next = next;
+        s->wait_cap = cap;
+    }
+    for (int j = s->region_start[k]; j < s->region_start[k + 1]; j++) {
+        int i = s->region_point[j];
+        s->wait_app[s->nwait] = a;
+        s->wait_next[s->nwait] = s->wait_head[i];
+        s->wait_head[i] = (int)s->nwait++;
+    }
+    return 0;
+}
+
+/* A move of `ply` put a stone of `colour` on point i: the first move in the region of every appearance waiting
+ * there (the others it waits on are left in their lists, and skipped once it has one). */
+static void arrive(Scanner *s, Found *f, int ply, int i, int colour) {
+    for (int x = s->wait_head[i]; x >= 0; x = s->wait_next[x]) {
+        int a = s->wait_app[x];
+        if (f->a[F_RPLY][a] < 0 && f->a[F_PLY][a] < ply) {
+            f->a[F_RPLY][a] = ply;
+            f->a[F_RPOINT][a] = i;
+            f->a[F_RCOLOUR][a] = colour;
+        }
+    }
+    s->wait_head[i] = -1;
 }
 
 /* The placements whose count changed during `ply`: those that now stand and did not begin an appearance, in
@@ -395,7 +491,9 @@ static int settle(Scanner *s, int ply, int *ndirty, Found *f) {
             s->standing[k] = 0;
         }
     }
-    qsort(f->k + first, (size_t)(f->n - first), sizeof(int), cmp_int);
+    qsort(f->a[F_K] + first, (size_t)(f->n - first), sizeof(int), cmp_int);
+    for (Py_ssize_t a = first; a < f->n; a++)
+        if (wait_region(s, f->a[F_K][a], (int)a) < 0) return -1;
     *ndirty = 0;
     return 0;
 }
@@ -438,7 +536,9 @@ static void deactivate(Scanner *s, int k) {
 static int replay(Scanner *s, const unsigned char *data, Py_ssize_t len, Found *f) {
     int used = 0, ndirty = 0;
     s->ntouched = 0;
+    s->nwait = 0;
     memset(s->board, 0, (size_t)s->points);
+    for (int i = 0; i < s->points; i++) s->wait_head[i] = -1;
     for (int c = 0; c < s->ncand; c++) {
         int k = s->cand[c], n = 0;
         for (int j = s->need_start[k]; j < s->empty_start[k]; j++) {
@@ -476,12 +576,15 @@ static int replay(Scanner *s, const unsigned char *data, Py_ssize_t len, Found *
         int i = (int)(e & IDX_MASK), st = (int)((e >> STATE_SHIFT) & 7);
         if (i >= s->points) continue;
         if (st > 2) {
-            for (Py_ssize_t a = since; st >= MARK_B && a < f->n; a++) {
-                if (f->ply[a] == p - 1) {
-                    f->point[a] = i;
-                    f->colour[a] = st == MARK_B ? 1 : 2;
+            if (st < MARK_B) continue;
+            int colour = st == MARK_B ? 1 : 2;
+            for (Py_ssize_t a = since; a < f->n; a++) {
+                if (f->a[F_PLY][a] == p - 1) {
+                    f->a[F_POINT][a] = i;
+                    f->a[F_COLOUR][a] = colour;
                 }
             }
+            arrive(s, f, p, i, colour);
             continue;
         }
         int old = s->board[i];
@@ -522,8 +625,9 @@ static int replay(Scanner *s, const unsigned char *data, Py_ssize_t len, Found *
 }
 
 /* lines(rows): for each row (id, black mask, white mask, change list) with appearances, (id, [(ply, placement,
- * next point, next colour), ...]) in move order; next point -1 (colour 0) where the next move put no stone or the
- * line ends. */
+ * next point, next colour, region move, region point, region colour), ...]) in move order; next point -1 (colour
+ * 0) where the next move put no stone or the line ends; region move and point -1 (colour 0) where no move came
+ * into the region before the line ended. */
 static PyObject *scanner_lines(Scanner *s, PyObject *rows) {
     PyObject *it = PyObject_GetIter(rows), *out = PyList_New(0), *row = NULL;
     Found f = {0};
@@ -555,7 +659,9 @@ static PyObject *scanner_lines(Scanner *s, PyObject *rows) {
                 goto fail;
             }
             for (Py_ssize_t a = 0; a < f.n; a++) {
-                PyObject *t = Py_BuildValue("(iiii)", f.ply[a], f.k[a], f.point[a], f.colour[a]);
+                PyObject *t = Py_BuildValue("(iiiiiii)", f.a[F_PLY][a], f.a[F_K][a], f.a[F_POINT][a],
+                                            f.a[F_COLOUR][a], f.a[F_RPLY][a], f.a[F_RPOINT][a],
+                                            f.a[F_RCOLOUR][a]);
                 if (t == NULL) {
                     Py_DECREF(list);
                     Py_DECREF(id);
@@ -576,19 +682,13 @@ static PyObject *scanner_lines(Scanner *s, PyObject *rows) {
     }
     if (PyErr_Occurred()) goto fail;
     Py_DECREF(it);
-    PyMem_Free(f.ply);
-    PyMem_Free(f.k);
-    PyMem_Free(f.point);
-    PyMem_Free(f.colour);
+    found_free(&f);
     return out;
 fail:
     Py_XDECREF(row);
     Py_XDECREF(it);
     Py_XDECREF(out);
-    PyMem_Free(f.ply);
-    PyMem_Free(f.k);
-    PyMem_Free(f.point);
-    PyMem_Free(f.colour);
+    found_free(&f);
     return NULL;
 }
 
@@ -596,7 +696,8 @@ static PyMethodDef scanner_methods[] = {
     {"possible", (PyCFunction)scanner_possible, METH_O,
      "possible(rows): the ids of the rows (id, black, white, ...) whose masks allow some placement"},
     {"lines", (PyCFunction)scanner_lines, METH_O,
-     "lines(rows): [(id, [(ply, placement, next point, next colour), ...])] for rows (id, black, white, changes)"},
+     "lines(rows): [(id, [(ply, placement, next point, next colour, region move, region point, region colour), "
+     "...])] for rows (id, black, white, changes)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -3,8 +3,9 @@ games of one game and size, and what was played next in or around it.
 
 A search reads the masks of the points each colour ever held for the games of the right game and size (and the
 filters), keeps the games where some placement of the pattern could stand, and finds each appearance in their
-change lists in memory (verifier/scan.py, compiled when it could be built); when most games pass the masks it reads
-the change lists with them in one pass.
+change lists in memory (verifier/scan.py, compiled when it could be built), with the move right after it and its
+continuation in the region, from one reading of each change list; when most games pass the masks it reads the
+change lists with them in one pass.
 """
 
 from __future__ import annotations
@@ -17,16 +18,7 @@ from sqlalchemy import ColumnElement, Engine, Select, Table, bindparam, select
 
 from ...records.games import Game
 from ...verifier.engine import BLACK, WHITE
-from ...verifier.patterns import (
-    Line,
-    Pattern,
-    Placement,
-    first_in_region,
-    local_points,
-    move_list,
-    placements,
-    region_points,
-)
+from ...verifier.patterns import Pattern, Placement, local_points, placements
 from ...verifier.scan import Hit, Scan
 from ..core.filters import Filters
 from ..core.models import GameRow, PatternLineRow
@@ -55,7 +47,7 @@ class GameHits:
 
     @property
     def found(self) -> list[Appearance]:
-        return [Appearance(ply, k) for ply, k, _, _ in self.at]
+        return [Appearance(hit[0], hit[1]) for hit in self.at]
 
     @property
     def moves(self) -> list[int]:
@@ -171,60 +163,50 @@ def _by_ids(engine: Engine, ids: Sequence[int], columns: Sequence[ColumnElement[
             yield from conn.execute(stmt, {"ids": list(ids[i:i + CHUNK])})
 
 
+Tally = dict[tuple[str, tuple[int, int] | None], PatternContinuation]
+
+
+def _entry(conts: Tally, colour: str, local: tuple[int, int] | None) -> PatternContinuation:
+    """The continuation of `conts` by `colour` at `local`, made on first use."""
+    c = conts.get((colour, local))
+    if c is None:
+        c = conts[(colour, local)] = PatternContinuation(colour, local)
+    return c
+
+
 def _ordered(conts: Iterable[PatternContinuation]) -> list[PatternContinuation]:
     return sorted(conts, key=lambda c: (c.local is None, -c.hits, c.colour, c.local or (0, 0)))
-
-
-def region_continuations(engine: Engine, pattern: Pattern, found: Sequence[Placement], size: int,
-                         hits: Sequence[GameHits]) -> list[PatternContinuation]:
-    """For each appearance, the first move played afterwards inside the pattern's rectangle however many moves
-    later (`tenuki` when other moves came between), or the line's end (`local` None): counted by point and colour
-    in the pattern's frame and colours. The change lists of the games found are read again, a chunk at a time."""
-    p = _table()
-    winners = {h.game_id: h.winner for h in hits}
-    at_of = {h.game_id: h.at for h in hits}
-    conts: dict[tuple[str, tuple[int, int] | None], PatternContinuation] = {}
-    regions: dict[int, dict[int, tuple[int, int]]] = {}
-    for gid, changes in _by_ids(engine, sorted(at_of, reverse=True), (p.c.game_id, p.c.changes), p.c.game_id):
-        moves = move_list(Line.from_blob(size, changes).events)
-        win = winners[gid]
-        for ply, k, _, _ in at_of[gid]:
-            place = found[k]
-            region = regions.get(k)
-            if region is None:
-                region = regions[k] = region_points(pattern, place, size)
-            m = first_in_region(moves, ply, region)
-            if m is None:
-                key: tuple[str, tuple[int, int] | None] = ("", None)
-            else:
-                colour = BLACK + WHITE - m[2] if place.swapped else m[2]
-                key = ("B" if colour == BLACK else "W", region[m[1]])
-            c = conts.get(key)
-            if c is None:
-                c = conts[key] = PatternContinuation(*key)
-            c.count(gid, win, place.swapped)
-            if m is not None and m[0] > ply + 1:
-                c.tenuki += 1
-    return _ordered(conts.values())
 
 
 def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: Filters, *,
                    either_colour: bool = False, margin: int = 1) -> PatternResult:
     """Every appearance of `pattern` in the archive's games of `game` and `size` that pass the filters, what was
     played right after it in or around it (`margin` points around the rectangle: `next_moves`), and the first move
-    played in its region after it (`continuations`)."""
+    played in its region after it however many moves later (`continuations`; `tenuki` when other moves came
+    between, `local` None when the line ended first)."""
     found = placements(pattern, game, size, either_colour=either_colour)
-    lines, plies_of, considered, scanned = _found_lines(engine, Scan(pattern, found, size), game, size, f)
+    scan = Scan(pattern, found, size)
+    lines, plies_of, considered, scanned = _found_lines(engine, scan, game, size, f)
     g: Table = GameRow.__table__  # type: ignore[attr-defined]
     lines.sort(key=lambda line: line[0], reverse=True)  # newest first
     winners: dict[int, str | None] = {gid: win for gid, win in _by_ids(engine, [gid for gid, _ in lines],
                                                                         (g.c.id, g.c.winner_colour), g.c.id)}
     hits: list[GameHits] = []
-    conts: dict[tuple[str, tuple[int, int] | None], PatternContinuation] = {}
+    conts: Tally = {}
     # (placement, next point, its colour) -> the continuation it counts for, and whether colours are exchanged:
     # worked out once, since a search of a common shape meets the same few hundred of them again and again
     named: dict[tuple[int, int, int], tuple[PatternContinuation, bool]] = {}
     local_cache: dict[int, dict[int, tuple[int, int]]] = {}
+    region_conts: Tally = {}
+    # (placement, point, colour) of the first move in the region -> the continuation it counts for: as `named`
+    in_region: dict[tuple[int, int, int], PatternContinuation] = {}
+
+    def region_continuation(k: int, point: int, colour: int) -> PatternContinuation:
+        if point < 0:
+            return _entry(region_conts, "", None)  # the line ended first
+        if found[k].swapped:
+            colour = BLACK + WHITE - colour
+        return _entry(region_conts, "B" if colour == BLACK else "W", scan.regions[k][point])
 
     def continuation(k: int, nxt: int, colour: int) -> tuple[PatternContinuation, bool]:
         place = found[k]
@@ -238,15 +220,18 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
             colour = BLACK + WHITE - colour
         # elsewhere (no colour): a move away from the pattern, a pass, a swap, a sweep
         colour_text = "" if local is None else "B" if colour == BLACK else "W" if colour == WHITE else ""
-        c = conts.get((colour_text, local))
-        if c is None:
-            c = conts[(colour_text, local)] = PatternContinuation(colour_text, local)
-        return c, place.swapped
+        return _entry(conts, colour_text, local), place.swapped
 
     for gid, at in lines:
         plies, win = plies_of[gid], winners[gid]
         hits.append(GameHits(gid, win, at))
-        for ply, k, nxt, colour in at:
+        for ply, k, nxt, colour, rply, rpoint, rcolour in at:
+            in_reg = in_region.get((k, rpoint, rcolour))
+            if in_reg is None:
+                in_reg = in_region[(k, rpoint, rcolour)] = region_continuation(k, rpoint, rcolour)
+            in_reg.count(gid, win, found[k].swapped)
+            if rply > ply + 1:
+                in_reg.tenuki += 1
             if ply >= plies:
                 continue  # the line ends there
             key = (k, nxt, colour)
@@ -255,6 +240,5 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
                 known = named[key] = continuation(*key)
             c, swapped = known
             c.count(gid, win, swapped)
-    region = region_continuations(engine, pattern, found, size, hits)
-    return PatternResult(game, size, found, hits, region, _ordered(conts.values()), scanned=scanned,
-                         considered=considered)
+    return PatternResult(game, size, found, hits, _ordered(region_conts.values()), _ordered(conts.values()),
+                         scanned=scanned, considered=considered)

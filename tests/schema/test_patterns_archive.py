@@ -17,7 +17,6 @@ from boardrecords.records.reader import read_file
 from boardrecords.records.writer import new_record, write
 from boardrecords.schema.core.db import make_engine
 from boardrecords.schema.core.filters import Filters
-from boardrecords.schema.patterns import search as schema_patterns
 from boardrecords.schema.patterns.search import search_pattern
 from boardrecords.verifier.patterns import (
     brute_force,
@@ -43,13 +42,6 @@ GAMES = {
 
 def _archive(tmp_path: Path, db: str) -> Path:
     return import_games(tmp_path, db, GAMES)
-
-
-@pytest.fixture(params=["one pass", "by id"])
-def route(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Both ways a search reads the change lists: all in one pass, or the masks first and then by id."""
-    monkeypatch.setattr(schema_patterns, "MOST", -1.0 if request.param == "one pass" else 2.0)
-    return str(request.param)
 
 
 def test_continuations_counted_by_hand(tmp_path: Path, db_url: str, route: str) -> None:
@@ -249,3 +241,34 @@ def test_docs_worked_example_works_as_shown(tmp_path: Path, monkeypatch: pytest.
         got = [line.split() for line in out.splitlines()]
         for row in table.strip().splitlines():
             assert row.split() in got, (row, out)
+    # The drawing of the section on the output is the first search's.
+    drawing = docs.split("## Output", 1)[1].split("```\n", 2)[1].split("```", 1)[0]
+    assert drawing.strip() and [line.rstrip() for line in outputs[1].splitlines()[:len(drawing.splitlines())]] == [
+        line.rstrip() for line in drawing.splitlines()]
+
+
+def test_docs_commands_work(tmp_path: Path) -> None:
+    """Every other `records` command in the shell blocks of docs/patterns.md, as a shell runs it (the quoting as
+    written), on an archive of the examples (`records.db`, the default) with `more/` to import: none fails (exit 1
+    is "nothing found"). The worked example is checked above; the benchmark commands take an hour."""
+    import os
+    import subprocess
+    import sys
+
+    docs = (ROOT / "docs" / "patterns.md").read_text()
+    worked = docs.split("## A worked example", 1)[1].split("\n## ", 1)[0]
+    blocks = [b.split("```", 1)[0] for b in docs.replace(worked, "").split("```sh")[1:]]
+    commands = [line.split("  #")[0].strip() for b in blocks for line in b.strip().splitlines()]
+    commands = [c for c in commands if c.startswith("records ")]
+    assert len(commands) >= 5, commands
+    bin_dir = Path(sys.executable).parent
+    assert run("import", ROOT / "examples", "--db", tmp_path / "records.db", "-q").exit_code in (0, 1)
+    (tmp_path / "more").mkdir()
+    for f in sorted((ROOT / "examples" / "go").glob("*.rec")):
+        (tmp_path / "more" / f.name).write_bytes(f.read_bytes())
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}", COLUMNS="100")
+    env.pop("RECORDS_DB", None)
+    for command in commands:
+        r = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode in (0, 1) and "Traceback" not in r.stderr, (command, r.stdout, r.stderr)

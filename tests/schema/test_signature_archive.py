@@ -72,3 +72,33 @@ def test_an_archive_made_before_the_column(tmp_path: Path) -> None:
     assert run("reindex", "--db", db, "-q").exit_code == 0
     assert len(json.loads(run("search", "--signature", SIG, "--db", db, "--json").stdout)) == 8
     assert run("duplicates", "--db", db).exit_code == 0
+
+
+def test_every_json_listing_gives_the_signature(tmp_path: Path, db_url: str) -> None:
+    """Every record object of every JSON listing carries `signature` (cli/tables.py: row_json), null for a game
+    without one (Cation; Go with fewer than 20 moves)."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "long.sgf").write_text(sgf(rows_game(80)))
+    (folder / "short.sgf").write_text("(;GM[1]SZ[19]PB[C]PW[D];B[pd];W[dp])")
+    (folder / "cation.rec").write_text("(;GM[Cation]SZ[5]PB[E]PW[F];B[cc];W[bb])")
+    assert run("import", folder, "--db", db_url, "-q").exit_code == 0
+    want = {"A": SIG, "C": None, "E": None}
+
+    def signatures(*args: str, key: str | None = None) -> dict[str, str | None]:
+        r = run(*args, "--db", db_url, "--json")
+        assert r.exit_code == 0, (args, r.output)
+        data = json.loads(r.stdout)
+        listed = data[key] if key else data
+        return {g["black"]: g["signature"] for g in listed}
+
+    assert signatures("search") == want
+    assert signatures("search", "--game", "go", "--size", "19") == {"A": SIG, "C": None}
+    assert signatures("search", "--after", "Q16", "--size", "19") == {"C": None}
+    assert signatures("search", "--after", "A19", "--size", "19") == {"A": SIG}
+    assert signatures("search", "--pattern", "X", "--game", "cation", "--size", "5", key="records") == {"E": None}
+    assert signatures("search", "--signature", SIG) == {"A": SIG}
+    groups = json.loads(run("duplicates", "--db", db_url, "--json").stdout or "[]")
+    assert all("signature" in g for grp in groups for g in grp["records"])
+    header = run("search", "--db", db_url, "--csv").stdout.splitlines()[0].split(",")
+    assert header[-1] == "signature"

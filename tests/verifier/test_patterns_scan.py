@@ -1,5 +1,6 @@
-"""The batch scan of verifier/scan.py: the plain path against the brute-force reference, and the compiled helper
-(when it was built) against the plain path, on random games and patterns of all five games."""
+"""The batch scan of verifier/scan.py: the plain path against the brute-force reference (the appearances, the move
+right after each and the first move in its region), and the compiled helper (when it was built) against the plain
+path, on random games and patterns of all five games."""
 
 from __future__ import annotations
 
@@ -15,15 +16,16 @@ from boardrecords.records.writer import new_record, write
 from boardrecords.verifier.patterns import (
     ChangeWatcher,
     Line,
+    Pattern,
     Placement,
-    brute_force,
+    brute_force_continuations,
     candidates,
     mask_bytes,
     moves_of,
     parse_pattern,
     placements,
 )
-from boardrecords.verifier.scan import Hit, Scan, compiled_module
+from boardrecords.verifier.scan import NO_MOVE, Hit, Scan, compiled_module
 from boardrecords.verifier.verdict import verify
 
 from .test_patterns_match import pattern_from_game
@@ -51,10 +53,12 @@ def _case(game: Game, seed: int, either: bool, games: int = 4):
     return pattern, size, records, rows, placements(pattern, game, size, either_colour=either)
 
 
-def _expected(row, record, found: list[Placement]) -> list[Hit]:
-    """The brute-force appearances, each with the move after it as the change list marks it."""
+def _expected(row, record, pattern: Pattern, found: list[Placement]) -> list[Hit]:
+    """The brute-force appearances, each with the move after it as the change list marks it and the first move in
+    its region as a replay of the record gives it."""
     after = moves_of(Line.from_blob(record.size, row[3]).events)
-    return [(ply, k, *after.get(ply + 1, (-1, 0))) for ply, k in brute_force(record, found)]
+    return [(ply, k, *after.get(ply + 1, (-1, 0)), *(m or NO_MOVE))
+            for ply, k, m in brute_force_continuations(record, pattern, found)]
 
 
 @given(game=st.sampled_from(list(Game)), seed=st.integers(0, 2**32 - 1), either=st.booleans())
@@ -66,7 +70,7 @@ def test_plain_scan_agrees_with_brute_force(game: Game, seed: int, either: bool)
     got = dict(scan.lines(rows))
     for row, record in zip(rows, records, strict=True):
         k, black, white, _ = row
-        assert got.get(k, []) == _expected(row, record, found)
+        assert got.get(k, []) == _expected(row, record, pattern, found)
         assert (k in scan.possible(rows)) == bool(candidates(found, int.from_bytes(black, "little"),
                                                              int.from_bytes(white, "little")))
 
@@ -105,8 +109,12 @@ def test_compiled_refuses_what_it_cannot_read() -> None:
     module = compiled_module()
     assert module is not None
     with pytest.raises(ValueError):
-        module.Scanner(5, [], [((25, 1),)])  # a point off the board
+        module.Scanner(5, [], [((25, 1),)], [[0]])  # a point off the board
+    with pytest.raises(ValueError):
+        module.Scanner(5, [], [((0, 1),)], [[25]])  # a region's point off the board
+    with pytest.raises(ValueError):
+        module.Scanner(5, [], [((0, 1),)], [])  # no region for the placement
     # A line that holds the pattern at the start (move 0) and nothing else: no next move.
     row = (7, b"\x01", b"", (1 << 12 | 0).to_bytes(4, "little"))
     assert scan.lines([row]) == Scan(pattern, found, 5, plain=True).lines([row])
-    assert [(ply, nxt) for _, at in scan.lines([row]) for ply, _, nxt, _ in at] == [(0, -1), (0, -1)]
+    assert [(hit[0], hit[2], hit[4]) for _, at in scan.lines([row]) for hit in at] == [(0, -1, -1), (0, -1, -1)]
