@@ -6,6 +6,7 @@ same answers as the JSON routes (answers.py), at a stable URL whose query is the
 from __future__ import annotations
 
 from collections import OrderedDict
+from functools import lru_cache
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
@@ -15,6 +16,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from ..records.games import SPECS, Game
+from ..records.notation import Notation, PointNames
 from ..schema.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
 from . import answers
 from .assets import package_dir
@@ -69,11 +71,22 @@ def games_page(request: Request, found: Annotated[Filters, Depends(filters)], so
                   sorts=SORT_NAMES, query=lambda **c: _query(request, **c))
 
 
+@lru_cache(maxsize=64)
+def _frame(game: Game, size: int, notation: Notation) -> Markup:
+    """The board's frame (lines, star points, coordinates), the same for every game of that game, size and
+    notation."""
+    from ..cli.views.svg import Geometry, frame_shapes, to_xml
+
+    geo = Geometry(size, SPECS[game].connection, caption=False)
+    return Markup(to_xml(frame_shapes(geo, PointNames(game, size, notation))))
+
+
 @router.get("/games/{record_id}")
 def game_page(request: Request, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> HTMLResponse:
-    from ..cli.views.boards import header_lines, move_line, verdict_lines
+    """The replay of `records html` (cli/views/html_page.py: page_data) from one replay of the record."""
+    from ..cli.views.boards import header_lines, verdict_lines
     from ..cli.views.html_page import page_data, script_json
-    from ..cli.views.svg import Geometry, frame_shapes, to_xml
+    from ..cli.views.svg import Geometry
     from ..schema.core.stored import parse_row
     from ..verifier.analysis import analyse
 
@@ -92,8 +105,8 @@ def game_page(request: Request, record_id: Annotated[int, Path(ge=1, le=DB_INT_M
     page = templates.get_template("game.html").render(
         row=row, verdict=verdict, title=header[0], header=[line.partition(": ")[::2] for line in header[1:]],
         verdict_lines=verdict_lines(analysis), problems=verdict.problems,
-        moves=[move_line(analysis, i) for i in range(1, analysis.last + 1)], width=f"{geo.width:g}",
-        frame=Markup(to_xml(frame_shapes(geo, analysis.points))), data=Markup(script_json(data)),
+        moves=[p["label"] for p in data["positions"][1:]], width=f"{geo.width:g}",
+        frame=_frame(record.game, record.size, analysis.notation), data=Markup(script_json(data)),
         last=analysis.last, notation=analysis.points.words)
     kept[record_id] = page
     while len(kept) > GAME_PAGES_KEPT:

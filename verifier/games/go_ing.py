@@ -139,7 +139,8 @@ class GoEngine(Engine):
     def rows(self) -> list[list[Colour | None]]:
         cells = self._cells
         s = self.size
-        return [[_COLOURS[v] for v in cells[r * s:(r + 1) * s]] for r in range(s)]
+        colour = _COLOURS.__getitem__  # the replay asks for every position's rows: map is the quick way
+        return [list(map(colour, cells[r * s:(r + 1) * s])) for r in range(s)]
 
     # -- play ----------------------------------------------------------------------------------------------
     def play(self, move: Move, marks: Marks | None = None) -> Change:
