@@ -20,7 +20,19 @@ from ..records.notation import Notation, PointNames
 from ..schema.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
 from . import answers
 from .assets import package_dir
-from .params import DB_INT_MAX, FILTER_NAMES, TEXT_MAX, Limit, Moves, Offset, Sort, filters
+from .params import (
+    DB_INT_MAX,
+    FILTER_NAMES,
+    TEXT_MAX,
+    AtMove,
+    Limit,
+    Moves,
+    Offset,
+    PatternFrom,
+    Region,
+    Sort,
+    filters,
+)
 
 router = APIRouter(include_in_schema=False)
 GAME_PAGES_KEPT = 256  # game pages kept made (a long game's page takes a replay of every move to make)
@@ -189,17 +201,34 @@ def patterns_page(request: Request, found: Annotated[Filters, Depends(filters)],
                   pattern: Annotated[str | None, Query(max_length=answers.PATTERN_MAX)] = None,
                   anchor: Annotated[str | None, Query(max_length=40)] = None,
                   either_colour: Annotated[bool, Query(alias="either-colour")] = False,
+                  pattern_from: PatternFrom = None, region: Region = None, move: AtMove = None,
                   limit: Limit = DEFAULT_LIMIT, offset: Offset = 0) -> HTMLResponse:
-    """Draw a pattern (static/patterns.js fills the form), choose its anchor and colours; its continuations and
-    games as `records search --pattern` gives them, every field of the continuations shown."""
-    game, size = answers.board_of(found)
+    """Draw a pattern and drag its region (static/patterns.js fills the form), or take it from a stored game's
+    position (`pattern-from`, `move`: the position is drawn, a region dragged over it is the pattern); its
+    continuations and games as `records search --pattern` gives them, every field of the continuations shown."""
+    engine = _engine(request)
     result = None
-    if pattern:
-        result = answers.pattern_search(_engine(request), found, pattern,
-                                        anchor=None if anchor in (None, "", "anywhere") else anchor,
-                                        either_colour=either_colour, limit=limit, offset=offset)
+    board = None
+    origin = (1, 1)
+    if pattern_from is not None and region is None:  # a position to drag a region over
+        record, board = answers.board_of_record(engine, pattern_from, move)
+        game, size = record.game, record.size
+    elif pattern or pattern_from is not None:
+        asked = answers.asked_pattern(engine, found, pattern or None, source=pattern_from, move=move,
+                                      region=region, anchor=anchor)
+        game, size, board, origin = asked.game, asked.size, asked.board, asked.origin
+        result = answers.pattern_search(engine, found, asked, either_colour=either_colour, limit=limit,
+                                        offset=offset)
+        pattern = "/".join(result["pattern"])
+    else:
+        game, size = answers.board_of(found)
+    names = PointNames(game, size)
+    position = "".join(s or "." for row in board for s in row) if board is not None else ""
     return render("patterns.html", result=result, game=game.value, size=size, text=pattern or "",
-                  anchor=anchor or "anywhere", either=either_colour)
+                  anchor=anchor or ("" if pattern_from is not None else "anywhere"), either=either_colour,
+                  names=" ".join(names((c, r)) for r in range(size) for c in range(size)), position=position,
+                  origin=origin, region=region or "", pattern_from=pattern_from,
+                  move="" if move is None else move)
 
 
 @router.get("/verify")
