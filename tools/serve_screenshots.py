@@ -32,7 +32,8 @@ def main(out: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "a.db"
-        subprocess.run([RECORDS, "import", "-q", "--db", str(db), str(ROOT / "examples")], check=False,
+        # From the repository's root, so that the pages name the files as examples/... wherever it is checked out.
+        subprocess.run([RECORDS, "import", "-q", "--db", str(db), "examples"], check=False, cwd=ROOT,
                        stdout=subprocess.DEVNULL)
         proc = subprocess.Popen([RECORDS, "serve", "--db", str(db), "--port", "0"], stderr=subprocess.PIPE,
                                 stdout=subprocess.DEVNULL, text=True)
