@@ -162,7 +162,8 @@ def main() -> int:
     folder = work / f"files{args.records}"
     db = work / f"index{args.records}.db"
     bases = bench_positions.base_records(args.corpus)
-    if not (args.reuse and folder.exists()):
+    # An archive grown by bench_positions.py --scale has no files of its own.
+    if not (args.reuse and (folder.exists() or db.exists())):
         import shutil
 
         shutil.rmtree(folder, ignore_errors=True)

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..records.games import Game
-from ..records.notation import NotationError, column_name, parse_point_text
+from ..records.notation import column_name
 from ..schema.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
 from .common import EXIT_FAILED, CommandError, add_commands, make_console, note, open_archive, print_json, write_out
 from .options import CsvOption, DbOption, JsonOption, game_and_size, number, with_filters
@@ -205,21 +205,10 @@ SIDE_ORDER = ("top", "bottom", "left", "right")
 LABELS = [ch for ch in string.ascii_lowercase if ch not in "ox"]
 
 
-def _region(text: str, game: Game, size: int) -> tuple[int, int, int, int]:
-    a, sep, b = text.partition(":")
-    if not sep:
-        raise CommandError(f"--region: write two corners, Q16:T19, not {text!r}")
-    try:
-        (c1, r1), (c2, r2) = parse_point_text(a, game, size), parse_point_text(b, game, size)
-    except NotationError as exc:
-        raise CommandError(f"--region: {exc}") from None
-    return min(c1, c2), min(r1, r2), max(c1, c2), max(r1, r2)
-
-
 def resolve_pattern(filters: Filters, *, pattern: str | None, source: Path | None, move: int | None,
                     region: str | None, anchor: str | None) -> tuple[Pattern, Game, int, tuple[int, int]]:
     """The pattern asked for, its game and board size, and where it is drawn (the offset of its top left)."""
-    from ..verifier.patterns import PatternError, parse_pattern, pattern_of_board
+    from ..verifier.patterns import PatternError, parse_pattern, pattern_of_region
     from ..verifier.targets import PositionError, board_after
 
     try:
@@ -227,10 +216,8 @@ def resolve_pattern(filters: Filters, *, pattern: str | None, source: Path | Non
             if region is None:
                 raise CommandError("--pattern-from needs --region, e.g. --region Q16:T19")
             record = first_record(source)
-            game, size = record.game, record.size
-            left, top, right, bottom = _region(region, game, size)
-            rows = board_after(record, move)
-            return pattern_of_board(rows, left, top, right, bottom, anchor=anchor), game, size, (left, top)
+            found, origin = pattern_of_region(board_after(record, move), record.game, region, anchor=anchor)
+            return found, record.game, record.size, origin
         game, size = game_and_size(filters)
         assert pattern is not None
         found = parse_pattern(pattern, anchor)

@@ -1,8 +1,8 @@
 """Screenshots of `records serve` for the docs: `.venv/bin/python tools/serve_screenshots.py [OUT_DIR]`.
 
 Imports the bundled examples into a fresh archive, starts `records serve` on a free port, and photographs the
-explorer, the games page, a game page and an event's crosstable with headless Chromium (as the browser tests start
-it) into docs/images/serve-*.png.
+explorer, the games page, a game page, an event's crosstable and a pattern with its dragged region with headless
+Chromium (as the browser tests start it) into docs/images/serve-*.png.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ PAGES = {
     "serve-games.png": "games",
     "serve-game.png": "games/{game}#move=8",
     "serve-crosstable.png": "crosstable?event=Autumn+club+tournament",
-    "serve-patterns.png": "patterns?pattern=X./..&anchor=corner&game=cation&size=6&either-colour=true",
+    "serve-patterns.png": "patterns?pattern=X./..&region=a6:b5&anchor=corner&game=cation&size=6&either-colour=true",
 }
 
 
@@ -32,7 +32,8 @@ def main(out: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "a.db"
-        subprocess.run([RECORDS, "import", "-q", "--db", str(db), str(ROOT / "examples")], check=False,
+        # From the repository's root, so that the pages name the files as examples/... wherever it is checked out.
+        subprocess.run([RECORDS, "import", "-q", "--db", str(db), "examples"], check=False, cwd=ROOT,
                        stdout=subprocess.DEVNULL)
         proc = subprocess.Popen([RECORDS, "serve", "--db", str(db), "--port", "0"], stderr=subprocess.PIPE,
                                 stdout=subprocess.DEVNULL, text=True)

@@ -32,9 +32,12 @@ class Analysis:
     trace: Trace
     notation: Notation = Notation.CUSTOMARY
     points: PointNames = field(init=False)  # how every view names points (GEN-10)
+    # The first legal swap (README: pie), found once: the views ask for it at every position.
+    swap_step: Step | None = field(init=False)
 
     def __post_init__(self) -> None:
         self.points = PointNames(self.record.game, self.record.size, self.notation)
+        self.swap_step = next((s for s in self.trace.steps if s.change.swapped and s.illegal is None), None)
 
     @property
     def replayed(self) -> bool:
@@ -85,10 +88,6 @@ class Analysis:
     def illegal_step(self) -> Step | None:
         steps = self.trace.steps
         return steps[-1] if steps and steps[-1].illegal is not None else None
-
-    @property
-    def swap_step(self) -> Step | None:
-        return next((s for s in self.trace.steps if s.change.swapped and s.illegal is None), None)
 
 
 def analyse(record: Record, *, notation: Notation = Notation.CUSTOMARY, variations: bool = False,

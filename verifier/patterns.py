@@ -124,6 +124,30 @@ def pattern_of_board(rows: Sequence[Sequence[Colour | None]], left: int, top: in
     return Pattern(right - left + 1, bottom - top + 1, tuple(cells), sides)
 
 
+def parse_region(text: str, game: Game, size: int) -> tuple[int, int, int, int]:
+    """A region written as two opposite corners, `Q16:T19` (the game's notation or SGF letters): its columns
+    left..right and rows top..bottom (inclusive), as (left, top, right, bottom)."""
+    from ..records.notation import NotationError, parse_point_text
+
+    a, sep, b = text.partition(":")
+    if not sep:
+        raise PatternError(f"write a region as two corners, Q16:T19, not {text!r}")
+    try:
+        (c1, r1), (c2, r2) = parse_point_text(a.strip(), game, size), parse_point_text(b.strip(), game, size)
+    except NotationError as exc:
+        raise PatternError(f"the region {text!r}: {exc}") from None
+    return min(c1, c2), min(r1, r2), max(c1, c2), max(r1, r2)
+
+
+def pattern_of_region(rows: Sequence[Sequence[Colour | None]], game: Game, region: str, *,
+                      anchor: str | None = None) -> tuple[Pattern, tuple[int, int]]:
+    """The pattern of `region` (two corners, Q16:T19) of a board of `game` (a record's after some move: targets.py,
+    board_after), every point required as it stands, and the region's top-left point, where the pattern is drawn
+    and its continuations named (`search --pattern-from`)."""
+    left, top, right, bottom = parse_region(region, game, len(rows))
+    return pattern_of_board(rows, left, top, right, bottom, anchor=anchor), (left, top)
+
+
 # -- where a pattern may stand ------------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)

@@ -20,8 +20,11 @@ from ..records.notation import NotationError
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
+    from ..records.model import Record
     from ..schema.core.filters import Filters
     from ..schema.core.models import GameRow
+    from ..verifier.analysis import Rows
+    from ..verifier.patterns import Pattern
     from ..verifier.targets import Target
 
 
@@ -137,25 +140,81 @@ def _placed(pattern: Any, size: int) -> tuple[int, int]:
             1 if 1 in ys and "top" not in pattern.sides else ys[0])
 
 
-def pattern_search(engine: Engine, filters: Filters, text: str, *, anchor: str | None, either_colour: bool,
-                   limit: int, offset: int) -> dict[str, Any]:
-    """`records search --pattern TEXT --json`: the games where the pattern appeared and what was played next in and
-    around it: the same object as the command's (cli/tables.py: pattern_json)."""
-    from ..schema.core.rows import rows_by_ids
-    from ..schema.patterns.search import search_pattern
-    from ..verifier.patterns import parse_anchor, parse_pattern
+@dataclass(slots=True)
+class AskedPattern:
+    """The pattern a question names, its board, and where it is drawn: `origin` is its top-left point, where its
+    continuations are named; `record` the stored record it was taken from (`pattern-from`)."""
 
-    game, size = board_of(filters)
+    pattern: Pattern
+    game: Game
+    size: int
+    origin: tuple[int, int]
+    board: Rows | None = None  # with pattern-from: the record's board it was taken from
+
+
+def record_of(engine: Engine, record_id: int) -> Record:
+    """The stored record `record_id`, read from its original bytes."""
+    from ..schema.core.stored import parse_row
+
+    row, _ = stored(engine, record_id)
+    with asked():
+        return parse_row(row)
+
+
+def board_of_record(engine: Engine, record_id: int, move: int | None) -> tuple[Record, Rows]:
+    """A stored record and its board after `move` (None: the end of its line)."""
+    from ..verifier.targets import board_after
+
+    record = record_of(engine, record_id)
+    with asked():
+        return record, board_after(record, move)
+
+
+def asked_pattern(engine: Engine, filters: Filters, text: str | None, *, source: int | None, move: int | None,
+                  region: str | None, anchor: str | None) -> AskedPattern:
+    """The pattern of `pattern` (rows, on the board of the filters' game and size; drawn at `region` when it is
+    given and the anchor allows it there) or of `pattern-from` (a region of a stored record after `move`, as
+    `records search --pattern-from` takes one from a file: verifier/patterns.py, pattern_of_region)."""
+    from ..verifier.patterns import offsets, parse_anchor, parse_pattern, parse_region, pattern_of_region
+
+    if (text is None) == (source is None):
+        raise BadRequest("give pattern (rows of X, O, . and *) or pattern-from (a record's id with region and "
+                         "move), not both" if text is not None else "give pattern or pattern-from")
     with asked():
         parse_anchor(anchor)
-        pattern = parse_pattern(text, anchor)
-        ox, oy = _placed(pattern, size)
-        result = search_pattern(engine, pattern, game, size, filters, either_colour=either_colour)
+        if source is not None:
+            if region is None:
+                raise BadRequest("pattern-from needs region, e.g. region=Q16:T19")
+            record, board = board_of_record(engine, source, move)
+            found, origin = pattern_of_region(board, record.game, region, anchor=anchor)
+            return AskedPattern(found, record.game, record.size, origin, board)
+        game, size = board_of(filters)
+        found = parse_pattern(text or "", anchor)
+        origin = _placed(found, size)
+        if region is not None:
+            left, top, right, bottom = parse_region(region, game, size)
+            if (right - left + 1, bottom - top + 1) != (found.width, found.height):
+                raise BadRequest(f"the region {region!r} is not the pattern's {found.width}x{found.height}")
+            if (left, top) in offsets(found, size):
+                origin = (left, top)
+    return AskedPattern(found, game, size, origin)
+
+
+def pattern_search(engine: Engine, filters: Filters, asked_for: AskedPattern, *, either_colour: bool, limit: int,
+                   offset: int) -> dict[str, Any]:
+    """`records search --pattern TEXT --json` (or `--pattern-from`): the games where the pattern appeared and what
+    was played next in and around it: the same object as the command's (cli/tables.py: pattern_json)."""
+    from ..schema.core.rows import rows_by_ids
+    from ..schema.patterns.search import search_pattern
+
+    a = asked_for
+    with asked():
+        result = search_pattern(engine, a.pattern, a.game, a.size, filters, either_colour=either_colour)
     shown = result.hits[offset:offset + limit]
     rows, _ = rows_by_ids(engine, [h.game_id for h in shown]) if shown else ([], [])
     by_id = {r.id: r for r in rows}
     games = [row_json(by_id[h.game_id]) | {"at_moves": h.moves} for h in shown if h.game_id in by_id]
-    return pattern_json(result, pattern, game, size, (ox, oy), either_colour=either_colour, games=games)
+    return pattern_json(result, a.pattern, a.game, a.size, a.origin, either_colour=either_colour, games=games)
 
 
 # -- one game -------------------------------------------------------------------------------------------------

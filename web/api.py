@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 
 from ..schema.core.filters import DEFAULT_LIMIT, Filters
 from . import answers
-from .params import DB_INT_MAX, TEXT_MAX, Limit, Moves, Offset, Sort, filters
+from .params import DB_INT_MAX, TEXT_MAX, AtMove, Limit, Moves, Offset, PatternFrom, Region, Sort, filters
 
 router = APIRouter(prefix="/api", tags=["archive"])
 
@@ -44,13 +44,19 @@ def search(
                                         "top-right...")] = None,
     either_colour: Annotated[bool, Query(alias="either-colour", description="Also with Black and White "
                                          "exchanged.")] = False,
+    pattern_from: PatternFrom = None,
+    region: Region = None,
+    move: AtMove = None,
 ) -> Any:
     """The records that match every filter given (as `records search --json`), one page of them: `limit` and
-    `offset`; `X-Total-Count` says how many match in all. With `after`: by a position; with `pattern`: by a
-    pattern (an object with the continuations and the records, as `search --pattern --json`)."""
-    if pattern is not None:
-        return answers.pattern_search(_engine(request), found, pattern, anchor=anchor, either_colour=either_colour,
-                                      limit=limit, offset=offset)
+    `offset`; `X-Total-Count` says how many match in all. With `after`: by a position; with `pattern` or
+    `pattern-from`: by a pattern (an object with the continuations and the records, as `search --pattern --json`
+    and `search --pattern-from --json`)."""
+    if pattern is not None or pattern_from is not None:
+        engine = _engine(request)
+        asked = answers.asked_pattern(engine, found, pattern, source=pattern_from, move=move, region=region,
+                                      anchor=anchor)
+        return answers.pattern_search(engine, found, asked, either_colour=either_colour, limit=limit, offset=offset)
     if after is not None:
         return _page(answers.position_search(_engine(request), found, after, limit=limit, offset=offset))
     return _page(answers.search(_engine(request), found, sort=sort, limit=limit, offset=offset))

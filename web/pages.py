@@ -6,6 +6,7 @@ same answers as the JSON routes (answers.py), at a stable URL whose query is the
 from __future__ import annotations
 
 from collections import OrderedDict
+from functools import lru_cache
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
@@ -15,10 +16,23 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from ..records.games import SPECS, Game
+from ..records.notation import Notation, PointNames
 from ..schema.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
 from . import answers
 from .assets import package_dir
-from .params import DB_INT_MAX, FILTER_NAMES, TEXT_MAX, Limit, Moves, Offset, Sort, filters
+from .params import (
+    DB_INT_MAX,
+    FILTER_NAMES,
+    TEXT_MAX,
+    AtMove,
+    Limit,
+    Moves,
+    Offset,
+    PatternFrom,
+    Region,
+    Sort,
+    filters,
+)
 
 router = APIRouter(include_in_schema=False)
 GAME_PAGES_KEPT = 256  # game pages kept made (a long game's page takes a replay of every move to make)
@@ -69,11 +83,22 @@ def games_page(request: Request, found: Annotated[Filters, Depends(filters)], so
                   sorts=SORT_NAMES, query=lambda **c: _query(request, **c))
 
 
+@lru_cache(maxsize=64)
+def _frame(game: Game, size: int, notation: Notation) -> Markup:
+    """The board's frame (lines, star points, coordinates), the same for every game of that game, size and
+    notation."""
+    from ..cli.views.svg import Geometry, frame_shapes, to_xml
+
+    geo = Geometry(size, SPECS[game].connection, caption=False)
+    return Markup(to_xml(frame_shapes(geo, PointNames(game, size, notation))))
+
+
 @router.get("/games/{record_id}")
 def game_page(request: Request, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> HTMLResponse:
-    from ..cli.views.boards import header_lines, move_line, verdict_lines
+    """The replay of `records html` (cli/views/html_page.py: page_data) from one replay of the record."""
+    from ..cli.views.boards import header_lines, verdict_lines
     from ..cli.views.html_page import page_data, script_json
-    from ..cli.views.svg import Geometry, frame_shapes, to_xml
+    from ..cli.views.svg import Geometry
     from ..schema.core.stored import parse_row
     from ..verifier.analysis import analyse
 
@@ -92,8 +117,8 @@ def game_page(request: Request, record_id: Annotated[int, Path(ge=1, le=DB_INT_M
     page = templates.get_template("game.html").render(
         row=row, verdict=verdict, title=header[0], header=[line.partition(": ")[::2] for line in header[1:]],
         verdict_lines=verdict_lines(analysis), problems=verdict.problems,
-        moves=[move_line(analysis, i) for i in range(1, analysis.last + 1)], width=f"{geo.width:g}",
-        frame=Markup(to_xml(frame_shapes(geo, analysis.points))), data=Markup(script_json(data)),
+        moves=[p["label"] for p in data["positions"][1:]], width=f"{geo.width:g}",
+        frame=_frame(record.game, record.size, analysis.notation), data=Markup(script_json(data)),
         last=analysis.last, notation=analysis.points.words)
     kept[record_id] = page
     while len(kept) > GAME_PAGES_KEPT:
@@ -176,17 +201,34 @@ def patterns_page(request: Request, found: Annotated[Filters, Depends(filters)],
                   pattern: Annotated[str | None, Query(max_length=answers.PATTERN_MAX)] = None,
                   anchor: Annotated[str | None, Query(max_length=40)] = None,
                   either_colour: Annotated[bool, Query(alias="either-colour")] = False,
+                  pattern_from: PatternFrom = None, region: Region = None, move: AtMove = None,
                   limit: Limit = DEFAULT_LIMIT, offset: Offset = 0) -> HTMLResponse:
-    """Draw a pattern (static/patterns.js fills the form), choose its anchor and colours; its continuations and
-    games as `records search --pattern` gives them, every field of the continuations shown."""
-    game, size = answers.board_of(found)
+    """Draw a pattern and drag its region (static/patterns.js fills the form), or take it from a stored game's
+    position (`pattern-from`, `move`: the position is drawn, a region dragged over it is the pattern); its
+    continuations and games as `records search --pattern` gives them, every field of the continuations shown."""
+    engine = _engine(request)
     result = None
-    if pattern:
-        result = answers.pattern_search(_engine(request), found, pattern,
-                                        anchor=None if anchor in (None, "", "anywhere") else anchor,
-                                        either_colour=either_colour, limit=limit, offset=offset)
+    board = None
+    origin = (1, 1)
+    if pattern_from is not None and region is None:  # a position to drag a region over
+        record, board = answers.board_of_record(engine, pattern_from, move)
+        game, size = record.game, record.size
+    elif pattern or pattern_from is not None:
+        asked = answers.asked_pattern(engine, found, pattern or None, source=pattern_from, move=move,
+                                      region=region, anchor=anchor)
+        game, size, board, origin = asked.game, asked.size, asked.board, asked.origin
+        result = answers.pattern_search(engine, found, asked, either_colour=either_colour, limit=limit,
+                                        offset=offset)
+        pattern = "/".join(result["pattern"])
+    else:
+        game, size = answers.board_of(found)
+    names = PointNames(game, size)
+    position = "".join(s or "." for row in board for s in row) if board is not None else ""
     return render("patterns.html", result=result, game=game.value, size=size, text=pattern or "",
-                  anchor=anchor or "anywhere", either=either_colour)
+                  anchor=anchor or ("" if pattern_from is not None else "anywhere"), either=either_colour,
+                  names=" ".join(names((c, r)) for r in range(size) for c in range(size)), position=position,
+                  origin=origin, region=region or "", pattern_from=pattern_from,
+                  move="" if move is None else move)
 
 
 @router.get("/verify")

@@ -62,3 +62,10 @@ Sort = Annotated[str, Query(max_length=100, description="id, date, moves, event,
 Limit = Annotated[int, Query(ge=1, le=PAGE_MAX, description=f"At most this many records (1-{PAGE_MAX}).")]
 Offset = Annotated[int, Query(ge=0, le=OFFSET_MAX, description="Leave out this many first (pages).")]
 Moves = Annotated[str | None, Query(max_length=MOVES_MAX, description="Moves from the start: Q16,D4 or pd,dp.")]
+PatternFrom = Annotated[int | None, Query(alias="pattern-from", ge=1, le=DB_INT_MAX, description="... the pattern "
+                                          "of a region of this stored record (its id; with region and move), as "
+                                          "`search --pattern-from`.")]
+Region = Annotated[str | None, Query(max_length=40, description="The region: two corners, Q16:T19 (with "
+                                     "pattern-from; with pattern: where it is drawn and its continuations named).")]
+AtMove = Annotated[int | None, Query(ge=0, le=DB_INT_MAX, description="With pattern-from: the position after this "
+                                     "many moves (default: the end of the record's line).")]

@@ -48,18 +48,29 @@ def script_json(value: Any) -> str:
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
-def _board_string(rows: list[list[Colour | None]]) -> str:
-    return "".join("." if s is None else s.value for row in rows for s in row)
+def _board_strings(data: Analysis) -> list[str]:
+    """Every position's board as one string (`.`, B, W by point index). A move changes few rows, so a row equal to
+    the one before keeps its text: a long game's page is made without writing every point of every board."""
+    out: list[str] = []
+    before: list[list[Colour | None]] = []
+    texts: list[str] = []
+    for i in range(data.last + 1):
+        rows = data.rows_at(i)
+        texts = [texts[r] if r < len(before) and row == before[r] else "".join(s or "." for s in row)
+                 for r, row in enumerate(rows)]  # a Colour is its letter (StrEnum)
+        before = rows
+        out.append("".join(texts))
+    return out
 
 
 def page_data(data: Analysis, geo: Geometry) -> dict[str, Any]:
     """Everything the replayer script needs: one entry per position (0: the start)."""
     positions: list[dict[str, Any]] = []
-    for i in range(data.last + 1):
+    for i, board in enumerate(_board_strings(data)):
         step = data.step_at(i)
         under, over = step_shapes(data, i, geo)
         positions.append({
-            "board": _board_string(data.rows_at(i)),
+            "board": board,
             "label": html_shown(move_line(data, i)),
             "changes": [html_shown(line) for line in change_lines(step, data.points)],
             "illegal": bool(step is not None and step.illegal is not None),

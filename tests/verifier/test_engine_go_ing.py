@@ -455,6 +455,7 @@ def test_random_legal_games_match_the_flood_fill_rules(seed, size, handicap):
     e = GoEngine(size, komi=rng.choice([0.0, 0.5, 6.5]), setup=setup)
     cells = _cells(e)
     history = {cells}
+    kept = [(e.rows(), cells)]  # rows() gives a row no move has changed again: the boards given stay right
     phase, passes = "play", 0
     for _ in range(4 * size * size):
         if phase == "over":
@@ -505,6 +506,9 @@ def test_random_legal_games_match_the_flood_fill_rules(seed, size, handicap):
         if reason is None or "agreement" not in reason:
             assert change.removed == ()
         assert _cells(e) == cells
+        kept.append((e.rows(), cells))
+    assert all(tuple(0 if c is None else 1 if c is B else 2 for row in rows for c in row) == then
+               for rows, then in kept)
     while e.end is None or e.stopped:
         e.play(Move(e.to_move, MoveKind.PASS))
     out = e.outcome()

@@ -136,3 +136,63 @@ def test_the_games_form_filters_and_sorts(browser, served):
     moves = [int(r.find_elements(By.TAG_NAME, "td")[9].text) for r in
              browser.find_elements(By.CSS_SELECTOR, "#games tbody tr")]
     assert moves == sorted(moves)
+
+
+def _drag(driver, start, end) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(driver).click_and_hold(start).move_to_element(end).release().perform()
+
+
+def test_a_dragged_region_is_the_pattern_and_finds_its_games(browser, served):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    browser.get(served + "patterns?game=cation&size=6")
+    points = browser.find_elements(By.CSS_SELECTOR, ".pattern-point")
+    for index, times in {0: 1, 1: 3, 6: 3, 7: 3, 21: 1}.items():  # X./.. at the top left, and an X off it
+        for _ in range(times):
+            points[index].click()
+    text = browser.find_element(By.ID, "pattern-text")
+    assert text.get_attribute("value") == "X.**/..**/****/***X"  # without a region: the rectangle around them
+    _drag(browser, points[0], points[7])  # the region: the top-left 2x2; the X at index 21 is left outside
+    assert text.get_attribute("value") == "X./.."
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".pattern-point.in-region")) == 4
+    assert browser.find_element(By.ID, "pattern-region").get_attribute("value")
+    Select(browser.find_element(By.NAME, "anchor")).select_by_visible_text("corner")
+    Select(browser.find_element(By.NAME, "either-colour")).select_by_value("true")
+    browser.find_element(By.CSS_SELECTOR, "#pattern-form button[type=submit]").click()
+    WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.ID, "pattern-count"))
+    assert "pattern=X.%2F.." in browser.current_url and "region=" in browser.current_url
+    assert browser.find_elements(By.CSS_SELECTOR, "#pattern-games tbody tr")
+    # The address keeps the region: the page opens with it drawn.
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".pattern-point.in-region")) == 4
+    assert browser.find_element(By.ID, "pattern-text").get_attribute("value") == "X./.."
+
+
+def test_a_game_page_opens_its_position_for_a_pattern(browser, served):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(served + "api/search?limit=500")
+    game_id = browser.execute_script(
+        "return JSON.parse(document.body.innerText).filter(function (g) {"
+        " return (g.source_file || '').endsWith('capture-and-resignation.rec'); })[0].id;")
+    browser.get(served + f"games/{game_id}#move=8")
+    assert _counter(browser).startswith("8 /")
+    browser.find_element(By.ID, "pattern-from-link").click()
+    WebDriverWait(browser, 30).until(lambda d: "pattern-from=" in d.current_url)
+    query = parse_qs(urlparse(browser.current_url).query)
+    assert query["pattern-from"] == [str(game_id)] and query["move"] == ["8"]
+    points = browser.find_elements(By.CSS_SELECTOR, ".pattern-point")
+    assert len(points) == 81
+    assert browser.execute_script("return document.querySelectorAll('.pattern-point[data-state=X]').length;") >= 4
+    _drag(browser, points[0], points[30])  # A9 to D6
+    assert browser.find_element(By.ID, "pattern-text").get_attribute("value") == "X.../.X../X.O./...."
+    browser.find_element(By.CSS_SELECTOR, "#pattern-form button[type=submit]").click()
+    WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.ID, "pattern-count"))
+    query = parse_qs(urlparse(browser.current_url).query)
+    assert query["pattern-from"] == [str(game_id)] and query["region"] == ["A9:D6"] and "pattern" not in query
+    ids = [r.find_element(By.TAG_NAME, "td").text for r in
+           browser.find_elements(By.CSS_SELECTOR, "#pattern-games tbody tr")]
+    assert str(game_id) in ids

@@ -268,6 +268,71 @@ def test_a_bad_pattern_is_a_400(client, params):
         assert got.json()["error"]
 
 
+def _record_id(client: TestClient, name: str) -> int:
+    found = [g for g in client.get("/api/search", params={"limit": 500}).json()
+             if (g["source_file"] or "").endswith(name)]
+    assert len(found) == 1
+    return found[0]["id"]
+
+
+SOURCE = "go/capture-and-resignation.rec"
+
+
+@pytest.mark.parametrize("options", [{"move": "8", "region": "A9:D6"}, {"region": "D4:A9"},
+                                     {"move": "5", "region": "B9:E6", "anchor": "top", "either-colour": "true"}])
+def test_pattern_from_gives_what_search_pattern_from_gives(client, archive, options):
+    params = {"pattern-from": _record_id(client, SOURCE), **options}
+    got = client.get("/api/search", params=params)
+    assert got.status_code == 200, got.text
+    argv = ["search", "--pattern-from", str(EXAMPLES / SOURCE), "--json", "--db", archive]
+    for k, v in options.items():
+        argv += [f"--{k}"] if v == "true" else [f"--{k}", v]
+    assert got.json() == json.loads(run(*argv))
+    assert got.json()["games"] >= 1  # at least the record it was taken from
+
+
+def test_a_pattern_from_a_game_page_opens_the_patterns_page_over_its_position(client):
+    record_id = _record_id(client, SOURCE)
+    game = client.get(f"/games/{record_id}").text
+    assert f'href="/patterns?pattern-from={record_id}&amp;move=0"' in game and 'src="/static/game.js"' in game
+    page = client.get("/patterns", params={"pattern-from": record_id, "move": "8"})
+    assert page.status_code == 200, page.text
+    position = re.search(r'data-position="([.BW]*)"', page.text)
+    assert position is not None and len(position.group(1)) == 81
+    board = position.group(1)  # its top-left 4x4 is the pattern `search --pattern-from --region A9:D6` takes
+    assert [board[r * 9:r * 9 + 4] for r in range(4)] == ["B...", ".B..", "B.W.", "...."]
+    assert f'name="pattern-from" id="pattern-from" value="{record_id}"' in page.text
+    assert 'id="pattern-count"' not in page.text  # no region yet: nothing searched
+    searched = client.get("/patterns", params={"pattern-from": record_id, "move": "8", "region": "A9:D6"})
+    assert searched.status_code == 200 and 'id="pattern-count"' in searched.text
+    assert 'value="X.../.X../X.O./...."' in searched.text
+
+
+def test_a_drawn_pattern_with_a_region_is_named_there(client):
+    params = {"pattern": "X.", "game": "go", "size": "9", "region": "C3:D3"}
+    got = client.get("/api/search", params=params).json()
+    assert got["continuations"] and all(c["point"] in ("C3", "D3", None) for c in got["continuations"])
+    assert client.get("/patterns", params=params).status_code == 200
+
+
+@pytest.mark.parametrize(("params", "status"), [
+    ({"region": "A9:D6", "pattern": "X."}, 400),  # both a pattern and a record
+    ({"region": "A9-D6"}, 400),
+    ({"region": "A9:Z99"}, 400),
+    ({"region": "A9:D6", "move": "999"}, 400),
+    ({"region": "A9:D6", "move": "-1"}, 400),
+])
+def test_a_bad_pattern_from_is_an_error(client, params, status):
+    record_id = _record_id(client, SOURCE)
+    for path in ("/api/search", "/patterns"):
+        got = client.get(path, params={"pattern-from": record_id, **params})
+        assert got.status_code == status, (path, params, got.text)
+        assert got.json()["error"]
+    assert client.get("/api/search", params={"pattern-from": record_id}).status_code == 400  # no region
+    assert client.get("/api/search", params={"pattern-from": 10**9, "region": "A9:D6"}).status_code == 404
+    assert client.get("/api/search", params={"pattern": "X.", "region": "A1:C1"}).status_code == 400  # not 2x1
+
+
 # -- verifying an upload --------------------------------------------------------------------------------------
 
 def test_an_uploaded_file_is_verified_and_nothing_is_stored(client, tmp_path):

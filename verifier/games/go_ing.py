@@ -88,6 +88,8 @@ class GoEngine(Engine):
         self._zob = t.zobrist
         n = size * size
         self._cells: list[int] = [EMPTY] * n
+        # The last rows() made and the cells of each row then: a row no move has changed since is given again.
+        self._made: tuple[list[list[int]], list[list[Colour | None]]] | None = None
         self._strs: list[_String] = [_NO_STRING] * n
         self._passes = 0  # successive passes just played
         self._resumed = False  # play went on after a first stop without agreement (ING-5)
@@ -137,9 +139,20 @@ class GoEngine(Engine):
         return _COLOURS[self._cells[point[1] * self.size + point[0]]]
 
     def rows(self) -> list[list[Colour | None]]:
+        """The board, row 0 at the top. The replay asks for it after every move, and a move changes few rows: a row
+        whose points are as at the last call is the same list again (the rows are read, never changed)."""
         cells = self._cells
         s = self.size
-        return [[_COLOURS[v] for v in cells[r * s:(r + 1) * s]] for r in range(s)]
+        colour = _COLOURS.__getitem__
+        parts = [cells[r * s:(r + 1) * s] for r in range(s)]
+        made = self._made
+        if made is None:
+            rows = [list(map(colour, part)) for part in parts]
+        else:
+            rows = [row if part == old else list(map(colour, part))
+                    for part, old, row in zip(parts, made[0], made[1], strict=True)]
+        self._made = (parts, rows)
+        return rows
 
     # -- play ----------------------------------------------------------------------------------------------
     def play(self, move: Move, marks: Marks | None = None) -> Change:

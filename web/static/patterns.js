@@ -1,13 +1,26 @@
 // The pattern page of `records serve`: a board whose points cycle unused, Black, White, empty, any on each click;
-// the rectangle around the points used fills the form's pattern field (X, O, . and *, rows joined by /).
+// pressing on one point and releasing on another drags the pattern's region (the points inside it are the
+// pattern, a point left unused there is "any"; the points outside are not part of it). Without a region the
+// pattern is the rectangle around the points used. The form's pattern field gets the rows (X, O, . and *, joined
+// by /) and its region field the dragged region's two corners by their names, so the URL keeps both.
+// With `pattern-from` the board shows a stored game's position: a region dragged over it is that position's
+// pattern (the server takes it from the record, as `records search --pattern-from` does); a click or a typed
+// pattern makes it a drawn pattern of its own.
 (function () {
   "use strict";
   var holder = document.getElementById("pattern-board");
   var field = document.getElementById("pattern-text");
-  if (!holder || !field) { return; }
+  var regionField = document.getElementById("pattern-region");
+  if (!holder || !field || !regionField) { return; }
   var size = Math.max(2, Math.min(52, parseInt(holder.getAttribute("data-size"), 10) || 19));
+  var names = (holder.getAttribute("data-names") || "").split(" ");
+  var position = holder.getAttribute("data-position") || "";
+  var fromFields = [document.getElementById("pattern-from"), document.getElementById("pattern-move")];
+  var fromAnchor = document.getElementById("anchor-region");
+  var fromMode = !!fromFields[0];
   var CYCLE = ["", "X", "O", ".", "*"];
   var cells = [];
+  var region = null; // {left, top, right, bottom}, inclusive
   var grid = document.createElement("div");
   grid.className = "pattern-grid";
   grid.style.gridTemplateColumns = "repeat(" + size + ", 1fr)";
@@ -17,6 +30,7 @@
     b.className = "pattern-point";
     b.setAttribute("data-index", String(i));
     b.setAttribute("data-state", "");
+    if (names[i]) { b.title = names[i]; b.setAttribute("data-point", names[i]); }
     grid.appendChild(b);
     cells.push(b);
   }
@@ -29,7 +43,21 @@
     cells[i].textContent = value === "." ? "·" : value;
   }
 
-  function write() {
+  function inside(r, c) {
+    return region !== null && r >= region.top && r <= region.bottom && c >= region.left && c <= region.right;
+  }
+
+  function show() {
+    for (var i = 0; i < cells.length; i++) {
+      var r = Math.floor(i / size), c = i % size;
+      cells[i].classList.toggle("in-region", inside(r, c));
+      cells[i].classList.toggle("outside", region !== null && !inside(r, c));
+    }
+  }
+
+  // The rectangle written: the region, else the one around the points used (null when none is used).
+  function box() {
+    if (region !== null) { return region; }
     var top = size, left = size, bottom = -1, right = -1;
     for (var i = 0; i < cells.length; i++) {
       if (state(i)) {
@@ -38,35 +66,118 @@
         left = Math.min(left, c); right = Math.max(right, c);
       }
     }
-    if (bottom < 0) { field.value = ""; return; }
+    return bottom < 0 ? null : { left: left, top: top, right: right, bottom: bottom };
+  }
+
+  function write() {
+    show();
+    var at = box();
+    if (at === null) { field.value = ""; regionField.value = ""; regionField.disabled = true; return; }
     var rows = [];
-    for (var r2 = top; r2 <= bottom; r2++) {
+    for (var r = at.top; r <= at.bottom; r++) {
       var row = "";
-      for (var c2 = left; c2 <= right; c2++) { row += state(r2 * size + c2) || "*"; }
+      for (var c = at.left; c <= at.right; c++) { row += state(r * size + c) || "*"; }
       rows.push(row);
     }
     field.value = rows.join("/");
+    // Only a dragged region is kept in the address: a pattern without one may grow by the next click.
+    regionField.value = region === null ? "" : names[at.top * size + at.left] + ":" + names[at.bottom * size + at.right];
+    regionField.disabled = region === null;
   }
 
+  // A drawn pattern of its own from now on: the record's fields are no longer sent.
+  function drawn() {
+    if (!fromMode) { return; }
+    fromMode = false;
+    fromFields.forEach(function (f) { if (f) { f.disabled = true; } });
+    if (fromAnchor) {
+      if (fromAnchor.selected) { fromAnchor.parentNode.value = "anywhere"; }
+      fromAnchor.parentNode.removeChild(fromAnchor);
+    }
+    field.disabled = false;
+  }
+
+  function indexOf(target) {
+    return target && target.hasAttribute && target.hasAttribute("data-index") ?
+      parseInt(target.getAttribute("data-index"), 10) : null;
+  }
+
+  function rect(a, b) {
+    var ra = Math.floor(a / size), ca = a % size, rb = Math.floor(b / size), cb = b % size;
+    return { left: Math.min(ca, cb), top: Math.min(ra, rb), right: Math.max(ca, cb), bottom: Math.max(ra, rb) };
+  }
+
+  var pressed = null;  // the point the mouse went down on
+  var dragged = false; // a drag ended: the click that follows it is not a click on a point
+  grid.addEventListener("mousedown", function (ev) {
+    if (ev.button !== 0) { return; }
+    pressed = indexOf(ev.target);
+    dragged = false;
+    if (pressed !== null) { ev.preventDefault(); }
+  });
+  grid.addEventListener("mouseover", function (ev) {
+    var i = indexOf(ev.target);
+    if (pressed === null || i === null || i === pressed) { return; }
+    region = rect(pressed, i);
+    show();
+  });
+  document.addEventListener("mouseup", function (ev) {
+    if (pressed === null) { return; }
+    var i = indexOf(ev.target);
+    if (i !== null && i !== pressed) {
+      region = rect(pressed, i);
+      dragged = true;
+      write();
+    }
+    pressed = null;
+  });
   grid.addEventListener("click", function (ev) {
-    var target = ev.target;
-    if (!target || !target.hasAttribute || !target.hasAttribute("data-index")) { return; }
-    var i = parseInt(target.getAttribute("data-index"), 10);
+    if (dragged) { dragged = false; return; }
+    var i = indexOf(ev.target);
+    if (i === null) { return; }
+    drawn();
     set(i, CYCLE[(CYCLE.indexOf(state(i)) + 1) % CYCLE.length]);
     write();
   });
+  field.addEventListener("input", function () {
+    drawn();
+    region = null;
+    regionField.value = "";
+    regionField.disabled = true;
+    show();
+  });
   document.getElementById("pattern-clear").addEventListener("click", function () {
+    drawn();
     for (var i = 0; i < cells.length; i++) { set(i, ""); }
+    region = null;
     field.value = "";
+    regionField.value = "";
+    regionField.disabled = true;
+    show();
   });
-  // A pattern already in the form is drawn one point in from the top left.
-  var rows = field.value.split("/").filter(function (r) { return r.length > 0; });
-  rows.forEach(function (row, r) {
-    for (var c = 0; c < row.length; c++) {
-      var i = (r + 1) * size + c + 1;
-      if (r + 1 < size && c + 1 < size && CYCLE.indexOf(row.charAt(c).toUpperCase()) > 0) {
-        set(i, row.charAt(c).toUpperCase());
-      }
+
+  // What the page was opened with: a record's position (every point as it stands), and the pattern already in
+  // the form, drawn where the server placed it (inside its region when the address gave one).
+  if (position.length === size * size) {
+    for (var p = 0; p < position.length; p++) {
+      var ch = position.charAt(p);
+      set(p, ch === "B" ? "X" : ch === "W" ? "O" : ".");
     }
-  });
+  }
+  var left = parseInt(holder.getAttribute("data-left"), 10) || 0;
+  var top = parseInt(holder.getAttribute("data-top"), 10) || 0;
+  var rows = field.value.split("/").filter(function (r) { return r.length > 0; });
+  if (rows.length && !position) {
+    rows.forEach(function (row, r) {
+      for (var c = 0; c < row.length; c++) {
+        var ch = row.charAt(c).toUpperCase();
+        if (top + r < size && left + c < size && CYCLE.indexOf(ch) > 0) { set((top + r) * size + left + c, ch); }
+      }
+    });
+  }
+  if (rows.length && holder.getAttribute("data-region") && top + rows.length <= size &&
+      left + rows[0].length <= size) {
+    region = { left: left, top: top, right: left + rows[0].length - 1, bottom: top + rows.length - 1 };
+  }
+  show();
 })();
