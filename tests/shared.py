@@ -23,12 +23,18 @@ def run(*args: object):
     return CliRunner().invoke(app, [str(a) for a in args])
 
 
+def write_folder(tmp_path: Path, name: str, games: dict[str, str]) -> Path:
+    """A new folder `name` in tmp_path holding the given records (file name -> text)."""
+    folder = tmp_path / name
+    folder.mkdir()
+    for file, body in games.items():
+        (folder / file).write_text(body)
+    return folder
+
+
 def import_games(tmp_path: Path, db: str, games: dict[str, str]) -> Path:
     """A folder of the given records (file name -> text), imported into the archive `db`."""
-    folder = tmp_path / "games"
-    folder.mkdir()
-    for name, body in games.items():
-        (folder / name).write_text(body)
+    folder = write_folder(tmp_path, "games", games)
     assert run("import", folder, "--db", db, "-q").exit_code == 0
     return folder
 

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import Engine, text
 from sqlalchemy.engine.default import DefaultDialect
 
-from ..shared import exact_counts, run
+from ..shared import exact_counts, run, write_folder
 
 GAMES = {
     "g1.rec": "(;GM[1]SZ[9]PB[Eve]PW[Fay]DT[2022-01-01]RE[B+R];B[cd];W[ef];B[dg];W[gc])",
@@ -24,14 +24,6 @@ GAMES = {
 MORE = {
     "g2.rec": "(;GM[1]SZ[9]PB[Gus]PW[Eve]DT[2022-02-02]RE[W+R];B[fc];W[de];B[cd];W[gg])",
 }
-
-
-def _folder(tmp_path: Path, name: str, games: dict[str, str]) -> Path:
-    folder = tmp_path / name
-    folder.mkdir()
-    for file, body in games.items():
-        (folder / file).write_text(body)
-    return folder
 
 
 def _ctrl_c_in_merge(m: pytest.MonkeyPatch) -> None:
@@ -60,17 +52,17 @@ def _games(engine: Engine) -> int:
 
 def test_ctrl_c_in_the_merge_of_an_import(tmp_path: Path, db_url: str, engine: Engine,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    assert run("import", _folder(tmp_path, "a", GAMES), "--db", db_url, "-q").exit_code == 0
+    assert run("import", write_folder(tmp_path, "a", GAMES), "--db", db_url, "-q").exit_code == 0
     with monkeypatch.context() as m:
         _ctrl_c_in_merge(m)
-        r = run("import", _folder(tmp_path, "b", MORE), "--db", db_url, "-q")
+        r = run("import", write_folder(tmp_path, "b", MORE), "--db", db_url, "-q")
     assert r.exit_code == 130, r.output
     assert "interrupted: 1 new records were committed; run the same import again" in r.output
     assert "rolled back" not in r.output and "database" not in r.output
     assert _games(engine) == 3  # the records committed; their positions wait in the stage
     before = _explore(db_url)  # the questions count the staged rows
     assert before["games"] == 2
-    again = run("import", _folder(tmp_path, "c", MORE), "--db", db_url, "-q", "--json")
+    again = run("import", write_folder(tmp_path, "c", MORE), "--db", db_url, "-q", "--json")
     assert again.exit_code == 0 and json.loads(again.stdout)["duplicates"] == 1
     assert _explore(db_url) == before
     exact_counts(engine)
@@ -78,7 +70,7 @@ def test_ctrl_c_in_the_merge_of_an_import(tmp_path: Path, db_url: str, engine: E
 
 def test_ctrl_c_in_the_merge_of_a_reindex(tmp_path: Path, db_url: str, engine: Engine,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    assert run("import", _folder(tmp_path, "a", {**GAMES, **MORE}), "--db", db_url, "-q").exit_code == 0
+    assert run("import", write_folder(tmp_path, "a", {**GAMES, **MORE}), "--db", db_url, "-q").exit_code == 0
     before = _explore(db_url)
     with monkeypatch.context() as m:
         _ctrl_c_in_merge(m)

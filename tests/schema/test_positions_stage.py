@@ -14,7 +14,7 @@ from sqlalchemy import Engine, text
 from boardrecords.schema.archive import importer
 from boardrecords.schema.positions.stage import has_pending, merge_pending
 
-from ..shared import exact_counts, run
+from ..shared import exact_counts, run, write_folder
 
 # Every test here runs with the counts kept in each way (tests/conftest.py `counting`).
 pytestmark = pytest.mark.usefixtures("counting")
@@ -29,14 +29,6 @@ SECOND = {
     "g2.rec": "(;GM[1]SZ[9]PB[Gus]PW[Eve]DT[2022-02-02]RE[W+R];B[fc];W[de];B[cd];W[gg])",
 }
 POSITIONS = {"q1.rec": 5, "g1.rec": 5, "q2.rec": 4, "q3.rec": 3, "g2.rec": 5}
-
-
-def _folder(tmp_path: Path, name: str, games: dict[str, str]) -> Path:
-    folder = tmp_path / name
-    folder.mkdir()
-    for file, body in games.items():
-        (folder / file).write_text(body)
-    return folder
 
 
 def _rows(engine: Engine, table: str) -> int:
@@ -59,13 +51,13 @@ def _explore_start(db: str) -> dict[str, object]:
 
 
 def test_an_import_merges_its_rows_when_it_ends(tmp_path: Path, db_url: str, engine: Engine) -> None:
-    assert run("import", _folder(tmp_path, "a", FIRST), "--db", db_url, "-q").exit_code == 0
+    assert run("import", write_folder(tmp_path, "a", FIRST), "--db", db_url, "-q").exit_code == 0
     assert not has_pending(engine)
     assert _rows(engine, "position_stage") == 0
     assert _rows(engine, "position") == POSITIONS["q1.rec"] + POSITIONS["g1.rec"]
     exact_counts(engine)
     # A second import merges into an index that is not empty (the game_id index kept, not rebuilt).
-    assert run("import", _folder(tmp_path, "b", SECOND), "--db", db_url, "-q").exit_code == 0
+    assert run("import", write_folder(tmp_path, "b", SECOND), "--db", db_url, "-q").exit_code == 0
     assert _rows(engine, "position") == sum(POSITIONS.values())
     assert _rows(engine, "position_stage") == 0
     exact_counts(engine)
@@ -75,9 +67,9 @@ def test_an_import_merges_its_rows_when_it_ends(tmp_path: Path, db_url: str, eng
 
 def test_pending_rows_are_counted_by_the_questions_then_merged(tmp_path: Path, db_url: str, engine: Engine,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    assert run("import", _folder(tmp_path, "a", FIRST), "--db", db_url, "-q").exit_code == 0
+    assert run("import", write_folder(tmp_path, "a", FIRST), "--db", db_url, "-q").exit_code == 0
     merged = _explore_start(db_url)
-    _interrupted_import(_folder(tmp_path, "b", SECOND), db_url, monkeypatch)
+    _interrupted_import(write_folder(tmp_path, "b", SECOND), db_url, monkeypatch)
     assert has_pending(engine)
     assert _rows(engine, "position_stage") == POSITIONS["q2.rec"] + POSITIONS["q3.rec"] + POSITIONS["g2.rec"]
     # The questions read the pending rows beside the index: every stored game counts.
@@ -98,7 +90,7 @@ def test_pending_rows_are_counted_by_the_questions_then_merged(tmp_path: Path, d
 
 def test_an_import_after_an_interrupted_one_merges_both(tmp_path: Path, db_url: str, engine: Engine,
                                                          monkeypatch: pytest.MonkeyPatch, counting: int) -> None:
-    folder = _folder(tmp_path, "a", {**FIRST, **SECOND})
+    folder = write_folder(tmp_path, "a", {**FIRST, **SECOND})
     _interrupted_import(folder, db_url, monkeypatch)
     assert _rows(engine, "position") == 0
     assert run("import", folder, "--db", db_url, "-q").exit_code == 0  # all duplicates: it stores nothing new
@@ -114,8 +106,8 @@ def test_an_import_after_an_interrupted_one_merges_both(tmp_path: Path, db_url: 
 
 def test_a_deleted_game_takes_its_pending_rows_along(tmp_path: Path, db_url: str, engine: Engine,
                                                      monkeypatch: pytest.MonkeyPatch, counting: int) -> None:
-    assert run("import", _folder(tmp_path, "a", FIRST), "--db", db_url, "-q").exit_code == 0
-    _interrupted_import(_folder(tmp_path, "b", SECOND), db_url, monkeypatch)
+    assert run("import", write_folder(tmp_path, "a", FIRST), "--db", db_url, "-q").exit_code == 0
+    _interrupted_import(write_folder(tmp_path, "b", SECOND), db_url, monkeypatch)
     with engine.begin() as conn:
         if engine.dialect.name == "sqlite":
             conn.exec_driver_sql("PRAGMA foreign_keys = ON")
@@ -138,7 +130,7 @@ def test_a_deleted_game_takes_its_pending_rows_along(tmp_path: Path, db_url: str
 
 def test_reindex_replaces_the_pending_rows_of_its_games(tmp_path: Path, db_url: str, engine: Engine,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    _interrupted_import(_folder(tmp_path, "a", {**FIRST, **SECOND}), db_url, monkeypatch)
+    _interrupted_import(write_folder(tmp_path, "a", {**FIRST, **SECOND}), db_url, monkeypatch)
     from boardrecords.schema.archive.reindex import reindex
 
     with monkeypatch.context() as m:  # the pending rows are still there when the batches are made again
