@@ -19,6 +19,7 @@ from .options import CsvOption, DbOption, JsonOption, with_filters
 from .positions import resolve
 from .tables import dicts_csv, percent, print_table
 from .views.layout import Column
+from .views.stars import star_points
 from .views.words import plural
 
 if TYPE_CHECKING:
@@ -28,9 +29,11 @@ if TYPE_CHECKING:
 def _board(target: Target) -> Text:
     size = target.size
     cols = [column_name(c, target.game) for c in range(size)]
+    stars = star_points(target.game, size)
     lines = ["    " + " ".join(cols)]
     for r, row in enumerate(target.rows):
-        cells = " ".join("X" if s is Colour.BLACK else "O" if s is Colour.WHITE else "." for s in row)
+        cells = " ".join("X" if s is Colour.BLACK else "O" if s is Colour.WHITE else "+" if (c, r) in stars else "."
+                         for c, s in enumerate(row))
         lines.append(f"{size - r:>3} {cells}")
     to_move = target.to_move.word if target.to_move else "either colour"
     lines.append(f"{to_move} to move (X Black, O White)")

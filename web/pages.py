@@ -89,7 +89,7 @@ def _frame(game: Game, size: int, notation: Notation) -> Markup:
     notation."""
     from ..cli.views.svg import Geometry, frame_shapes, to_xml
 
-    geo = Geometry(size, SPECS[game].connection, caption=False)
+    geo = Geometry.of(game, size, caption=False)
     return Markup(to_xml(frame_shapes(geo, PointNames(game, size, notation))))
 
 

@@ -113,3 +113,17 @@ def test_the_html_legend_lists_the_marks_of_its_game_only(record: bytes, listed:
     legend = re.search(r'<p class="keys" id="marks">Marks: (.*?)</p>', page)
     assert legend and listed in legend.group(1) and absent not in legend.group(1)
     assert marks_used(data)[0].value == "last"
+
+
+def test_the_explorer_board_shows_the_empty_star_points(tmp_path) -> None:
+    """`records explore` draws its position with `+` on the empty star points, and a stone where one stands."""
+    from ..shared import import_games, run
+
+    db = str(tmp_path / "a.db")
+    import_games(tmp_path, db, {"g.sgf": "(;GM[1]SZ[19]PB[A]PW[B];B[pd];W[dp];B[pp])"})
+    out = run("explore", "Q16", "D4", "--db", db).output
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[1:20]}
+    columns = "ABCDEFGHJKLMNOPQRST"
+    shown = {f"{columns[c]}{r}" for r, cells in rows.items() for c, cell in enumerate(cells) if cell == "+"}
+    assert shown == _names(19, star_points(Game.GO, 19)) - {"Q16", "D4"}
+    assert rows["16"][columns.index("Q")] == "X" and rows["4"][columns.index("D")] == "O"

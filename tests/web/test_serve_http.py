@@ -373,3 +373,22 @@ def test_a_form_with_blank_fields_filters_by_the_others(client):
     assert client.get("/explore", params={**blank, "game": "go", "size": "9", "moves": ""}).status_code == 200
     alice = client.get("/api/search", params={**blank, "player": "Alice Martin"}).json()
     assert alice and all("Alice Martin" in (g["black"], g["white"]) for g in alice)
+
+
+def test_the_game_page_draws_the_star_points_of_its_board(client):
+    """Every stored game's page draws exactly its board's star points (cli/views/stars.py): a Go board its hoshi,
+    a connection game's board none."""
+    from boardrecords.cli.views.stars import star_points
+    from boardrecords.records.games import Game
+    from boardrecords.records.points import format_point
+
+    seen = set()
+    for row in client.get("/api/search", params={"limit": 500}).json():
+        game, size = Game(row["game"]), row["size"]
+        if (game, size) in seen:
+            continue
+        seen.add((game, size))
+        page = client.get(f"/games/{row['id']}").text
+        drawn = set(re.findall(r'<circle class="star" data-point="([a-z]+)"', page))
+        assert drawn == {format_point(p) for p in star_points(game, size)}, (game, size)
+    assert any(star_points(g, s) for g, s in seen) and any(not star_points(g, s) for g, s in seen)
