@@ -32,6 +32,10 @@ _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1
 _STATUS = ("q quit", "Esc: cancel", "moves; showing move")
 
 
+def _interruptible() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Terminal:
     """A child process on a pseudo-terminal of a fixed size; what it shows is read back as text."""
 
@@ -42,8 +46,11 @@ class Terminal:
         base = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR")}
         base.update({"TERM": "xterm-256color", "PYTHONIOENCODING": "utf-8"})
         base.update(env or {})
+        # A user's terminal delivers Ctrl-C; a test run started in the background by a shell without job control
+        # ignores SIGINT, and its children would inherit that: the command starts as it would from a terminal.
         self.proc = subprocess.Popen([sys.executable, "-m", "boardrecords.cli.main", *args], stdin=self.slave,
-                                     stdout=self.slave, stderr=self.slave, env=base, start_new_session=True)
+                                     stdout=self.slave, stderr=self.slave, env=base, start_new_session=True,
+                                     preexec_fn=_interruptible)
         self.raw = b""
 
     def _pump(self, wait: float) -> None:
