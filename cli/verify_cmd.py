@@ -70,10 +70,10 @@ def verify_command(
             return
         items = [records] if isinstance(records, FileFailure) else verify_records(files[0], records, options)
     else:
-        from ..common.workers import default_workers, in_order
+        from ..common.workers import default_workers, file_size, in_order
 
         items = in_order(verify_paths, [(f, options) for f in files], workers=workers or default_workers(),
-                         preload="boardrecords.cli.verify_work")
+                         preload="boardrecords.cli.verify_work", sizes=[file_size(f) for f in files])
     kept: list[Item] = list(missing)
     failed = unopened = bool(missing)
     count = len(missing)

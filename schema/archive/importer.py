@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Engine, Table, insert, select, text
 
 from ...common.memory import release_file
-from ...common.workers import default_workers, in_order
+from ...common.workers import default_workers, file_size, in_order
 from ...records.files import FileFailure, read_records, record_files, why_unopened
 from ...verifier.status import STATUS_ORDER, VERDICT_ORDER, VerdictClass
 from ..core.db import retrying, writer
@@ -150,7 +150,9 @@ class Importer:
     def run(self, files: Sequence[Path]) -> ImportSummary:
         # Results are taken in file order, so that which copy of a duplicate is stored does not depend on which
         # worker finished first.
-        for result in in_order(process_chunk, [str(f) for f in files], workers=self.workers, preload=__name__):
+        paths = [str(f) for f in files]
+        for result in in_order(process_chunk, paths, workers=self.workers, preload=__name__,
+                               sizes=[file_size(p) for p in paths]):
             self._take(result)
         self._flush()
         # The positions of the games this run stored wait in the stage beside them: into the index, in key order.

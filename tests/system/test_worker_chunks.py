@@ -1,0 +1,35 @@
+"""The chunks sent to workers: every file once and in order, at most `most` files and CHUNK_BYTES bytes a chunk
+(a larger file alone), so that a worker and the main process hold a bounded share of large files' results."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from boardrecords.common.workers import CHUNK_BYTES, chunked
+
+sizes_of = st.lists(st.integers(min_value=0, max_value=3 * CHUNK_BYTES), max_size=300)
+
+
+@given(sizes_of, st.integers(min_value=1, max_value=40))
+def test_chunks_keep_every_file_in_order_and_bound_their_bytes(sizes: list[int], most: int) -> None:
+    items = list(range(len(sizes)))
+    chunks = chunked(items, sizes, most)
+    assert [i for c in chunks for i in c] == items
+    for c in chunks:
+        assert 1 <= len(c) <= most
+        held = sum(sizes[i] for i in c)
+        assert held <= CHUNK_BYTES or len(c) == 1
+    # a chunk is closed only when the next file would not fit: no two neighbours could have been one chunk
+    for a, b in zip(chunks, chunks[1:]):
+        if len(a) < most:
+            assert sum(sizes[i] for i in a) + sizes[b[0]] > CHUNK_BYTES
+
+
+def test_two_hundred_large_files_go_one_at_a_time() -> None:
+    sizes = [3 * 1024 * 1024] * 200
+    assert [len(c) for c in chunked(list(range(200)), sizes, 25)] == [1] * 200
+
+
+def test_without_sizes_chunks_are_counted() -> None:
+    assert [len(c) for c in chunked(list(range(10)), None, 4)] == [4, 4, 2]
