@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -21,7 +23,7 @@ def test_chunks_keep_every_file_in_order_and_bound_their_bytes(sizes: list[int],
         held = sum(sizes[i] for i in c)
         assert held <= CHUNK_BYTES or len(c) == 1
     # a chunk is closed only when the next file would not fit: no two neighbours could have been one chunk
-    for a, b in zip(chunks, chunks[1:]):
+    for a, b in pairwise(chunks):
         if len(a) < most:
             assert sum(sizes[i] for i in a) + sizes[b[0]] > CHUNK_BYTES
 
