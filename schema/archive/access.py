@@ -6,6 +6,8 @@ opens it, and a stored record read back by id for `records replay ID`.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from sqlalchemy import Engine, inspect
 from sqlalchemy.exc import DBAPIError, OperationalError
@@ -15,6 +17,9 @@ from ...records.model import Record
 from ..core.db import ArchiveError, create_text_index, first_line, has_schema, make_engine, named, writer
 from ..core.models import GameRow  # and with it every table, on SQLModel.metadata
 
+# PostgreSQL: the advisory lock that makes the set-up of the tables one process's at a time.
+SCHEMA_LOCK = 7206522
+
 
 def create_schema(engine: Engine) -> None:
     """Create the tables that are missing. Two processes may race here; the loser finds the tables made."""
@@ -22,15 +27,33 @@ def create_schema(engine: Engine) -> None:
 
     for attempt in range(5):
         try:
-            _give_back_free_pages(engine)
-            SQLModel.metadata.create_all(writer(engine))
-            create_text_index(engine)
-            prepare_positions(engine)
+            with _one_at_a_time(engine):
+                _give_back_free_pages(engine)
+                SQLModel.metadata.create_all(writer(engine))
+                create_text_index(engine)
+                prepare_positions(engine)
             return
         except DBAPIError as exc:
             if attempt == 4 or not _is_race(exc):
                 raise
             time.sleep(0.2 * (attempt + 1))
+
+
+@contextmanager
+def _one_at_a_time(engine: Engine) -> Iterator[None]:
+    """On PostgreSQL, hold the schema's advisory lock: two imports creating one archive at once would otherwise
+    replace its trigger functions together ("tuple concurrently updated"). SQLite's write lock does this itself."""
+    if engine.dialect.name != "postgresql":
+        yield
+        return
+    with writer(engine).connect() as conn:
+        conn.exec_driver_sql(f"SELECT pg_advisory_lock({SCHEMA_LOCK})")
+        conn.commit()
+        try:
+            yield
+        finally:
+            conn.exec_driver_sql(f"SELECT pg_advisory_unlock({SCHEMA_LOCK})")
+            conn.commit()
 
 
 # Columns added to `game` after archives were made with the layout before them: a writer adds them when it opens
@@ -75,13 +98,15 @@ def upgrade_schema(engine: Engine) -> None:
 
     tables = [SQLModel.metadata.tables[m.__tablename__]
               for m in (PositionRow, PositionGameRow, PositionStageRow, PositionCountRow)]
-    SQLModel.metadata.create_all(writer(engine), tables=tables)
-    upgrade_positions(engine)
+    with _one_at_a_time(engine):
+        SQLModel.metadata.create_all(writer(engine), tables=tables)
+        upgrade_positions(engine)
 
 
 def _is_race(exc: DBAPIError) -> bool:
     text = str(exc.orig).lower()
-    return any(s in text for s in ("already exists", "locked", "busy", "duplicate key", "deadlock"))
+    return any(s in text for s in ("already exists", "locked", "busy", "duplicate key", "deadlock",
+                                   "concurrently updated"))
 
 
 def open_archive(db: str | None, *, create: bool = False, write: bool = False) -> Engine:
