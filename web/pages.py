@@ -96,8 +96,8 @@ def _frame(game: Game, size: int, notation: Notation) -> Markup:
 @router.get("/games/{record_id}")
 def game_page(request: Request, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> HTMLResponse:
     """The replay of `records html` (cli/views/html_page.py: page_data) from one replay of the record."""
-    from ..cli.views.boards import header_lines, verdict_lines
-    from ..cli.views.html_page import page_data, script_json
+    from ..cli.views.boards import header_lines
+    from ..cli.views.html_page import board_html, header_html, page_data, script_json, status_html
     from ..cli.views.svg import Geometry
     from ..schema.core.stored import parse_row
     from ..verifier.analysis import analyse
@@ -113,13 +113,14 @@ def game_page(request: Request, record_id: Annotated[int, Path(ge=1, le=DB_INT_M
     analysis = analyse(record)
     geo = Geometry.of(record.game, record.size, caption=False)
     data = page_data(analysis, geo)
-    header = header_lines(record)
+    source = f", {row.source_file} (game {row.source_index + 1})" if row.source_file else ""
+    # The replay's markup is the page of `records html`'s; this page adds the links, the problems and the moves.
     page = templates.get_template("game.html").render(
-        row=row, verdict=verdict, title=header[0], header=[line.partition(": ")[::2] for line in header[1:]],
-        verdict_lines=verdict_lines(analysis), problems=verdict.problems,
-        moves=[p["label"] for p in data["positions"][1:]], width=f"{geo.width:g}",
-        frame=_frame(record.game, record.size, analysis.notation), data=Markup(script_json(data)),
-        last=analysis.last, notation=analysis.points.words)
+        row=row, title=header_lines(record)[0], problems=verdict.problems,
+        board=Markup(board_html(analysis, geo, _frame(record.game, record.size, analysis.notation))),
+        header=Markup(header_html(analysis, [("record", f"#{row.id}{source}")])),
+        status=Markup(status_html(analysis)),
+        moves=[p["label"] for p in data["positions"][1:]], data=Markup(script_json(data)))
     kept[record_id] = page
     while len(kept) > GAME_PAGES_KEPT:
         kept.popitem(last=False)

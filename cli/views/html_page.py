@@ -12,6 +12,7 @@ import base64
 import hashlib
 from html import escape
 from importlib import resources
+from collections.abc import Sequence
 from typing import Any
 
 from ...records.games import SPECS
@@ -129,20 +130,51 @@ def _title(data: Analysis) -> str:
     return f"{players}: {SPECS[r.game].title}" + (f", {r.event}" if r.event else "")
 
 
-def _header_html(data: Analysis) -> str:
+def header_html(data: Analysis, first: Sequence[tuple[str, str]] = ()) -> str:
+    """The title and the record's header as a list of terms (`first`: rows the page adds before the record's)."""
     lines = header_lines(data.record)
-    rows = []
-    for line in lines[1:]:
-        label, _, value = line.partition(": ")
-        rows.append(f"<dt>{html_text(label)}</dt><dd>{html_text(value)}</dd>")
-    return f"<h1>{html_text(lines[0])}</h1>\n<dl id=\"header\">{''.join(rows)}</dl>"
+    pairs = [*first, *(line.partition(": ")[::2] for line in lines[1:])]
+    rows = "".join(f"<dt>{html_text(label)}</dt><dd>{html_text(value)}</dd>" for label, value in pairs)
+    return f"<h1>{html_text(lines[0])}</h1>\n<dl id=\"header\">{rows}</dl>"
 
 
-def _verdict_html(data: Analysis) -> str:
+def board_html(data: Analysis, geo: Geometry, frame: str) -> str:
+    """The board (its `frame`: lines, star points, coordinates, as SVG), the buttons, the slider and the legends
+    under them: the replay's side that replay.js steps, on the page of `records html` and `records serve`'s game
+    page alike."""
+    w = f"{geo.width:g}"
+    return f"""<section id="board-wrap">
+<svg id="board" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {w}" width="{w}" height="{w}" role="img" \
+aria-label="board" data-size="{data.record.size}">
+{frame}
+<g id="layer-under"></g><g id="layer-stones"></g><g id="layer-over"></g>
+</svg>
+<div id="controls">
+<button type="button" id="first" title="Start (Home)" aria-label="start">|&#x25C0;</button>
+<button type="button" id="prev" title="Back (left arrow)" aria-label="previous move">&#x25C0;</button>
+<span id="counter"></span>
+<button type="button" id="next" title="Next (right arrow)" aria-label="next move">&#x25B6;</button>
+<button type="button" id="last" title="End (End)" aria-label="last move">&#x25B6;|</button>
+<input type="range" id="slider" min="0" max="{data.last}" value="0" aria-label="move">
+</div>
+<p class="keys">Keys: &#x2190; &#x2192; step, Home / End: start and end; the address ends in #move=N.</p>
+<p class="keys" id="notation">{escape(data.points.words)}.</p>
+{_marks_html(data)}
+</section>"""
+
+
+def status_html(data: Analysis) -> str:
+    """The places replay.js fills for the position shown (the move, its changes, who moves next, captures, the
+    swap, the comment) and the record's verdict."""
     lines = verdict_lines(data)
-    word = data.verdict.verdict.value
     body = "".join(f"<p>{html_text(line)}</p>" for line in lines)
-    return f'<section id="verdict" class="verdict-{word}">{body}</section>'
+    return f"""<p id="move-label"></p>
+<ul id="changes" class="changes"></ul>
+<p id="to-move"></p>
+<p id="taken" hidden></p>
+<p id="swap" hidden></p>
+<div id="comment" hidden></div>
+<section id="verdict" class="verdict-{data.verdict.verdict.value}">{body}</section>"""
 
 
 def html_page(data: Analysis) -> str:
@@ -153,11 +185,6 @@ def html_page(data: Analysis) -> str:
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     csp = (f"default-src 'none'; script-src 'sha256-{digest}'; style-src 'unsafe-inline'; img-src data:; "
            "base-uri 'none'; form-action 'none'")
-    w = f"{geo.width:g}"
-    svg = (f'<svg id="board" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {w}" width="{w}" height="{w}" '
-           f'role="img" aria-label="board" data-size="{record.size}">\n'
-           f"{to_xml(frame_shapes(geo, data.points))}\n"
-           '<g id="layer-under"></g><g id="layer-stones"></g><g id="layer-over"></g>\n</svg>')
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -171,29 +198,10 @@ def html_page(data: Analysis) -> str:
 </head>
 <body>
 <main>
-<section id="board-wrap">
-{svg}
-<div id="controls">
-<button type="button" id="first" title="Start (Home)" aria-label="start">|&#x25C0;</button>
-<button type="button" id="prev" title="Back (left arrow)" aria-label="previous move">&#x25C0;</button>
-<span id="counter"></span>
-<button type="button" id="next" title="Next (right arrow)" aria-label="next move">&#x25B6;</button>
-<button type="button" id="last" title="End (End)" aria-label="last move">&#x25B6;|</button>
-<input type="range" id="slider" min="0" max="{data.last}" value="0" aria-label="move">
-</div>
-<p class="keys">Keys: &#x2190; &#x2192; step, Home / End: start and end.</p>
-<p class="keys" id="notation">{escape(data.points.words)}.</p>
-{_marks_html(data)}
-</section>
+{board_html(data, geo, to_xml(frame_shapes(geo, data.points)))}
 <aside>
-{_header_html(data)}
-<p id="move-label"></p>
-<ul id="changes" class="changes"></ul>
-<p id="to-move"></p>
-<p id="taken" hidden></p>
-<p id="swap" hidden></p>
-<div id="comment" hidden></div>
-{_verdict_html(data)}
+{header_html(data)}
+{status_html(data)}
 </aside>
 </main>
 <noscript><p>This page needs JavaScript to step through the game.</p></noscript>
