@@ -170,6 +170,37 @@ def test_a_dragged_region_is_the_pattern_and_finds_its_games(browser, served):
     assert browser.find_element(By.ID, "pattern-text").get_attribute("value") == "X./.."
 
 
+def test_the_keyboard_draws_a_pattern_and_its_region(browser, served):
+    """Without a mouse: the arrow keys move on the board, Space cycles a point, Shift + arrows set the region; the
+    board is one Tab stop (the point last reached)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(served + "patterns?game=cation&size=6")
+    points = browser.find_elements(By.CSS_SELECTOR, ".pattern-point")
+    points[21].send_keys(Keys.SPACE)  # an X off the pattern, left outside the region below
+    points[0].send_keys(Keys.SPACE)   # X at the top left
+    keys = ActionChains(browser)
+    for arrow in (Keys.ARROW_RIGHT, Keys.ARROW_DOWN, Keys.ARROW_LEFT):  # empty at the three points around it
+        keys.send_keys(arrow, Keys.SPACE, Keys.SPACE, Keys.SPACE)
+    keys.perform()
+    text = browser.find_element(By.ID, "pattern-text")
+    assert text.get_attribute("value") == "X.**/..**/****/***X"
+    ActionChains(browser).send_keys(Keys.ARROW_UP).key_down(Keys.SHIFT).send_keys(
+        Keys.ARROW_RIGHT, Keys.ARROW_DOWN).key_up(Keys.SHIFT).perform()
+    assert text.get_attribute("value") == "X./.."
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".pattern-point.in-region")) == 4
+    assert browser.find_element(By.ID, "pattern-region").get_attribute("value")
+    assert browser.switch_to.active_element == points[7]
+    assert [p.get_attribute("data-index") for p in browser.find_elements(By.CSS_SELECTOR, '.pattern-point[tabindex="0"]')] == ["7"]
+    browser.find_element(By.CSS_SELECTOR, "#pattern-form button[type=submit]").click()
+    WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.ID, "pattern-count"))
+    assert "pattern=X.%2F.." in browser.current_url and "region=" in browser.current_url
+    assert browser.find_elements(By.CSS_SELECTOR, "#pattern-games tbody tr")
+
+
 def test_a_game_page_opens_its_position_for_a_pattern(browser, served):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait

@@ -188,6 +188,29 @@ def test_every_text_of_a_hostile_record_is_escaped(client):
     assert block is not None and "<" not in block.group(1)
 
 
+def _between(page: str, start: str, end: str) -> str:
+    found = re.search(re.escape(start) + ".*?" + re.escape(end), page, re.S)
+    assert found is not None, start
+    return found.group(0)
+
+
+def test_the_game_page_replays_with_the_markup_of_the_html_page(client, tmp_path: Path):
+    """One markup for the replay: the board, its buttons, slider and legends, the move status and the verdict of
+    `records html` are the game page's, byte for byte (a Go game, so the marks legend and star points are there)."""
+    rid = client.get("/api/search", params={"game": "go", "sort": "-moves", "limit": 1}).json()[0]["id"]
+    page = client.get(f"/games/{rid}").text
+    (tmp_path / "game.sgf").write_bytes(client.get(f"/games/{rid}/original").content)
+    run("html", tmp_path / "game.sgf", "-o", tmp_path / "game.html")
+    alone = (tmp_path / "game.html").read_text(encoding="utf-8")
+    for start, end in (('<section id="board-wrap">', "</section>\n<aside>"),
+                       ('<p id="move-label">', '<section id="verdict"'), ('<section id="verdict"', "</section>")):
+        assert _between(page, start, end) == _between(alone, start, end)
+    assert 'id="marks"' in page
+    header = _between(page, '<dl id="header">', "</dl>")
+    assert header.startswith(f'<dl id="header"><dt>record</dt><dd>#{rid}, ')
+    assert header.endswith(_between(alone, '<dl id="header">', "</dl>").removeprefix('<dl id="header">'))
+
+
 def test_the_game_page_replays_and_downloads_the_original(client):
     rid = hostile_id(client)
     page = client.get(f"/games/{rid}").text

@@ -1,7 +1,9 @@
 // The pattern page of `records serve`: a board whose points cycle unused, Black, White, empty, any on each click;
 // pressing on one point and releasing on another drags the pattern's region (the points inside it are the
 // pattern, a point left unused there is "any"; the points outside are not part of it). Without a region the
-// pattern is the rectangle around the points used. The form's pattern field gets the rows (X, O, . and *, joined
+// pattern is the rectangle around the points used. From the keyboard the board is one stop of the Tab order: the
+// arrow keys move between its points, Space or Enter cycles the point (a button's click), and Shift with the arrow
+// keys sets the region from the point where Shift was first held to the one reached, as a drag does. The form's pattern field gets the rows (X, O, . and *, joined
 // by /) and its region field the dragged region's two corners by their names, so the URL keeps both.
 // With `pattern-from` the board shows a stored game's position: a region dragged over it is that position's
 // pattern (the server takes it from the record, as `records search --pattern-from` does); a click or a typed
@@ -30,6 +32,7 @@
     b.className = "pattern-point";
     b.setAttribute("data-index", String(i));
     b.setAttribute("data-state", "");
+    b.tabIndex = i === 0 ? 0 : -1;
     if (names[i]) { b.title = names[i]; b.setAttribute("data-point", names[i]); }
     grid.appendChild(b);
     cells.push(b);
@@ -139,6 +142,35 @@
     set(i, CYCLE[(CYCLE.indexOf(state(i)) + 1) % CYCLE.length]);
     write();
   });
+  // The keyboard: one point of the board takes the Tab stop (the last one focused), the arrow keys move it.
+  var cursor = 0;
+  var start = null; // the point where Shift + arrows began the region
+  var STEPS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+  grid.addEventListener("focusin", function (ev) {
+    var i = indexOf(ev.target);
+    if (i === null || i === cursor) { return; }
+    cells[cursor].tabIndex = -1;
+    cells[i].tabIndex = 0;
+    cursor = i;
+  });
+  grid.addEventListener("keydown", function (ev) {
+    var i = indexOf(ev.target), step = STEPS[ev.key];
+    if (i === null || !step || ev.altKey || ev.ctrlKey || ev.metaKey) { return; }
+    ev.preventDefault(); // the arrows move on the board, not the page
+    var r = Math.max(0, Math.min(size - 1, Math.floor(i / size) + step[0]));
+    var c = Math.max(0, Math.min(size - 1, i % size + step[1]));
+    var j = r * size + c;
+    if (ev.shiftKey) {
+      if (start === null) { start = i; }
+      region = rect(start, j);
+      write();
+    } else {
+      start = null;
+    }
+    cells[j].focus();
+  });
+  grid.addEventListener("keyup", function (ev) { if (ev.key === "Shift") { start = null; } });
+
   field.addEventListener("input", function () {
     drawn();
     region = null;
