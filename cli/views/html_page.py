@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from collections.abc import Sequence
 from html import escape
 from importlib import resources
-from collections.abc import Sequence
 from typing import Any
 
 from ...records.games import SPECS

@@ -194,7 +194,8 @@ def test_the_keyboard_draws_a_pattern_and_its_region(browser, served):
     assert len(browser.find_elements(By.CSS_SELECTOR, ".pattern-point.in-region")) == 4
     assert browser.find_element(By.ID, "pattern-region").get_attribute("value")
     assert browser.switch_to.active_element == points[7]
-    assert [p.get_attribute("data-index") for p in browser.find_elements(By.CSS_SELECTOR, '.pattern-point[tabindex="0"]')] == ["7"]
+    stops = browser.find_elements(By.CSS_SELECTOR, '.pattern-point[tabindex="0"]')
+    assert [p.get_attribute("data-index") for p in stops] == ["7"]
     browser.find_element(By.CSS_SELECTOR, "#pattern-form button[type=submit]").click()
     WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.ID, "pattern-count"))
     assert "pattern=X.%2F.." in browser.current_url and "region=" in browser.current_url
