@@ -3,6 +3,7 @@ conformance records, Go corpus), and helpers that several test packages share.""
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,12 @@ def run(*args: object):
     from boardrecords.cli.main import app
 
     return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def interruptible() -> None:
+    """For a child process's `preexec_fn`: SIGINT delivered as a terminal's Ctrl-C would. A test run started in the
+    background by a shell without job control ignores SIGINT, and its children would inherit that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def write_folder(tmp_path: Path, name: str, games: dict[str, str]) -> Path:

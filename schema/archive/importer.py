@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Engine, Table, insert, select, text
+from sqlalchemy import Engine, Table, func, insert, select, text
+from sqlalchemy.exc import DBAPIError
 
 from ...common.memory import release_file
 from ...common.workers import default_workers, file_size, in_order
@@ -204,11 +205,18 @@ class Importer:
             else:
                 unique[sha] = item
         ordered = self._likely([unique[sha] for sha in sorted(unique)])
-        stored = retrying(lambda: write_rows(self.engine, [row for row, _ in ordered]))
+        now = dt.datetime.now(dt.UTC)
+        new_before = self.summary.new
+        try:
+            stored = retrying(lambda: write_rows(self.engine, [row for row, _ in ordered], now))
+            self.summary.new += sum(row[0]["sha256"] in stored for row, _ in ordered)
+        except KeyboardInterrupt:
+            # A Ctrl-C that reaches Python after the commit, before its answer is counted: the archive says how
+            # many rows this batch stored (its timestamp is theirs alone), so the interrupted message is exact.
+            self.summary.new = new_before + stored_at(self.engine, now)
+            raise
         for (game, _), where in ordered:
-            if game["sha256"] in stored:
-                self.summary.new += 1
-            else:
+            if game["sha256"] not in stored:
                 self.summary.duplicates += 1
                 self.summary.duplicate_sources.append(where)
 
@@ -275,9 +283,20 @@ def row_bytes(game: dict[str, Any]) -> int:
     return size
 
 
-def write_rows(engine: Engine, rows: Sequence[Row]) -> set[str]:
-    """Store `rows` in one transaction; return the hashes that were new (the others were already there)."""
-    now = dt.datetime.now(dt.UTC)
+def stored_at(engine: Engine, now: dt.datetime) -> int:
+    """How many records the archive holds that were imported at `now` (by one batch: 0 when it was rolled back);
+    0 when the archive cannot answer."""
+    game_table: Table = GameRow.__table__  # type: ignore[attr-defined]  # as in write_rows
+    try:
+        with engine.connect() as conn:
+            return int(conn.execute(select(func.count()).where(game_table.c.imported_at == now)).scalar() or 0)
+    except DBAPIError:
+        return 0
+
+
+def write_rows(engine: Engine, rows: Sequence[Row], now: dt.datetime) -> set[str]:
+    """Store `rows` in one transaction, imported at `now`; return the hashes that were new (the others were
+    already there)."""
     games = [{**game_columns(game), "imported_at": now} for game, _ in rows]
     # SQLModel sets `__table__` on table models but does not declare it to type checkers.
     game_table: Table = GameRow.__table__  # type: ignore[attr-defined]

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from ..shared import interruptible
+
 fcntl = pytest.importorskip("fcntl", reason="pseudo-terminals need a POSIX system")
 termios = pytest.importorskip("termios", reason="pseudo-terminals need a POSIX system")
 
@@ -32,10 +34,6 @@ _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1
 _STATUS = ("q quit", "Esc: cancel", "moves; showing move")
 
 
-def _interruptible() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 class Terminal:
     """A child process on a pseudo-terminal of a fixed size; what it shows is read back as text."""
 
@@ -50,7 +48,7 @@ class Terminal:
         # ignores SIGINT, and its children would inherit that: the command starts as it would from a terminal.
         self.proc = subprocess.Popen([sys.executable, "-m", "boardrecords.cli.main", *args], stdin=self.slave,
                                      stdout=self.slave, stderr=self.slave, env=base, start_new_session=True,
-                                     preexec_fn=_interruptible)
+                                     preexec_fn=interruptible)
         self.raw = b""
 
     def _pump(self, wait: float) -> None:

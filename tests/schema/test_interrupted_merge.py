@@ -1,6 +1,6 @@
 """Ctrl-C inside the final merge of an import or a reindex (SQLite and PostgreSQL): the interrupted message and
 exit 130, never the database's complaint about the broken transaction; the archive intact, and the next writing
-command completes the merge.
+command completes the merge. A Ctrl-C just after a batch's commit: the message counts that batch's records.
 
 The interruption is raised from inside the merge's statement that fills the index, where the driver would raise a
 KeyboardInterrupt of a real Ctrl-C: SQLAlchemy then throws the connection away, which is what the command must
@@ -65,6 +65,32 @@ def test_ctrl_c_in_the_merge_of_an_import(tmp_path: Path, db_url: str, engine: E
     again = run("import", write_folder(tmp_path, "c", MORE), "--db", db_url, "-q", "--json")
     assert again.exit_code == 0 and json.loads(again.stdout)["duplicates"] == 1
     assert _explore(db_url) == before
+    exact_counts(engine)
+
+
+def test_ctrl_c_just_after_a_commit_counts_its_records(tmp_path: Path, db_url: str, engine: Engine,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from boardrecords.schema.archive import importer
+
+    write_rows = importer.write_rows
+    calls = 0
+
+    def committed_then_interrupted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        nonlocal calls
+        calls += 1
+        stored = write_rows(*args, **kwargs)
+        if calls == 2:
+            raise KeyboardInterrupt  # reaching Python after the commit, before write_rows returns its answer
+        return stored
+
+    monkeypatch.setattr(importer, "write_rows", committed_then_interrupted)
+    r = run("import", write_folder(tmp_path, "a", {**GAMES, **MORE}), "--db", db_url, "-q", "--batch", "1")
+    assert r.exit_code == 130, r.output
+    assert _games(engine) == 2
+    assert "interrupted: 2 new records were committed; run the same import again" in r.output
+    monkeypatch.undo()
+    again = run("import", tmp_path / "a", "--db", db_url, "-q", "--json")
+    assert again.exit_code == 0 and json.loads(again.stdout)["new"] == 1
     exact_counts(engine)
 
 
