@@ -39,8 +39,8 @@ BATCH_SIZE = 500
 # The rows waiting for a commit are bounded in bytes too (their stored bytes, position rows and change lists as
 # `row_bytes` estimates them): 500 records of 3 MiB each would otherwise wait together. The database driver copies
 # a batch's values again while it writes them, so the main process holds about three times this bound: at 64 MiB
-# it peaked at 270 MB on files of 3 MiB, at 16 MiB at 165 MB, as fast.
-PENDING_BYTES = 16 * 1024 * 1024
+# it peaked at 270 MB on files of 3 MiB, at 8 MiB (two such records a batch) at 150 MB, as fast.
+PENDING_BYTES = 8 * 1024 * 1024
 
 Row = tuple[dict[str, Any], list[dict[str, Any]]]  # a game row and its problem rows
 
