@@ -22,13 +22,15 @@ from .model import FormatError, Move, Node, Property, Severity, source_of
 #   1 a run of nodes that each hold nothing but a plain move value (`;B[dd];W[pp]`: the fast path); the last
 #     one may go on with other properties (`;B[dd]C[..]`), which come as the next tokens. (The loop is greedy,
 #     not possessive: the tail takes the last node after the loop gives back one turn. A possessive loop would
-#     fail at the end of every run and make reading quadratic.)
+#     fail at the end of every run and make reading quadratic.) A run is at most 4,096 nodes: a longer one comes
+#     as several runs, so that its tokens, split out all at once, stay a few hundred kilobytes (a 3 MiB record
+#     of moves alone once took 60 MB more to read than its tree holds).
 #   2 `;` any other node
 #   3 a property identifier, 4 its first value, 5 its further values (with the whitespace between them)
 #   6 `(`   7 `)`   8 any other byte (an error, or the start of a value that never ends)
 _BODY = rb"(?:[^\\\]]++|\\.)*+"
 TOKEN = re.compile(
-    rb"((?:;\s*+[BW]\[[A-Za-z\-]*+\]\s*+(?![\[A-Za-z]))*;\s*+[BW]\[[A-Za-z\-]*+\]\s*+(?!\[))"
+    rb"((?:;\s*+[BW]\[[A-Za-z\-]*+\]\s*+(?![\[A-Za-z])){0,4095};\s*+[BW]\[[A-Za-z\-]*+\]\s*+(?!\[))"
     rb"|(;)\s*+"
     rb"|([A-Za-z]++)\s*+\[(" + _BODY + rb")\]\s*+((?:\[" + _BODY + rb"\]\s*+)*+)"
     rb"|(\()\s*+"

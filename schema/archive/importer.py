@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Engine, Table, func, insert, select, text
 from sqlalchemy.exc import DBAPIError
 
-from ...common.memory import release_file
+from ...common.memory import give_back, release_file
 from ...common.workers import default_workers, file_size, in_order
 from ...records.files import FileFailure, read_records, record_files, why_unopened
+from ...records.model import Record
 from ...verifier.status import STATUS_ORDER, VERDICT_ORDER, VerdictClass
 from ..core.db import retrying, writer
 from ..core.models import GameRow, ProblemRow
@@ -37,8 +38,10 @@ if TYPE_CHECKING:
 
 BATCH_SIZE = 500
 # The rows waiting for a commit are bounded in bytes too (their stored bytes, position rows and change lists as
-# `row_bytes` estimates them): 500 records of 3 MiB each would otherwise wait together.
-PENDING_BYTES = 64 * 1024 * 1024
+# `row_bytes` estimates them): 500 records of 3 MiB each would otherwise wait together. The database driver copies
+# a batch's values again while it writes them, so the main process holds about three times this bound: at 64 MiB
+# it peaked at 270 MB on files of 3 MiB, at 8 MiB (two such records a batch) at 150 MB, as fast.
+PENDING_BYTES = 8 * 1024 * 1024
 
 Row = tuple[dict[str, Any], list[dict[str, Any]]]  # a game row and its problem rows
 
@@ -111,6 +114,14 @@ def process_file(path: str) -> FileResult:
     if isinstance(records, FileFailure):
         result.error = records.message
         return result
+    add_rows(result, records)
+    release_file(path)  # after add_rows has returned: no record of the file is referenced any more
+    return result
+
+
+def add_rows(result: FileResult, records: list[Record]) -> None:
+    """Each record's rows (or why it has none) into `result`; the list of records is emptied as they are judged."""
+    path = result.path
     records.reverse()
     index = os.environ.get("RECORDS_POSITION_INDEX", "1") != "0"
     while records:
@@ -123,8 +134,6 @@ def process_file(path: str) -> FileResult:
             result.rows.append(archive_rows(record, source_file=path, positions=index))
         except Exception as exc:  # one record the verifier cannot judge must not lose the others
             result.failures.append(f"{path}#{record.index}: verification failed: {type(exc).__name__}: {exc}")
-    release_file(path)
-    return result
 
 
 def process_chunk(paths: Sequence[str]) -> list[FileResult]:
@@ -193,6 +202,7 @@ class Importer:
         if not self._pending:
             return
         batch, self._pending = self._pending, []
+        large = self._pending_bytes >= PENDING_BYTES
         self._pending_bytes = 0
         # One row per hash, in hash order: PostgreSQL then takes the unique-index locks of two concurrent imports
         # in the same order, so they cannot deadlock.
@@ -219,6 +229,9 @@ class Importer:
             if game["sha256"] not in stored:
                 self.summary.duplicates += 1
                 self.summary.duplicate_sources.append(where)
+        if large:  # the driver's copies of large rows are freed now: given back, not kept for the next batch
+            del batch, unique, ordered
+            give_back()
 
     def _likely(self, ordered: list[tuple[Row, str]]) -> list[tuple[Row, str]]:
         """Note the likely duplicates among `ordered` (of a stored record or of one earlier in this run); without

@@ -38,11 +38,21 @@ _SWAP = MoveKind.SWAP
 _BLACK = Colour.BLACK
 
 
+# The moves are written this many at a time: a record of 240,000 moves would otherwise hold a string per move
+# (about 15 MB) at once beside its tree.
+_MOVES_AT_ONCE = 4096
+
+
 def moves_text(record: Record, moves: list[Move] | None = None) -> str:
     """The main line in canonical values, `B[pd];W[dp];B[]` (what `--opening` searches)."""
+    line = record.moves() if moves is None else moves
+    return ";".join(_moves_text(line[i:i + _MOVES_AT_ONCE]) for i in range(0, len(line), _MOVES_AT_ONCE))
+
+
+def _moves_text(moves: list[Move]) -> str:
     parts: list[str] = []
     append = parts.append
-    for m in record.moves() if moves is None else moves:
+    for m in moves:
         raw = m.raw
         # A placed stone's canonical value is the point as read (parse_point and format_point are inverse): this
         # skips Move.sgf_value's slower dispatch for the moves that make up nearly every record.

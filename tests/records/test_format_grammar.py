@@ -54,6 +54,23 @@ def test_variations_make_a_tree_and_the_main_line_is_the_first_variation():
     assert all(c.parent is branch for c in branch.children)
 
 
+@pytest.mark.parametrize("comment_at", [4094, 4095, 4096, 4097, 8191])
+def test_a_long_run_of_moves_reads_as_one_line_whatever_its_length(comment_at):
+    # The reader takes long runs of plain moves in pieces (records/grammar.py, group 1): the pieces join into one
+    # line, a comment on any node stays on it, and every node keeps its place in the data.
+    letters = "abcdefghijklmnopqrs"
+    moves = [letters[i % 19] + letters[i // 19 % 19] for i in range(9000)]
+    nodes = [f";{'BW'[i % 2]}[{m}]" + ("C[here]" if i == comment_at else "") for i, m in enumerate(moves)]
+    data = ("(;GM[1]SZ[19]" + "".join(nodes) + ")").encode()
+    r = one(data)
+    line = r.main_line()
+    assert [m.raw for m in r.moves()] == moves
+    assert [i for i, n in enumerate(line) if n.comment] == [comment_at]
+    starts = [i for i, byte in enumerate(data) if byte == ord(";")]
+    assert [n.pos.offset for n in line] == starts[1:]
+    assert not r.diagnostics
+
+
 def test_whitespace_may_stand_between_all_tokens():
     r = one(b" \t\n( ;\r\n GM [1]\tSZ\n[9] ; B [aa] ;W\n[bb] C [x]\n(\n;B[cc]\n)\n(;B[dd]) ) \n")
     assert [m.raw for m in r.moves()] == ["aa", "bb", "cc"]
