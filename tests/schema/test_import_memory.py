@@ -43,9 +43,9 @@ def test_large_records_are_committed_in_batches_bounded_in_bytes(tmp_path: Path,
     batches: list[int] = []
     write = importer.write_rows
 
-    def counted(engine, rows):
+    def counted(engine, rows, *args):
         batches.append(len(rows))
-        return write(engine, rows)
+        return write(engine, rows, *args)
 
     monkeypatch.setattr(importer, "write_rows", counted)
     one_row = importer.row_bytes(importer.process_file(str(tmp_path / "g0.sgf")).rows[0][0])
