@@ -23,6 +23,9 @@ from .tables import Extra, count_line, dicts_csv, game_table, pattern_json, perc
 from .views.layout import Column
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..schema.core.models import GameRow
     from ..schema.patterns.search import PatternContinuation
     from ..verifier.patterns import Pattern
 
@@ -100,18 +103,7 @@ def search_cmd(
         if limit and total == limit:
             with session_scope(engine) as session:
                 total = count(session, filters)
-    if as_json:
-        print_json([row_json(r) for r in found])
-    elif as_csv:
-        write_out(rows_csv(found))
-    elif found:
-        out = make_console()
-        out.print(game_table(found, out.width))
-        out.print(Text(count_line(len(found), total), style="dim"))
-    if not found:
-        if not as_json and not as_csv:
-            note("no records match")
-        raise typer.Exit(EXIT_FAILED)
+    print_games(found, total, as_json=as_json, as_csv=as_csv, none="no records match")
 
 
 # -- by signature and likely duplicates ------------------------------------------------------------------------
@@ -129,6 +121,11 @@ def signature_search(signature: str, *, db: str | None, size: int | None, limit:
             raise CommandError(f"--signature: {exc}") from None
         shown = ids[:limit] if limit else ids
         found, _ = rows_by_ids(engine, shown) if shown else ([], [])
+    print_games(found, len(ids), as_json=as_json, as_csv=as_csv, none="no records have this signature")
+
+
+def print_games(found: Sequence[GameRow], total: int, *, as_json: bool, as_csv: bool, none: str) -> None:
+    """A listing of games as JSON, CSV or the games table with its count; `none` said, and exit 1, when empty."""
     if as_json:
         print_json([row_json(r) for r in found])
     elif as_csv:
@@ -136,10 +133,10 @@ def signature_search(signature: str, *, db: str | None, size: int | None, limit:
     elif found:
         out = make_console()
         out.print(game_table(found, out.width))
-        out.print(Text(count_line(len(found), len(ids)), style="dim"))
+        out.print(Text(count_line(len(found), total), style="dim"))
     if not found:
         if not as_json and not as_csv:
-            note("no records have this signature")
+            note(none)
         raise typer.Exit(EXIT_FAILED)
 
 
