@@ -26,15 +26,15 @@ from typing import Any
 from sqlalchemy import Engine, insert, text
 from sqlmodel import Session
 
+from boardrecords.archive.core.db import create_text_index, drop_text_index, make_engine
+from boardrecords.archive.core.models import GameRow
+from boardrecords.archive.core.names import normalise_name
+from boardrecords.archive.core.search import Filters, search
+from boardrecords.archive.store.access import create_schema
+from boardrecords.archive.store.importer import Importer, collect_files
 from boardrecords.common.workers import default_workers
 from boardrecords.records.reader import read_file
-from boardrecords.schema.archive.access import create_schema
-from boardrecords.schema.archive.importer import Importer, collect_files
-from boardrecords.schema.core.db import create_text_index, drop_text_index, make_engine
-from boardrecords.schema.core.models import GameRow
-from boardrecords.schema.core.names import normalise_name
-from boardrecords.schema.core.search import Filters, search
-from boardrecords.verifier.verdict import verify
+from boardrecords.verifier.judging.verdict import verify
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 

@@ -41,7 +41,7 @@ def median_ms(cmd: list[str], runs: int, cwd: Path | None = None) -> float:
 def compile_bytecode() -> None:
     """Write the project's bytecode first, as any installed copy has it after its first run: with
     PYTHONDONTWRITEBYTECODE set (some environments set it) every process would compile the sources again."""
-    folders = [str(ROOT / d) for d in ("records", "verifier", "schema", "cli")]
+    folders = [str(ROOT / "src" / "boardrecords" / d) for d in ("records", "verifier", "archive", "cli")]
     subprocess.run([PYTHON, "-m", "compileall", "-q", *folders], stdout=subprocess.DEVNULL, check=False)
 
 

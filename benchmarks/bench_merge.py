@@ -56,12 +56,12 @@ def imports(folder: Path, work: Path) -> Path:
 
 
 def phases(staged: Path, work: Path) -> None:
-    """The merge's statements (schema/positions/stage.py, the path of a merge into an empty index) one by one."""
+    """The merge's statements (archive/positions/stage.py, the path of a merge into an empty index) one by one."""
     import re
 
-    from boardrecords.schema.positions.counts import rebuild_counts
-    from boardrecords.schema.positions.stage import MERGE_CACHE_KIB
-    from boardrecords.schema.positions.values import OPENING_PLY
+    from boardrecords.archive.positions.counts import rebuild_counts
+    from boardrecords.archive.positions.stage import MERGE_CACHE_KIB
+    from boardrecords.archive.positions.values import OPENING_PLY
 
     copy = work / "merge.db"
     fresh(copy)
@@ -109,8 +109,8 @@ def phases(staged: Path, work: Path) -> None:
 
 def stage_only(argv: list[str]) -> None:
     """`records import ARGS` with the merge switched off: every position row stays in the stage."""
-    from boardrecords.schema.archive import importer
-    from boardrecords.schema.positions import stage as position_stage
+    from boardrecords.archive.positions import stage as position_stage
+    from boardrecords.archive.store import importer
 
     importer.merge_pending = position_stage.merge_pending = lambda engine: 0  # type: ignore[assignment]
     from boardrecords.cli.main import app

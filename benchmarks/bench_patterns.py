@@ -38,13 +38,13 @@ from sqlalchemy import text
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from boardrecords.archive.core.db import make_engine  # noqa: E402
+from boardrecords.archive.core.models import GameRow  # noqa: E402
 from boardrecords.records.games import SPECS, Game  # noqa: E402
 from boardrecords.records.reader import read_file  # noqa: E402
-from boardrecords.schema.core.db import make_engine  # noqa: E402
-from boardrecords.schema.core.models import GameRow  # noqa: E402
-from boardrecords.verifier.patterns import pattern_of_board  # noqa: E402
-from boardrecords.verifier.replay import Replay  # noqa: E402
-from boardrecords.verifier.symmetry import all_symmetries  # noqa: E402
+from boardrecords.verifier.judging.replay import Replay  # noqa: E402
+from boardrecords.verifier.keys.patterns import pattern_of_board  # noqa: E402
+from boardrecords.verifier.keys.symmetry import all_symmetries  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 RECORDS = str(ROOT / ".venv" / "bin" / "records")

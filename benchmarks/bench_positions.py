@@ -44,8 +44,8 @@ import bench_verify
 from boardrecords.records.games import SPECS, Game, MoveKind
 from boardrecords.records.model import FormatError, Record
 from boardrecords.records.reader import read_bytes
-from boardrecords.verifier.positions import move_text
-from boardrecords.verifier.symmetry import symmetries
+from boardrecords.verifier.keys.position_keys import move_text
+from boardrecords.verifier.keys.symmetry import symmetries
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "go"
 RECORDS = str(Path(sys.executable).with_name("records"))
@@ -171,7 +171,7 @@ def grow(src: Path, dst: Path, target: int) -> float:
     """Copy the archive and its game and position rows until it holds `target` records; seconds taken. The
     position rows are copied in game order (into the table clustered by key), `position_game` with them, and the
     counts table made again at the end (as a bulk load would)."""
-    from boardrecords.schema.positions.counts import rebuild_counts
+    from boardrecords.archive.positions.counts import rebuild_counts
 
     shutil.copy(src, dst)
     start = time.perf_counter()
@@ -218,10 +218,10 @@ def p50_ms(times: list[float]) -> float:
 
 
 def in_process(db: Path | str, games: list[list[str]], runs: int = 5) -> dict[str, list[float]]:
-    from boardrecords.cli.positions import resolve
-    from boardrecords.schema.archive.access import open_archive
-    from boardrecords.schema.core.filters import Filters
-    from boardrecords.schema.positions.explore import explore, games_at
+    from boardrecords.archive.core.filters import Filters
+    from boardrecords.archive.positions.explore import explore, games_at
+    from boardrecords.archive.store.access import open_archive
+    from boardrecords.cli.asked_positions import resolve
 
     engine = open_archive(str(db))
     modes = {"explore": Filters(), "explore --player": Filters(player=NAMES[3]),

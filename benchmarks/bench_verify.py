@@ -20,8 +20,8 @@ from boardrecords.records.games import Game, MoveKind
 from boardrecords.records.model import FormatError
 from boardrecords.records.reader import read_bytes
 from boardrecords.records.writer import new_record, write
-from boardrecords.verifier.registry import engine_for
-from boardrecords.verifier.verdict import verify
+from boardrecords.verifier.judging.verdict import verify
+from boardrecords.verifier.rules.registry import engine_for
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "go"
 SIZES = {Game.GO: 19, Game.CONVERSION_GO: 16, Game.CATION: 8, Game.QUENTIN: 8, Game.SQUER: 7}

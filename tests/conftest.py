@@ -63,7 +63,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 @pytest.fixture
 def engine(db_url: str) -> Iterator[Any]:
     """An engine on the archive at `db_url` (its tables made by the test's first import)."""
-    from boardrecords.schema.core.db import make_engine
+    from boardrecords.archive.core.db import make_engine
 
     e = make_engine(db_url)
     yield e
@@ -124,8 +124,8 @@ def counting(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
     """The position index's counting threshold (positions counted from 2 rows, or from the archive's own 64), and
     how a merge keeps the counts: adding the staged rows to the counted positions (a ratio of 0: never summed
     afresh), or summing the whole index afresh when it was small beside the stage (the archive's own ratio)."""
-    from boardrecords.schema.positions import counts as positions
-    from boardrecords.schema.positions import stage as position_stage
+    from boardrecords.archive.positions import counts as positions
+    from boardrecords.archive.positions import stage as position_stage
 
     at, ratio = request.param
     assert positions.COUNTED_AT == 64 and position_stage.REBUILD_RATIO == 4  # the values the ids name

@@ -51,8 +51,8 @@ def exact_counts(engine: Any) -> list[tuple[object, ...]]:
     has all its continuations summed exactly, and every position reached by COUNTED_AT rows or more is there."""
     from sqlalchemy import text
 
-    from boardrecords.schema.positions import counts as positions
-    from boardrecords.schema.positions.counts import COUNT_SELECT
+    from boardrecords.archive.positions import counts as positions
+    from boardrecords.archive.positions.counts import COUNT_SELECT
 
     with engine.connect() as conn:
         stored = sorted(tuple(r) for r in conn.execute(text("SELECT * FROM position_count")))

@@ -18,7 +18,7 @@ from boardrecords.cli.views.stars import star_points
 from boardrecords.records.games import Game
 from boardrecords.records.notation import PointNames
 from boardrecords.records.reader import read_bytes
-from boardrecords.verifier.analysis import Analysis, analyse
+from boardrecords.verifier.judging.analysis import Analysis, analyse
 
 # ING-3: move 6 (W B9) leaves White's A9-B9 without liberties and captures nothing: the string dies by suicide,
 # and its two stones count as taken by Black; moves 7 and 8 take nothing.

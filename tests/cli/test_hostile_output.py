@@ -14,6 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from boardrecords.archive.core.ingest import game_values
+from boardrecords.archive.core.models import GameRow
 from boardrecords.cli.common import SafeConsole
 from boardrecords.cli.main import app
 from boardrecords.cli.tables import rows_csv as _csv
@@ -23,10 +25,8 @@ from boardrecords.cli.views.safe_text import csv_cell, json_text, terminal, xml_
 from boardrecords.cli.views.svg import diagram_svg
 from boardrecords.cli.views.verdict_view import render_report
 from boardrecords.records.reader import read_bytes
-from boardrecords.schema.core.ingest import game_values
-from boardrecords.schema.core.models import GameRow
-from boardrecords.verifier.analysis import analyse
-from boardrecords.verifier.verdict import verify
+from boardrecords.verifier.judging.analysis import analyse
+from boardrecords.verifier.judging.verdict import verify
 
 runner = CliRunner()
 

@@ -11,7 +11,7 @@ from boardrecords.cli.views.boards import board_excerpt, board_renderable, conso
 from boardrecords.records.games import Game
 from boardrecords.records.notation import Notation, PointNames
 from boardrecords.records.reader import read_bytes
-from boardrecords.verifier.analysis import analyse
+from boardrecords.verifier.judging.analysis import analyse
 
 GO = b"(;GM[1]SZ[9]PB[Alice]PW[Bob];B[ca];W[aa];B[ab];W[ba];B[bb])"
 

@@ -19,7 +19,7 @@ from boardrecords.records.model import Colour
 from boardrecords.records.notation import Notation
 from boardrecords.records.points import parse_point
 from boardrecords.records.reader import read_bytes
-from boardrecords.verifier.analysis import Analysis, analyse
+from boardrecords.verifier.judging.analysis import Analysis, analyse
 
 SVG = "{http://www.w3.org/2000/svg}"
 

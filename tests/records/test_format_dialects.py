@@ -54,7 +54,7 @@ def test_fmt_3_utf16_with_and_without_a_byte_order_mark_names_the_byte_order():
 def test_fmt_3_utf16_positions_count_characters_of_the_file():
     data = "(;GM[1]SZ[9]PB[李]\n;B[cc];W[zz])".encode("utf-16-le")
     (record,) = read_bytes(data, "t.sgf")
-    from boardrecords.verifier.verdict import verify
+    from boardrecords.verifier.judging.verdict import verify
 
     problem = verify(record).first_error
     assert problem is not None and problem.move == 2

@@ -10,7 +10,7 @@ import pytest
 from boardrecords.records.games import Game
 from boardrecords.records.model import Severity
 from boardrecords.records.reader import read_bytes, read_file
-from boardrecords.verifier.verdict import verify
+from boardrecords.verifier.judging.verdict import verify
 
 from ..shared import ROOT
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from boardrecords.records.model import FormatError, Severity
 from boardrecords.records.reader import read_bytes
 from boardrecords.records.source import LINE_BREAK, SourceText
-from boardrecords.verifier.verdict import verify
+from boardrecords.verifier.judging.verdict import verify
 
 
 def one(data: bytes, **kw):

@@ -10,8 +10,8 @@ from boardrecords.records.games import SPECS, Game, MoveKind
 from boardrecords.records.model import Colour, FormatError, ResultMethod, Severity
 from boardrecords.records.properties import parse_move, read_date, read_komi, read_result, read_size
 from boardrecords.records.reader import read_bytes
-from boardrecords.records.setup import collect_setup as setup
-from boardrecords.verifier.verdict import verify
+from boardrecords.records.setup_stones import collect_setup as setup
+from boardrecords.verifier.judging.verdict import verify
 
 
 def one(data: bytes, **kw):

@@ -153,7 +153,7 @@ def test_words_say_the_notation() -> None:
 
 def _verdict(text: str, notation: Notation = Notation.CUSTOMARY):  # type: ignore[no-untyped-def]
     from boardrecords.records.reader import read_bytes
-    from boardrecords.verifier.verdict import verify
+    from boardrecords.verifier.judging.verdict import verify
 
     return verify(read_bytes(text.encode())[0], notation=notation)
 
@@ -181,7 +181,7 @@ def test_engine_messages_in_sgf_letters_on_request() -> None:
 
 @pytest.mark.parametrize("game", list(Game))
 def test_every_engine_takes_the_notation(game: Game) -> None:
-    from boardrecords.verifier.registry import engine_for
+    from boardrecords.verifier.rules.registry import engine_for
 
     engine = engine_for(game)(5, notation=Notation.SGF)
     assert engine.names((3, 2)) == "dc"

@@ -1,4 +1,4 @@
-"""The built wheel holds every module of the tree under `boardrecords`, the compiled scan included (setup.py)."""
+"""The built wheel holds every module of src/boardrecords, its assets, py.typed and the compiled scan (setup.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from ..shared import ROOT
 
-LAYERS = ("common", "records", "verifier", "schema", "cli", "web")
+PACKAGE = ROOT / "src" / "boardrecords"
 
 
 @pytest.fixture(scope="module")
@@ -25,18 +25,17 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> zipfile.ZipFile:
 
 
 def test_the_wheel_holds_every_module_and_asset_of_the_tree(wheel):
-    tree = {f"boardrecords/{p.relative_to(ROOT).as_posix()}"
-            for layer in LAYERS for p in (ROOT / layer).rglob("*")
-            if p.suffix in (".py", ".pyi", ".js", ".css") and "__pycache__" not in p.parts}
+    tree = {f"boardrecords/{p.relative_to(PACKAGE).as_posix()}" for p in PACKAGE.rglob("*")
+            if p.suffix in (".py", ".pyi", ".js", ".css", ".html", ".typed") and "__pycache__" not in p.parts}
     held = {name for name in wheel.namelist() if name.startswith("boardrecords/")}
     assert tree - held == set()
     assert {n for n in held if n.endswith(".py")} == {n for n in tree if n.endswith(".py")}
-    assert "boardrecords/__init__.py" not in held  # a namespace: no folder at the root can shadow it
+    assert "boardrecords/py.typed" in held
 
 
 @pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None, reason="no C compiler here")
 def test_the_wheel_holds_the_compiled_scan(wheel):
-    assert [n for n in wheel.namelist() if n.startswith("boardrecords/verifier/_scan.") and n.endswith(".so")]
+    assert [n for n in wheel.namelist() if n.startswith("boardrecords/verifier/keys/_scan.") and n.endswith(".so")]
 
 
 def test_the_console_command_is_records(wheel):

@@ -13,10 +13,10 @@ from boardrecords.records.model import Colour
 from boardrecords.records.notation import point_name
 from boardrecords.records.points import format_point, parse_point
 from boardrecords.records.reader import read_bytes
-from boardrecords.verifier.chains import has_chain
-from boardrecords.verifier.engine import BLACK, EMPTY, WHITE
-from boardrecords.verifier.replay import Replay
-from boardrecords.verifier.verdict import Verdict, verify
+from boardrecords.verifier.judging.replay import Replay
+from boardrecords.verifier.judging.verdict import Verdict, verify
+from boardrecords.verifier.rules.chains import has_chain
+from boardrecords.verifier.rules.engine import BLACK, EMPTY, WHITE
 
 
 def verdict(text: str) -> Verdict:

@@ -13,7 +13,7 @@ import pytest
 from boardrecords.records.games import Game, MoveKind
 from boardrecords.records.model import Colour, FormatError
 from boardrecords.records.reader import read_bytes
-from boardrecords.verifier.replay import Replay
+from boardrecords.verifier.judging.replay import Replay
 
 from ..shared import CORPUS
 

@@ -16,9 +16,9 @@ from boardrecords.records.games import MoveKind
 from boardrecords.records.model import Colour, Move, ResultMethod
 from boardrecords.records.notation import Notation
 from boardrecords.records.points import Point, format_point, parse_point
-from boardrecords.verifier.chains import has_chain
-from boardrecords.verifier.engine import BLACK, WHITE, Change, IllegalMove
-from boardrecords.verifier.games.cation import CationEngine
+from boardrecords.verifier.rules.cation import CationEngine
+from boardrecords.verifier.rules.chains import has_chain
+from boardrecords.verifier.rules.engine import BLACK, WHITE, Change, IllegalMove
 
 B, W = Colour.BLACK, Colour.WHITE
 

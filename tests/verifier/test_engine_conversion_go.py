@@ -17,8 +17,8 @@ from boardrecords.records.games import Game, MoveKind
 from boardrecords.records.model import Colour, Move, ResultMethod
 from boardrecords.records.notation import Notation, point_name
 from boardrecords.records.points import Point, format_point, parse_point
-from boardrecords.verifier.engine import Change, IllegalMove, Marks
-from boardrecords.verifier.games.conversion_go import ConversionGoEngine
+from boardrecords.verifier.rules.conversion_go import ConversionGoEngine
+from boardrecords.verifier.rules.engine import Change, IllegalMove, Marks
 
 B, W = Colour.BLACK, Colour.WHITE
 

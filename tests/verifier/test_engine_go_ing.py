@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from boardrecords.records.games import MoveKind
 from boardrecords.records.model import Colour, Move, ResultMethod, Setup
 from boardrecords.records.points import Point, format_point, parse_point
-from boardrecords.verifier.engine import Change, IllegalMove, Marks, Score
-from boardrecords.verifier.games.go_ing import GoEngine
+from boardrecords.verifier.rules.engine import Change, IllegalMove, Marks, Score
+from boardrecords.verifier.rules.go_ing import GoEngine
 
 B, W = Colour.BLACK, Colour.WHITE
 

@@ -13,9 +13,9 @@ from boardrecords.records.games import Game, MoveKind
 from boardrecords.records.model import Colour, Move, ResultMethod
 from boardrecords.records.notation import point_name
 from boardrecords.records.points import parse_point
-from boardrecords.verifier.chains import has_chain
-from boardrecords.verifier.engine import BLACK, EMPTY, WHITE, Change, IllegalMove
-from boardrecords.verifier.games.quentin import QuentinEngine
+from boardrecords.verifier.rules.chains import has_chain
+from boardrecords.verifier.rules.engine import BLACK, EMPTY, WHITE, Change, IllegalMove
+from boardrecords.verifier.rules.quentin import QuentinEngine
 
 B, W = Colour.BLACK, Colour.WHITE
 

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from boardrecords.records.games import MoveKind
 from boardrecords.records.model import Colour, Move, ResultMethod
 from boardrecords.records.points import letter_index, parse_point
-from boardrecords.verifier.chains import has_chain
-from boardrecords.verifier.engine import BLACK, WHITE, IllegalMove
-from boardrecords.verifier.games.squer import SquerEngine
+from boardrecords.verifier.rules.chains import has_chain
+from boardrecords.verifier.rules.engine import BLACK, WHITE, IllegalMove
+from boardrecords.verifier.rules.squer import SquerEngine
 
 B, W = Colour.BLACK, Colour.WHITE
 START = "chain at the start of the turn (SQU-6)"

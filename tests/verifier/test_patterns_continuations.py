@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 from boardrecords.records.games import Game
 from boardrecords.records.reader import read_bytes
 from boardrecords.records.writer import new_record, write
-from boardrecords.verifier.engine import BLACK, WHITE
-from boardrecords.verifier.patterns import (
+from boardrecords.verifier.keys.patterns import (
     brute_force_continuations,
     change_line,
     first_in_region,
@@ -23,6 +22,7 @@ from boardrecords.verifier.patterns import (
     region_points,
     search_line,
 )
+from boardrecords.verifier.rules.engine import BLACK, WHITE
 
 from .test_patterns_match import pattern_from_game
 from .test_verify_properties import SIZES, random_game
@@ -90,7 +90,7 @@ def test_a_capture_breaks_the_pattern_but_the_count_goes_on() -> None:
 
 def test_either_colour_finds_the_exchanged_shape() -> None:
     # W aa makes "X." with colours exchanged, twice (ab empty, ba empty); B ab is the continuation of the first (a
-    # Black move, White in the pattern's colours: the search turns it round, see tests/schema/), nothing comes into
+    # Black move, White in the pattern's colours: the search turns it round, see tests/archive/), nothing comes into
     # the second.
     rec = record(Game.GO, "B[cc] W[aa] B[ab]")
     assert continuations(rec, "X.", "corner", either=True) == [(2, "aa", None, None), (2, "aa", "B[ab]", 3)]

@@ -1,4 +1,4 @@
-"""Pattern matching on change lists (verifier/patterns.py): every symmetry, wildcards and required-empty points,
+"""Pattern matching on change lists (verifier/keys/patterns.py): every symmetry, wildcards and required-empty points,
 corner and edge anchors, appearances that come, go and come back; and the fast path against the brute-force
 reference (replay every game, test every position) on random games of all five games."""
 
@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from boardrecords.records.games import Game
 from boardrecords.records.reader import read_bytes
 from boardrecords.records.writer import new_record, write
-from boardrecords.verifier.patterns import (
+from boardrecords.verifier.judging.replay import Replay
+from boardrecords.verifier.judging.verdict import verify
+from boardrecords.verifier.keys.patterns import (
     ANY,
     ChangeWatcher,
     Pattern,
@@ -26,9 +28,7 @@ from boardrecords.verifier.patterns import (
     placements,
     search_line,
 )
-from boardrecords.verifier.replay import Replay
-from boardrecords.verifier.symmetry import all_symmetries
-from boardrecords.verifier.verdict import verify
+from boardrecords.verifier.keys.symmetry import all_symmetries
 
 from .test_verify_properties import SIZES, random_game
 

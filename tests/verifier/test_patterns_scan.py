@@ -1,4 +1,4 @@
-"""The batch scan of verifier/scan.py: the plain path against the brute-force reference (the appearances, the move
+"""The batch scan of verifier/keys/scan.py: the plain path against the brute-force reference (the appearances, the move
 right after each and the first move in its region), and the compiled helper (when it was built) against the plain
 path, on random games and patterns of all five games."""
 
@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from boardrecords.records.games import Game
 from boardrecords.records.reader import read_bytes
 from boardrecords.records.writer import new_record, write
-from boardrecords.verifier.patterns import (
+from boardrecords.verifier.judging.verdict import verify
+from boardrecords.verifier.keys.patterns import (
     ChangeWatcher,
     Line,
     Pattern,
@@ -25,8 +26,7 @@ from boardrecords.verifier.patterns import (
     parse_pattern,
     placements,
 )
-from boardrecords.verifier.scan import NO_MOVE, Hit, Scan, compiled_module
-from boardrecords.verifier.verdict import verify
+from boardrecords.verifier.keys.scan import NO_MOVE, Hit, Scan, compiled_module
 
 from .test_patterns_match import pattern_from_game
 from .test_verify_properties import SIZES, random_game

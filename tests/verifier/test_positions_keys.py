@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 from boardrecords.records.games import Game, MoveKind
 from boardrecords.records.model import Colour
 from boardrecords.records.reader import read_bytes
-from boardrecords.verifier.positions import SWAP_TURN, key_of_board, positions
-from boardrecords.verifier.registry import engine_for
-from boardrecords.verifier.replay import Replay
-from boardrecords.verifier.symmetry import all_symmetries
+from boardrecords.verifier.judging.replay import Replay
+from boardrecords.verifier.keys.position_keys import SWAP_TURN, key_of_board, positions
+from boardrecords.verifier.keys.symmetry import all_symmetries
+from boardrecords.verifier.rules.registry import engine_for
 
 GM = {Game.GO: "1", Game.CONVERSION_GO: "ConversionGo", Game.CATION: "Cation", Game.QUENTIN: "Quentin",
       Game.SQUER: "Squer"}

@@ -1,4 +1,4 @@
-"""Positions asked for by moves typed in (verifier/targets.py): each move is made by the colour the game's rules
+"""Positions asked for by moves typed in (verifier/keys/targets.py): each move is made by the colour the game's rules
 give the turn, in every game; a colour written before a move is kept."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import pytest
 
 from boardrecords.records.games import Game
 from boardrecords.records.reader import read_bytes
-from boardrecords.verifier.targets import PositionError, moves_record_bytes, target_of_moves
-from boardrecords.verifier.verdict import verify
+from boardrecords.verifier.judging.verdict import verify
+from boardrecords.verifier.keys.targets import PositionError, moves_record_bytes, target_of_moves
 
 
 @pytest.mark.parametrize(("game", "size", "moves", "record"), [

@@ -1,4 +1,4 @@
-"""The Dyer signature (verifier/signature.py, docs/patterns.md): a game's, counted by hand, and the same for its
+"""The Dyer signature (verifier/keys/signature.py, docs/patterns.md): a game's, counted by hand, and the same for its
 mirrored and turned copies; short games, passes, handicap stones, other sizes."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from boardrecords.records.reader import read_bytes
-from boardrecords.verifier.signature import SignatureWatcher, dyer_signature, normalise_signature, signature_forms
-from boardrecords.verifier.symmetry import all_symmetries
-from boardrecords.verifier.verdict import verify
+from boardrecords.verifier.judging.verdict import verify
+from boardrecords.verifier.keys.signature import SignatureWatcher, dyer_signature, normalise_signature, signature_forms
+from boardrecords.verifier.keys.symmetry import all_symmetries
 
 
 def rows_game(n: int, size: int = 19) -> list[tuple[int, int]]:

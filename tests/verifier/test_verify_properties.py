@@ -17,10 +17,10 @@ from boardrecords.records.games import SPECS, Game, MoveKind
 from boardrecords.records.model import Colour, Move
 from boardrecords.records.reader import read_bytes
 from boardrecords.records.writer import new_record, write
-from boardrecords.verifier.engine import Engine
-from boardrecords.verifier.registry import engine_for
-from boardrecords.verifier.status import ResultStatus
-from boardrecords.verifier.verdict import verify
+from boardrecords.verifier.judging.status import ResultStatus
+from boardrecords.verifier.judging.verdict import verify
+from boardrecords.verifier.rules.engine import Engine
+from boardrecords.verifier.rules.registry import engine_for
 
 SIZES = {
     Game.GO: (5, 7),

@@ -7,8 +7,8 @@ import pytest
 
 from boardrecords.records.model import Colour
 from boardrecords.records.reader import read_bytes
-from boardrecords.verifier.status import ResultStatus, VerdictClass
-from boardrecords.verifier.verdict import Verdict, verify
+from boardrecords.verifier.judging.status import ResultStatus, VerdictClass
+from boardrecords.verifier.judging.verdict import Verdict, verify
 
 
 def verdict(text: str) -> Verdict:

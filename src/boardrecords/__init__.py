@@ -1,0 +1,2 @@
+"""records: verify, archive and replay game records of Go (Simplified Ing Rules), Conversion Go, Cation, Quentin
+and Squer."""

@@ -1,0 +1,279 @@
+"""Where the archive lives: `--db`, else env `RECORDS_DB`, else `records.db` in the current folder.
+
+`--db` takes a file path (SQLite) or any SQLAlchemy URL (`postgresql+psycopg://user:pw@host/db`). SQLite runs in WAL
+mode with a busy timeout and foreign keys on, so that searches read while an import writes and two imports into one
+file take turns instead of failing. Opening an archive and making its tables: archive/store/access.py.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import quote
+
+from sqlalchemy import Engine, create_engine, event, inspect
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
+from sqlmodel import Session
+
+DEFAULT_DB = "records.db"
+ENV_DB = "RECORDS_DB"
+BUSY_TIMEOUT_MS = 60_000
+T = TypeVar("T")
+
+
+class ArchiveError(Exception):
+    """The archive cannot be opened or used: a one-line reason for the user (the CLI exits with 2)."""
+
+
+def resolve_url(db: str | None) -> str:
+    """The SQLAlchemy URL of the archive named by `db` (a path or a URL), the environment or the default."""
+    target = db or os.environ.get(ENV_DB) or DEFAULT_DB
+    if "://" in target:
+        return target
+    return "sqlite:///" + str(Path(target).expanduser().resolve())
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL, or None for other databases and in-memory SQLite."""
+    if not url.startswith("sqlite"):
+        return None
+    path = url.split(":///", 1)[1] if ":///" in url else ""
+    path = path.split("?", 1)[0]
+    return Path(path) if path and path != ":memory:" else None
+
+
+def make_engine(db: str | None = None, *, must_exist: bool = False, read_only: bool = False) -> Engine:
+    """An engine for the archive; `must_exist` refuses a SQLite file that is not there (read-only commands).
+
+    `read_only` opens it for reading only: SQLite with `mode=ro` (and without switching to WAL, which needs
+    write access), so that a read-only file or folder can still be searched; PostgreSQL with read-only
+    transactions.
+    """
+    url = resolve_url(db)
+    path = sqlite_path(url)
+    if path is not None:
+        check_sqlite_path(path, named(db), must_exist=must_exist)
+    try:
+        if url.startswith("sqlite"):
+            if read_only and path is not None:
+                url = read_only_sqlite_url(path)
+            engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+            _configure_sqlite(engine, read_only=read_only)
+        elif read_only and url.startswith("postgresql"):
+            engine = create_engine(url, pool_pre_ping=True,
+                                   connect_args={"options": "-c default_transaction_read_only=on"})
+        else:
+            engine = create_engine(url, pool_pre_ping=True)
+    except NoSuchModuleError as exc:
+        scheme = url.split("://", 1)[0]
+        raise ArchiveError(f"{describe_url(url)}: {scheme!r} is not a database SQLAlchemy knows (use a SQLite file, "
+                           "sqlite:///PATH or postgresql+psycopg://USER@HOST/DB)") from exc
+    except ImportError as exc:
+        raise ArchiveError(f"{describe_url(url)}: its database driver is not installed ({exc.name or exc}); "
+                           f"{_driver_hint(url)}") from exc
+    except (ArgumentError, ValueError) as exc:
+        raise ArchiveError(f"cannot use database {describe_url(url)}: {first_line(exc)}") from exc
+    return engine
+
+
+# What to install for the drivers users name most; any other: the driver SQLAlchemy's documentation names.
+_DRIVERS = {
+    "postgresql": 'pip install "boardrecords[postgres]" (psycopg), and use postgresql+psycopg://',
+    "postgresql+psycopg": 'pip install "boardrecords[postgres]"',
+    "postgresql+psycopg2": "pip install psycopg2-binary",
+    "mysql": "pip install mysqlclient",
+    "mysql+pymysql": "pip install PyMySQL",
+    "mariadb": "pip install mariadb",
+}
+
+
+def _driver_hint(url: str) -> str:
+    scheme = url.split("://", 1)[0].lower()
+    return _DRIVERS.get(scheme, f"install the Python driver for {scheme}")
+
+
+def named(db: str | None) -> str:
+    """The archive as the user named it (`--db`, else RECORDS_DB, else the default), for messages: a path as typed,
+    a URL without its password."""
+    target = db or os.environ.get(ENV_DB) or DEFAULT_DB
+    if "://" not in target:
+        return target
+    path = sqlite_path(target)
+    return str(path) if path is not None else describe_url(target)
+
+
+# The first bytes of every SQLite database file (an empty file is a database too: SQLite writes it on first use).
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def check_sqlite_path(path: Path, shown: str, *, must_exist: bool) -> None:
+    """What is wrong with the path of a SQLite archive, in the user's words, before SQLite says it in its own ("disk
+    I/O error", "unable to open database file"): a folder, a missing folder, a file that is not a database, or (when
+    the archive must exist) nothing there."""
+    if path.is_dir():
+        raise ArchiveError(f"{shown} is a folder, not an archive: name a file, e.g. {os.path.join(shown, DEFAULT_DB)}")
+    if not path.exists():
+        folder, folder_shown = path.parent, os.path.dirname(shown.rstrip("/")) or "."
+        if must_exist:
+            if not folder.is_dir():
+                raise ArchiveError(f"no archive at {shown}: the folder {folder_shown} does not exist")
+            raise ArchiveError(f"no archive at {shown} (run `records import` first, or give --db / {ENV_DB})")
+        if not folder.exists():
+            raise ArchiveError(f"cannot create the archive {shown}: the folder {folder_shown} does not exist")
+        if not folder.is_dir():
+            raise ArchiveError(f"cannot create the archive {shown}: {folder_shown} is a file, not a folder")
+        return
+    try:
+        with path.open("rb") as file:
+            head = file.read(len(_SQLITE_MAGIC))
+    except OSError as exc:
+        raise ArchiveError(f"cannot read {shown}: {exc.strerror or exc}") from exc
+    if head and head != _SQLITE_MAGIC:
+        raise ArchiveError(f"{shown} is not an archive: the file is not a SQLite database")
+
+
+def describe_url(url: str) -> str:
+    """The URL without its password, for messages."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        creds, host = rest.rsplit("@", 1)
+        user, _, password = creds.partition(":")
+        return f"{scheme}://{user}:***@{host}" if password else f"{scheme}://{user}@{host}"
+    return url
+
+
+def read_only_sqlite_url(path: Path) -> str:
+    """A SQLite URI that opens `path` read-only. When nobody can write beside the file (a read-only folder) and it
+    has no write-ahead log waiting, it is opened as immutable: SQLite then needs no -shm file to read a WAL archive.
+    """
+    query = "mode=ro&uri=true"
+    folder = path.parent
+    wal = path.with_name(path.name + "-wal")
+    if not os.access(folder, os.W_OK) and not wal.exists():
+        query += "&immutable=1"
+    return f"sqlite:///file:{quote(str(path), safe='/')}?{query}"
+
+
+def _configure_sqlite(engine: Engine, *, read_only: bool = False) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # The driver's own transaction handling is switched off so that we can say BEGIN IMMEDIATE ourselves.
+        dbapi_connection.isolation_level = None
+        cur = dbapi_connection.cursor()
+        cur.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if not read_only:  # switching to WAL writes the file; readers take the journal mode the file has
+            _switch_to_wal(cur)
+        cur.execute("PRAGMA synchronous = NORMAL")
+        cur.execute("PRAGMA foreign_keys = ON")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        # A writer takes the write lock at BEGIN: a deferred transaction that upgrades later can fail at once with
+        # "database is locked" (the busy handler cannot help it), which is what two concurrent imports would hit.
+        mode = conn.get_execution_options().get("sqlite_begin", "DEFERRED")
+        conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+def _switch_to_wal(cursor: Any) -> None:
+    """WAL mode, waited for: SQLite answers "database is locked" at once, without its busy handler, while another
+    connection holds the file that is being switched (two imports creating one new archive)."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    pause = 0.005
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except Exception as exc:  # the driver's OperationalError
+            if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.2)
+
+
+def writer(engine: Engine) -> Engine:
+    """The same engine, taking SQLite's write lock when a transaction begins (a no-op elsewhere)."""
+    return engine.execution_options(sqlite_begin="IMMEDIATE")
+
+
+# `--text` is a substring search. SQLite answers it from an FTS5 table with the trigram tokenizer (rowid = game id,
+# contentless: the text itself stays in game.search_text); PostgreSQL from a trigram GIN index (pg_trgm, a trusted
+# extension the database owner may create). Without them the search still works, by reading every row.
+TEXT_TABLE = "game_text"
+_SQLITE_TEXT = (
+    f"CREATE VIRTUAL TABLE IF NOT EXISTS {TEXT_TABLE} USING fts5(search_text, content='', tokenize='trigram')",
+    # Triggers keep it in step with `game` in the same transaction, whoever writes the rows.
+    f"CREATE TRIGGER IF NOT EXISTS game_text_insert AFTER INSERT ON game BEGIN "
+    f"INSERT INTO {TEXT_TABLE}(rowid, search_text) VALUES (new.id, new.search_text); END",
+    f"CREATE TRIGGER IF NOT EXISTS game_text_delete AFTER DELETE ON game BEGIN "
+    f"INSERT INTO {TEXT_TABLE}({TEXT_TABLE}, rowid, search_text) VALUES ('delete', old.id, old.search_text); END",
+    f"CREATE TRIGGER IF NOT EXISTS game_text_update AFTER UPDATE OF search_text ON game BEGIN "
+    f"INSERT INTO {TEXT_TABLE}({TEXT_TABLE}, rowid, search_text) VALUES ('delete', old.id, old.search_text); "
+    f"INSERT INTO {TEXT_TABLE}(rowid, search_text) VALUES (new.id, new.search_text); END",
+)
+_PG_TEXT_INDEX = "CREATE INDEX IF NOT EXISTS ix_game_search_text_trgm ON game USING gin (search_text gin_trgm_ops)"
+
+
+def create_text_index(engine: Engine) -> None:
+    dialect = engine.dialect.name
+    if dialect == "sqlite":
+        with writer(engine).begin() as conn:
+            for statement in _SQLITE_TEXT:
+                conn.exec_driver_sql(statement)
+    elif dialect == "postgresql":
+        try:
+            with engine.begin() as conn:
+                conn.exec_driver_sql("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+        except DBAPIError:
+            return  # not allowed here: `--text` reads every row instead
+        with engine.begin() as conn:
+            conn.exec_driver_sql(_PG_TEXT_INDEX)
+
+
+def drop_text_index(engine: Engine) -> None:
+    """Drop PostgreSQL's trigram index (bulk loads rebuild it once at the end with create_text_index)."""
+    if engine.dialect.name == "postgresql":
+        with engine.begin() as conn:
+            conn.exec_driver_sql("DROP INDEX IF EXISTS ix_game_search_text_trgm")
+
+
+def has_schema(engine: Engine) -> bool:
+    return inspect(engine).has_table("game")
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Whether a database error is worth retrying: SQLite busy/locked, PostgreSQL deadlock or serialisation."""
+    if not isinstance(exc, DBAPIError):
+        return False
+    text = str(exc.orig).lower()
+    if isinstance(exc, OperationalError) and any(s in text for s in ("locked", "busy", "deadlock")):
+        return True
+    return any(s in text for s in ("deadlock detected", "could not serialize"))
+
+
+def retrying(action: Callable[[], T], *, attempts: int = 20) -> T:
+    """Run `action` (one whole transaction) again after a transient failure, with a growing pause."""
+    for attempt in range(attempts):
+        try:
+            return action()
+        except DBAPIError as exc:
+            if attempt == attempts - 1 or not is_transient(exc):
+                raise
+            time.sleep(min(0.05 * 2**attempt, 2.0))
+    raise AssertionError("unreachable")
+
+
+@contextmanager
+def session_scope(engine: Engine) -> Iterator[Session]:
+    """A read session whose objects stay usable after it closes."""
+    with Session(engine, expire_on_commit=False) as session:
+        yield session
+
+
+def first_line(exc: BaseException | None) -> str:
+    text = str(exc) if exc is not None else ""
+    return text.strip().splitlines()[0] if text.strip() else type(exc).__name__

@@ -1,0 +1,244 @@
+"""Pattern search over the change lists (archive/patterns/lines.py): every appearance of a pattern in the archive's
+games of one game and size, and what was played next in or around it.
+
+A search reads the masks of the points each colour ever held for the games of the right game and size (and the
+filters), keeps the games where some placement of the pattern could stand, and finds each appearance in their
+change lists in memory (verifier/keys/scan.py, compiled when it could be built), with the move right after it and its
+continuation in the region, from one reading of each change list; when most games pass the masks it reads the
+change lists with them in one pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlalchemy import ColumnElement, Engine, Select, Table, bindparam, select
+
+from ...records.games import Game
+from ...verifier.keys.patterns import Pattern, Placement, local_points, placements
+from ...verifier.keys.scan import Hit, Scan
+from ...verifier.rules.engine import BLACK, WHITE
+from ..core.filters import Filters
+from ..core.models import GameRow, PatternLineRow
+
+CHUNK = 500
+# A search reads every change list in one pass when the masks of the first SAMPLE games let more than MOST of them
+# through: then reading the masks of all games first would cost more than it saves.
+SAMPLE, MOST = 1000, 0.25
+
+
+def _table() -> Table:
+    return PatternLineRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
+
+
+@dataclass(slots=True)
+class Appearance:
+    ply: int  # the move after which the pattern stands (0: the start)
+    placement: int
+
+
+@dataclass(slots=True)
+class GameHits:
+    game_id: int
+    winner: str | None  # B, W or None
+    at: list[Hit]  # as the scan gives them (a common shape has hundreds of thousands: no object for each)
+
+    @property
+    def found(self) -> list[Appearance]:
+        return [Appearance(hit[0], hit[1]) for hit in self.at]
+
+    @property
+    def moves(self) -> list[int]:
+        return sorted({hit[0] for hit in self.at})
+
+
+@dataclass(slots=True)
+class PatternContinuation:
+    """What was played after an appearance, by `colour` (as in the pattern: with colours exchanged, a placement's
+    White is the pattern's Black) at `local` (column, row in the pattern as written).
+
+    In `PatternResult.next_moves` (the move right after): -1 and the width/height are the points around the
+    pattern, and `local` None is a move elsewhere (or a pass, a swap, a sweep). In `PatternResult.continuations`
+    (the first move in the pattern's region, however many moves later, as Kombilo counts): `local` is inside the
+    rectangle, `tenuki` counts the hits where other moves came between, and `local` None (colour "") the
+    appearances after which the line ended with no move in the region."""
+
+    colour: str
+    local: tuple[int, int] | None
+    hits: int = 0
+    games: int = 0
+    black_wins: int = 0  # in the pattern's colours
+    white_wins: int = 0
+    tenuki: int = 0
+    _last: int = -1  # the last game counted in `games`
+
+    def count(self, game_id: int, winner: str | None, swapped: bool) -> None:
+        self.hits += 1
+        if self._last != game_id:  # a game's appearances come together: it counts once
+            self._last = game_id
+            self.games += 1
+        if winner in ("B", "W"):
+            if (winner == "B") != swapped:
+                self.black_wins += 1
+            else:
+                self.white_wins += 1
+
+
+@dataclass(slots=True)
+class PatternResult:
+    game: Game
+    size: int
+    placements: list[Placement]
+    hits: list[GameHits]  # game id order, newest first
+    continuations: list[PatternContinuation]  # the first move in the region (Kombilo's count)
+    next_moves: list[PatternContinuation]  # the move right after, in or around the pattern or elsewhere
+    scanned: int = 0  # games whose change list was read
+    considered: int = 0  # games of the game, size and filters
+
+    @property
+    def appearances(self) -> int:
+        return sum(len(h.at) for h in self.hits)
+
+
+def _lines(engine: Engine, game: Game, size: int, f: Filters, *columns: ColumnElement[Any]) -> Select[Any]:
+    """`columns` of `pattern_line` for the games of `game` and `size` that pass the filters. Without other filters
+    only `pattern_line` is read."""
+    p = _table()
+    stmt = select(*columns).where(p.c.game == game.value, p.c.size == size)
+    if not replace(f, game=None, size=None).empty:
+        from ..core.search import conditions
+
+        g: Table = GameRow.__table__  # type: ignore[attr-defined]
+        stmt = stmt.join(g, g.c.id == p.c.game_id).where(*conditions(f, dialect=engine.dialect.name))
+    return stmt
+
+
+def _found_lines(engine: Engine, scan: Scan, game: Game, size: int, f: Filters
+                 ) -> tuple[list[tuple[int, list[Hit]]], dict[int, int], int, int]:
+    """The games where the pattern appears with their appearances, the last move number of each line read, how
+    many games were considered (of the game, the size and the filters) and how many change lists were read.
+
+    When the masks of the first games let most of them through (a small shape anywhere on the board), every change
+    list is read in one pass; otherwise the masks of all games first, then the change lists of those they let
+    through, by id."""
+    p = _table()
+    seen = _Seen()
+    masks = (p.c.game_id, p.c.black, p.c.white)
+    with engine.connect() as conn:
+        sample = list(conn.execute(_lines(engine, game, size, f, *masks).limit(SAMPLE)))
+        if len(scan.possible(sample)) > len(sample) * MOST:
+            rows = conn.execute(_lines(engine, game, size, f, *masks, p.c.changes, p.c.plies))
+            return scan.lines(seen.rows(rows)), seen.plies, seen.n, seen.n
+        ids = scan.possible(seen.rows(conn.execute(_lines(engine, game, size, f, *masks))))
+    considered = seen.n
+    lines = scan.lines(seen.rows(_by_ids(engine, ids, (*masks, p.c.changes, p.c.plies), p.c.game_id)))
+    return lines, seen.plies, considered, len(ids)
+
+
+class _Seen:
+    """Counts the rows (id, black, white[, changes, plies]) that pass through it, and keeps the last move number of
+    each line."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.plies: dict[int, int] = {}
+
+    def rows(self, rows: Iterable[Sequence[Any]]) -> Iterator[Sequence[Any]]:
+        plies = self.plies
+        for row in rows:
+            self.n += 1
+            if len(row) > 4:
+                plies[row[0]] = row[4]
+            yield row
+
+
+def _by_ids(engine: Engine, ids: Sequence[int], columns: Sequence[ColumnElement[Any]], key: ColumnElement[Any]
+            ) -> Iterator[Sequence[Any]]:
+    """`columns` of the rows whose `key` is one of `ids`, a chunk of ids per query (one statement, compiled once)."""
+    stmt = select(*columns).where(key.in_(bindparam("ids", expanding=True)))
+    with engine.connect() as conn:
+        for i in range(0, len(ids), CHUNK):
+            yield from conn.execute(stmt, {"ids": list(ids[i:i + CHUNK])})
+
+
+Tally = dict[tuple[str, tuple[int, int] | None], PatternContinuation]
+
+
+def _entry(conts: Tally, colour: str, local: tuple[int, int] | None) -> PatternContinuation:
+    """The continuation of `conts` by `colour` at `local`, made on first use."""
+    c = conts.get((colour, local))
+    if c is None:
+        c = conts[(colour, local)] = PatternContinuation(colour, local)
+    return c
+
+
+def _ordered(conts: Iterable[PatternContinuation]) -> list[PatternContinuation]:
+    return sorted(conts, key=lambda c: (c.local is None, -c.hits, c.colour, c.local or (0, 0)))
+
+
+def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: Filters, *,
+                   either_colour: bool = False, margin: int = 1) -> PatternResult:
+    """Every appearance of `pattern` in the archive's games of `game` and `size` that pass the filters, what was
+    played right after it in or around it (`margin` points around the rectangle: `next_moves`), and the first move
+    played in its region after it however many moves later (`continuations`; `tenuki` when other moves came
+    between, `local` None when the line ended first)."""
+    found = placements(pattern, game, size, either_colour=either_colour)
+    scan = Scan(pattern, found, size)
+    lines, plies_of, considered, scanned = _found_lines(engine, scan, game, size, f)
+    g: Table = GameRow.__table__  # type: ignore[attr-defined]
+    lines.sort(key=lambda line: line[0], reverse=True)  # newest first
+    winners: dict[int, str | None] = {gid: win for gid, win in _by_ids(engine, [gid for gid, _ in lines],
+                                                                        (g.c.id, g.c.winner_colour), g.c.id)}
+    hits: list[GameHits] = []
+    conts: Tally = {}
+    # (placement, next point, its colour) -> the continuation it counts for, and whether colours are exchanged:
+    # worked out once, since a search of a common shape meets the same few hundred of them again and again
+    named: dict[tuple[int, int, int], tuple[PatternContinuation, bool]] = {}
+    local_cache: dict[int, dict[int, tuple[int, int]]] = {}
+    region_conts: Tally = {}
+    # (placement, point, colour) of the first move in the region -> the continuation it counts for: as `named`
+    in_region: dict[tuple[int, int, int], PatternContinuation] = {}
+
+    def region_continuation(k: int, point: int, colour: int) -> PatternContinuation:
+        if point < 0:
+            return _entry(region_conts, "", None)  # the line ended first
+        if found[k].swapped:
+            colour = BLACK + WHITE - colour
+        return _entry(region_conts, "B" if colour == BLACK else "W", scan.regions[k][point])
+
+    def continuation(k: int, nxt: int, colour: int) -> tuple[PatternContinuation, bool]:
+        place = found[k]
+        local: tuple[int, int] | None = None
+        if nxt >= 0:
+            points = local_cache.get(k)
+            if points is None:
+                points = local_cache[k] = local_points(pattern, place, size, margin)
+            local = points.get(nxt)
+        if colour and place.swapped:
+            colour = BLACK + WHITE - colour
+        # elsewhere (no colour): a move away from the pattern, a pass, a swap, a sweep
+        colour_text = "" if local is None else "B" if colour == BLACK else "W" if colour == WHITE else ""
+        return _entry(conts, colour_text, local), place.swapped
+
+    for gid, at in lines:
+        plies, win = plies_of[gid], winners[gid]
+        hits.append(GameHits(gid, win, at))
+        for ply, k, nxt, colour, rply, rpoint, rcolour in at:
+            in_reg = in_region.get((k, rpoint, rcolour))
+            if in_reg is None:
+                in_reg = in_region[(k, rpoint, rcolour)] = region_continuation(k, rpoint, rcolour)
+            in_reg.count(gid, win, found[k].swapped)
+            if rply > ply + 1:
+                in_reg.tenuki += 1
+            if ply >= plies:
+                continue  # the line ends there
+            key = (k, nxt, colour)
+            known = named.get(key)
+            if known is None:
+                known = named[key] = continuation(*key)
+            c, swapped = known
+            c.count(gid, win, swapped)
+    return PatternResult(game, size, found, hits, _ordered(region_conts.values()), _ordered(conts.values()),
+                         scanned=scanned, considered=considered)

@@ -1,0 +1,81 @@
+"""`records reindex`: rebuild the position index and the pattern change lists from the stored records, and bring
+each record's verdict up to the rules as they stand (a stored verdict that the rules now judge otherwise is
+replaced, with its problems).
+
+Each stored record is read back and replayed once (archive/store/record_rows.py follows the verifier's replay for
+both); each batch of games is replaced in one transaction (the positions through the stage, whose rows stand for
+the games' indexed rows until the merge at the end makes the index again whole: archive/positions/stage.py), so
+both stay exact for the games already done if it is stopped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import Engine, select
+from sqlmodel import Session, col
+
+from ..core.db import writer
+from ..core.models import GameRow, PatternLineRow, ProblemRow
+from ..core.stored import parse_row
+from ..positions.stage import merge_pending, unindex, unstage
+from ..positions.values import POSITIONS
+from .record_rows import archive_rows, game_columns, write_index
+
+# The stored bytes and where they came from are the user's; reindex never rewrites them.
+_KEPT = frozenset({"raw", "sha256", "encoding", "source_file", "source_index"})
+
+
+def reindex(engine: Engine, *, batch: int = 500,
+            on_batch: Callable[[int], None] | None = None) -> tuple[int, int, int, int]:
+    """(records, positions, change lists, verdicts updated) after rebuilding both from every stored record."""
+    patterns_table = PatternLineRow.__table__  # type: ignore[attr-defined]
+    done = positions = lines = updated = 0
+    game_table = GameRow.__table__  # type: ignore[attr-defined]
+    problem_table = ProblemRow.__table__  # type: ignore[attr-defined]
+    last = 0
+    while True:
+        with engine.connect() as conn:
+            ids = list(conn.scalars(select(col(GameRow.id)).where(col(GameRow.id) > last)
+                                    .order_by(col(GameRow.id)).limit(batch)))
+        if not ids:
+            break
+        found: list[tuple[int, dict[str, Any]]] = []
+        unread: list[int] = []
+        verdicts: list[tuple[int, dict[str, Any], list[dict[str, Any]]]] = []
+        with Session(engine) as session:
+            for row in session.scalars(select(GameRow).where(col(GameRow.id).in_(ids))):
+                assert row.id is not None
+                try:
+                    values, problems = archive_rows(parse_row(row), source_file=row.source_file,
+                                                    source_index=row.source_index)
+                except Exception:  # a record that no longer reads keeps neither positions nor a change list
+                    unread.append(row.id)
+                    continue
+                # The signature is rewritten with the verdict's columns when it changed.
+                stale = {k: v for k, v in game_columns(values).items() if k not in _KEPT and getattr(row, k) != v}
+                if stale:
+                    verdicts.append((row.id, stale, problems))
+                found.append((row.id, values))
+        with writer(engine).begin() as conn:
+            # The staged rows of a game stand for its indexed rows until the merge replaces them (every game
+            # staged again: the index made again whole); a game that no longer has positions leaves the index now.
+            unstage(conn, ids)
+            unindex(conn, unread + [gid for gid, values in found if values.get(POSITIONS) is None], lambda gid: None)
+            conn.execute(patterns_table.delete().where(patterns_table.c.game_id.in_(ids)))
+            staged, written = write_index(conn, found)
+            positions += staged
+            lines += written
+            for game_id, stale, problems in verdicts:
+                conn.execute(game_table.update().where(game_table.c.id == game_id).values(**stale))
+                conn.execute(problem_table.delete().where(problem_table.c.game_id == game_id))
+                if problems:
+                    conn.execute(problem_table.insert(), [{**p, "game_id": game_id} for p in problems])
+            updated += sum(1 for _, stale, _ in verdicts if set(stale) != {"signature"})  # a signature only: no verdict
+        done += len(ids)
+        last = int(ids[-1] or 0)
+        if on_batch is not None:
+            on_batch(done)
+    merge_pending(engine)
+    return done, positions, lines, updated

@@ -1,0 +1,151 @@
+"""Players: the aliases `records alias` makes (further spellings made one player) and the player list.
+
+Names are players through their identity keys (archive/core/names.py: case, spacing and punctuation aside); an alias
+maps one more key to the key of the player it belongs to, and never chains.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, col, select
+
+from ...verifier.judging.status import drawn
+from ..core.db import writer
+from ..core.models import AliasRow, GameRow
+from ..core.names import has_alias_table, identity_key, load_identities, player_names
+
+
+def aliases(session: Session) -> list[AliasRow]:
+    if not has_alias_table(session):
+        return []
+    return list(session.exec(select(AliasRow).order_by(col(AliasRow.canonical), col(AliasRow.key))))
+
+
+class AliasError(ValueError):
+    """An alias that cannot be made or removed (the CLI reports it and exits with 2)."""
+
+
+def add_alias(engine: Engine, name: str, others: Sequence[str]) -> list[tuple[str, str]]:
+    """Make each of `others` the same player as `name`; returns (other key, canonical key) for each made.
+
+    Aliases never chain: when `name` is itself an alias its player is used, and the spellings that pointed to an
+    `other` now point to `name`'s player.
+    """
+    AliasRow.__table__.create(engine, checkfirst=True)  # type: ignore[attr-defined]  # SQLModel sets __table__
+    target = identity_key(name)
+    if target is None:
+        raise AliasError("a player's name must not be empty")
+    made: list[tuple[str, str]] = []
+    with Session(writer(engine)) as session:
+        current = {r.key: r for r in session.exec(select(AliasRow))}
+        canonical = current[target].canonical if target in current else target
+        for other in others:
+            key = identity_key(other)
+            if key is None:
+                raise AliasError("a player's name must not be empty")
+            if key == canonical:
+                continue  # already the same player
+            for row in current.values():
+                if row.canonical == key:
+                    row.canonical, row.player = canonical, name
+                    session.add(row)
+            existing = current.get(key)
+            if existing is None:
+                existing = current[key] = AliasRow(key=key, canonical=canonical, name=other, player=name)
+            else:
+                existing.canonical, existing.name, existing.player = canonical, other, name
+            session.add(existing)
+            made.append((key, canonical))
+        session.commit()
+    return made
+
+
+def remove_alias(engine: Engine, name: str) -> int:
+    """Undo `records alias` for `name`: its own alias, or (for a player others were made) all that point to it.
+    Returns how many aliases were removed."""
+    key = identity_key(name)
+    if key is None:
+        return 0
+    with Session(engine) as session:  # not the writer's: looking takes no write lock
+        if not has_alias_table(session):
+            return 0
+    with Session(writer(engine)) as session:
+        rows = list(session.exec(select(AliasRow).where(col(AliasRow.key) == key)))
+        if not rows:
+            rows = list(session.exec(select(AliasRow).where(col(AliasRow.canonical) == key)))
+        for row in rows:
+            session.delete(row)
+        session.commit()
+    return len(rows)
+
+
+@dataclass(slots=True)
+class PlayerSummary:
+    """One player's records of one game."""
+
+    key: str
+    name: str
+    game: str
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    first: dt.date | None = None
+    last: dt.date | None = None
+    spellings: set[str] = field(default_factory=set)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.name, "game": self.game, "games": self.games, "wins": self.wins,
+                "losses": self.losses, "draws": self.draws,
+                "first": self.first.isoformat() if self.first else None,
+                "last": self.last.isoformat() if self.last else None, "spellings": sorted(self.spellings)}
+
+
+def player_list(session: Session, game: str | None = None) -> list[PlayerSummary]:
+    """Every player (identity) with games, wins, losses and draws per game and the first and last date; a player
+    is counted with the colour held at the end (after a swap), the winner as the verdict names it."""
+    ids = load_identities(session)
+    g = GameRow
+    stmt = sa_select(col(g.game), col(g.black_final), col(g.white_final), col(g.black), col(g.white),
+                     col(g.winner_colour), col(g.result_status), col(g.result_method), col(g.computed_result),
+                     col(g.result_checked), col(g.date_first), col(g.date_last))
+    if game:
+        stmt = stmt.where(col(g.game) == game)
+    stmt = stmt.order_by(col(g.id))
+    out: dict[tuple[str, str], PlayerSummary] = {}
+    for kind, bf, wf, b, w, winner, status, method, computed, checked, first, last in session.execute(stmt):
+        sides = [(bf if bf is not None else b, "B"), (wf if wf is not None else w, "W")]
+        self_play = ids.key(sides[0][0]) is not None and ids.key(sides[0][0]) == ids.key(sides[1][0])
+        if self_play:
+            sides = sides[:1]  # GEN-8: one game, neither won nor lost by that player
+        tie = winner is None and drawn(status, method, computed, checked)
+        for name, colour in sides:
+            key = ids.key(name)
+            if key is None or name is None:
+                continue
+            p = out.setdefault((key, kind), PlayerSummary(key, name, kind))
+            p.games += 1
+            p.spellings.add(name)
+            if self_play:
+                pass
+            elif winner == colour:
+                p.wins += 1
+            elif winner is not None:
+                p.losses += 1
+            elif tie:
+                p.draws += 1
+            if first and (p.first is None or first < p.first):
+                p.first = first
+            end = last or first
+            if end and (p.last is None or end > p.last):
+                p.last = end
+    names = player_names(session, ids)
+    for p in out.values():
+        p.name = names.get(p.key, p.name)
+    return sorted(out.values(), key=lambda p: (p.name.casefold(), p.game))

@@ -1,0 +1,381 @@
+"""The archive's commands: `records import`, `show`, `export`, `stats` (search_cmd.py: `records search`).
+
+Exit codes as in common.py: 0 ok; 1 nothing found, or some files or records failed; 2 bad usage or an unreachable
+database. Every text that comes from a record is shown literally (never read as rich markup).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from ..archive.core.filters import Filters
+from ..records.games import short_name
+from ..verifier.judging.status import ResultStatus, VerdictClass
+from .common import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    CommandError,
+    add_commands,
+    expected_failures,
+    make_console,
+    note,
+    open_archive,
+    print_json,
+    reading,
+)
+from .options import (
+    DbOption,
+    JsonOption,
+    JsonReportOption,
+    SgfPointsJsonOption,
+    number,
+    whole_number,
+    with_filters,
+)
+from .tables import percent, print_table, record_json
+from .views.layout import Column
+from .views.safe_text import plain as shown
+from .views.words import plural, totals_line
+
+if TYPE_CHECKING:
+    from ..archive.core.models import GameRow
+    from ..archive.store.importer import FileResult
+    from ..verifier.judging.analysis import Analysis
+    from ..verifier.judging.verdict import Verdict
+
+
+def register(app: typer.Typer) -> None:
+    """Add the archive's commands to the app."""
+    add_commands(app, {"import": import_cmd, "show": show_cmd, "export": export_cmd, "stats": stats_cmd})
+
+
+def import_cmd(
+    paths: Annotated[list[Path], typer.Argument(help="Record files (.rec, .sgf) and folders (searched recursively).",
+                                                show_default=False)],
+    db: DbOption = None,
+    workers: Annotated[int | None, typer.Option("--workers", "-j", help="Worker processes that parse and verify "
+                                                "(1: none; default: one per CPU but one, at most 8; used from 100 "
+                                                "files on).", **number(1, 256))] = None,
+    batch_size: Annotated[int, typer.Option("--batch", help="Records per transaction.", **number(1, 100_000))] = 500,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every duplicate.")] = False,
+    skip_duplicates: Annotated[bool, typer.Option("--skip-duplicates", help="Keep out likely duplicates: records "
+                                                  "with the Dyer signature and players of a stored one.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (there is none unless stderr is a "
+                                        "terminal).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of a table.")] = False,
+) -> None:
+    """Parse, verify and store records; an interrupted import completes when run again."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..archive.store.importer import Importer, collect_files
+
+    err = make_console(stderr=True)
+    out = make_console()
+    files, missing = collect_files(paths)
+    for line in missing:
+        err.print(Text(f"error: {line}"))
+    if not files:
+        if missing:
+            raise typer.Exit(EXIT_USAGE)
+        raise CommandError("no record files found (.rec or .sgf)", EXIT_FAILED)
+    with open_archive(db, create=True) as engine:
+        progress = Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
+                            TextColumn("{task.fields[records]} records"), TimeElapsedColumn(), console=err,
+                            disable=quiet or not err.is_terminal, transient=False)
+        task = progress.add_task("import", total=len(files), records=0)
+
+        def on_file(result: FileResult) -> None:
+            if result.error:
+                progress.console.print(Text(f"unreadable: {result.error}", style="red"))
+            for line in result.failures:
+                progress.console.print(Text(f"failed: {line}", style="red"))
+            for line in result.refused:
+                progress.console.print(Text(f"not stored: {line}", style="red"))
+            progress.update(task, advance=1, records=importer.summary.records)
+
+        importer = Importer(engine, batch_size=batch_size, workers=workers, on_file=on_file,
+                            skip_likely=skip_duplicates)
+        try:
+            with progress:
+                summary = importer.run(files)
+        except KeyboardInterrupt:
+            s = importer.summary
+            err.print(f"interrupted: {s.new} new records were committed; run the same import again to complete it")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+    dups = summary.duplicate_sources
+    if dups and (verbose or len(dups) <= 10):
+        for where in dups:
+            err.print(Text(f"duplicate: {where} (already in the archive)"))
+    likely = summary.likely_duplicates
+    if likely and (verbose or len(likely) <= 10):
+        for where, like in likely:
+            err.print(Text(f"likely duplicate: {where} (the signature and players of {like}; "
+                           f"{'not stored' if skip_duplicates else 'stored'})"))
+    elif likely:
+        err.print(Text(f"{len(likely)} likely duplicates ({'not stored' if skip_duplicates else 'stored'}; "
+                       "--verbose lists them, `records duplicates` shows the groups)"))
+    if as_json:
+        print_json(summary.to_json())
+        _import_exit(summary.ok, bool(missing))
+        return
+    # The records read, as the totals line below counts them; the files that could not be read, apart.
+    counts = {"files": summary.files, "unreadable files": summary.unreadable, "records": summary.records,
+              "new": summary.new, "duplicates": summary.duplicates, "not stored": summary.not_stored,
+              "failed": summary.failed}
+    shown_counts = {k: n for k, n in counts.items() if n or k in ("files", "records", "new", "duplicates")}
+    table = Table(*shown_counts, title="import", header_style="bold", box=box.SIMPLE_HEAD)
+    table.add_row(*(str(n) for n in shown_counts.values()))
+    out.print(table)
+    out.print(totals_line(Counter({VerdictClass(k): n for k, n in summary.verdicts.items()}),
+                          Counter({ResultStatus(k): n for k, n in summary.statuses.items()})))
+    _import_exit(summary.ok, bool(missing))
+
+
+def _import_exit(ok: bool, missing: bool) -> None:
+    # A path that cannot be opened is a usage error (2), as in every command; a record that fails, 1.
+    if missing:
+        raise typer.Exit(EXIT_USAGE)
+    if not ok:
+        raise typer.Exit(EXIT_FAILED)
+
+
+def show_cmd(
+    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record's id in the archive.",
+                                             parser=whole_number(1))],
+    db: DbOption = None,
+    ascii_only: Annotated[bool, typer.Option("--ascii", help="Draw the board with ASCII only.")] = False,
+    as_json: JsonReportOption = False,
+    sgf_points: SgfPointsJsonOption = False,
+    history: Annotated[bool, typer.Option("--history", help="Also list the versions `records fix` replaced.")]
+    = False,
+) -> None:
+    """A stored record: its verdict as `verify` gives it, every problem, and the final position."""
+    from ..archive.core.rows import problems_of, rows_by_ids
+    from ..archive.core.stored import parse_row, stored_verdict
+
+    with open_archive(db) as engine:
+        found, _ = rows_by_ids(engine, [record_id])
+        problems = problems_of(engine, record_id) if found else []
+    if not found:
+        raise CommandError(f"no record {record_id} in the archive", EXIT_FAILED)
+    row = found[0]
+    with expected_failures():
+        verdict = stored_verdict(row, problems)
+        if as_json:
+            print_json({**record_json(row, verdict), **({"history": _history_json(db, record_id)} if history else {})})
+            return
+        record = parse_row(row)
+    from ..records.notation import Notation
+    from ..verifier.judging.analysis import analyse
+
+    # The boards come from one replay of the stored bytes; the verdict shown is the stored one.
+    analysis = analyse(record, notation=Notation.SGF if sgf_points else Notation.CUSTOMARY)
+    console = make_console()
+    console.print(_header(row))
+    from .views.verdict_view import render_report
+
+    render_report(console, (row.source_file or f"archive #{row.id}", record, _in_notation(verdict, analysis)),
+                  sgf_points=sgf_points, analysis=analysis)
+    if analysis.replayed:
+        from .views.boards import board_renderable
+
+        last = analysis.last
+        console.print(board_renderable(record, analysis.step_at(last), analysis.rows_at(last), ascii=ascii_only,
+                                       names=analysis.points))
+    if history:
+        _print_history(db, record_id)
+
+
+def _header(row: GameRow) -> Table:
+    t = Table.grid(padding=(0, 2))
+    t.add_column(style="bold")
+    t.add_column()
+    t.add_row("record", Text(f"#{row.id}, imported {row.imported_at:%Y-%m-%d %H:%M}"))
+    if row.source_file:
+        t.add_row("source", Text(shown(f"{row.source_file} (game {row.source_index + 1})")))
+    t.add_row("sha256", Text(row.sha256))
+    if row.signature:
+        t.add_row("signature", Text(f"{row.signature} (Dyer, docs/patterns.md)"))
+    return t
+
+
+def _in_notation(verdict: Verdict, analysis: Analysis) -> Verdict:
+    """The stored verdict, its messages naming points as the screen does (GEN-10). Stored messages use the game's
+    own notation; with `--sgf-points` they are taken from the fresh replay when it finds the same problems."""
+    from ..records.notation import Notation
+
+    fresh = analysis.verdict.problems
+    if analysis.notation is Notation.CUSTOMARY or \
+            [(p.code, p.move) for p in fresh] != [(p.code, p.move) for p in verdict.problems]:
+        return verdict
+    return dataclasses.replace(verdict, problems=fresh)
+
+
+def _history_json(db: str | None, record_id: int) -> list[dict[str, Any]]:
+    """The versions `records fix` replaced, for `records show --history`."""
+    from ..archive.store.curate import history
+
+    with open_archive(db) as engine:
+        versions = history(engine, record_id)
+    return [{"version": v.version, "sha256": v.sha256, "verdict": v.verdict, "result_status": v.result_status,
+             "replaced_at": v.replaced_at.isoformat(), "replaced_by": v.change,
+             "raw": v.raw.decode(v.encoding or "utf-8", "replace")} for v in versions]
+
+
+def _print_history(db: str | None, record_id: int) -> None:
+    """The versions `records fix` replaced, as a table."""
+    versions = _history_json(db, record_id)
+    out = make_console()
+    if not versions:
+        out.print(Text("history: the record as imported; never fixed", style="dim"))
+        return
+    columns = [Column("version", justify="right"), Column("sha256", drop=2), Column("verdict", drop=1),
+               Column("replaced", drop=3), Column("replaced by", shorten=True, least=16)]
+    cells: list[list[Text | str]] = [[str(v["version"]), v["sha256"][:12], v["verdict"],
+                                      v["replaced_at"][:16].replace("T", " "), Text(v["replaced_by"])]
+                                     for v in versions]
+    cells.append([str(len(versions) + 1), "", "", "", Text("(the current version)")])
+    out.print(Text("history", style="bold"))
+    print_table(out, columns, cells)
+
+
+@with_filters
+def export_cmd(
+    filters: Filters,
+    ids: Annotated[list[int] | None, typer.Argument(metavar="ID", help="Record ids; or use the filters.",
+                                                    show_default=False, parser=whole_number(1))] = None,
+    db: DbOption = None,
+    output: Annotated[str | None, typer.Option("--output", "-o", help="A file (one collection) or a folder (one "
+                                               "file per record; a trailing / makes one). Default: stdout.")] = None,
+    canonical: Annotated[bool, typer.Option("--canonical", help="The writer's canonical form instead of the "
+                                            "original bytes.")] = False,
+    everything: Annotated[bool, typer.Option("--all", help="Export every record.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace output files that exist.")] = False,
+    sort: Annotated[str, typer.Option("--sort", help="Order, as for search.")] = "id",
+    limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", **number(0))] = 0,
+) -> None:
+    """Records out of the archive: their original bytes (byte for byte) or --canonical."""
+    from ..archive.core.export import record_bytes
+    from ..archive.core.rows import rows, rows_by_ids
+
+    ids = ids or []
+    if not ids and filters.empty and not everything:
+        raise CommandError("name record ids, give search filters, or use --all")
+    with open_archive(db) as engine:
+        if ids:
+            found, missing = rows_by_ids(engine, ids)
+            found_ids = [r.id for r in found if r.id is not None]  # rows read back always have their id
+            extra = rows(engine, dataclasses.replace(filters, ids=found_ids), sort="id",
+                         limit=None) if not filters.empty else found
+            keep = {r.id for r in extra}
+            found = [r for r in found if r.id in keep]
+        else:
+            missing = []
+            found = rows(engine, filters, sort=sort, limit=limit or None)
+    # One error per problem: an id that is not there is said once, and "no records match" only of the others.
+    absent = [f"no record {i} in the archive" for i in dict.fromkeys(missing)]
+    if not found and absent and len(absent) == len(set(ids)):
+        for line in absent[:-1]:
+            note(f"error: {line}")
+        raise CommandError(absent[-1], EXIT_FAILED)
+    for line in absent:
+        note(f"error: {line}")
+    if not found:
+        raise CommandError("no records match", EXIT_FAILED)
+    with expected_failures():
+        if output is None:
+            sys.stdout.buffer.write(record_bytes(found, canonical=canonical))
+            sys.stdout.buffer.flush()
+        else:
+            written = _export_files(found, output, canonical=canonical, force=force)
+            where = output if len(written) == 1 else str(Path(output)) + "/"
+            note(f"exported {plural(len(found), 'record')} to {where}")
+    if missing:
+        raise typer.Exit(EXIT_FAILED)
+
+
+def _export_files(found: Sequence[GameRow], output: str, *, canonical: bool, force: bool) -> list[Path]:
+    """Write the records to the file `output` (one collection) or, for a folder, one file per record: nothing is
+    overwritten without `force`, no symlink is followed, and every file is renamed into place once complete."""
+    from ..archive.core.export import file_name, record_bytes
+    from .output_files import OutputError, write_files
+
+    out = Path(output)
+    try:
+        if out.is_dir() or output.endswith(("/", "\\")):
+            if out.is_symlink():
+                raise OutputError(f"{out} is a symbolic link: not written through")
+            out.mkdir(parents=True, exist_ok=True)
+            items = [(out / file_name(r, canonical=canonical), record_bytes([r], canonical=canonical)) for r in found]
+        else:
+            items = [(out, record_bytes(found, canonical=canonical))]
+        return write_files(items, force=force)
+    except OutputError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def stats_cmd(
+    db: DbOption = None,
+    game: Annotated[str | None, typer.Option("--game", help="Only this game.")] = None,
+    players: Annotated[int, typer.Option("--players", help="How many players to list (0: all).", **number(0))] = 20,
+    as_json: JsonOption = False,
+) -> None:
+    """Per game: records, the share that passes, results by method, win rates, the pie swap; per player: games
+    and wins."""
+    from ..archive.core.stats import game_stats, player_stats
+
+    filters = Filters(game=game)
+    with reading(db) as session:
+        per_game = game_stats(session, filters)
+        per_player = player_stats(session, filters, limit=players)
+    if as_json:
+        print_json({"games": [g.to_json() for g in per_game], "players": [p.to_json() for p in per_player]})
+    else:
+        _print_stats(per_game, per_player)
+    if not per_game:
+        raise typer.Exit(EXIT_FAILED)
+
+
+def _print_stats(per_game: Sequence[Any], per_player: Sequence[Any]) -> None:
+    console = make_console()
+    if not per_game:
+        note("the archive holds no records")
+        return
+    columns = [Column("game"), Column("records", justify="right"), Column("pass", justify="right", drop=3),
+               Column("decided", justify="right", drop=5), Column("B wins", justify="right", drop=4),
+               Column("W wins", justify="right", drop=4), Column("1st wins", justify="right", drop=6),
+               Column("swaps", justify="right", drop=2), Column("swapper", justify="right", drop=1)]
+    methods: list[Text] = []
+    cells: list[list[Text | str]] = []
+    for g in per_game:
+        short = short_name(g.game)
+        cells.append([short, str(g.records), percent(g.pass_share, missing="-"), str(g.decided),
+                      percent(g.black_rate, missing="-"), percent(g.white_rate, missing="-"),
+                      percent(g.first_player_rate, missing="-"),
+                      f"{g.swaps} ({percent(g.swap_rate, missing='-')})" if g.swaps else "0",
+                      f"{g.swapper_wins}/{g.swapper_decided}" if g.swapper_decided else "-"])
+        listed = ", ".join(f"{m} {n}" for m, n in sorted(g.methods.items(), key=lambda kv: (-kv[1], kv[0])))
+        methods.append(Text(shown(f"{short}: {listed}")))
+    console.print(Text("per game (wins as shares of decided games; 1st: the player who moved first)", style="bold"))
+    print_table(console, columns, cells)
+    console.print(Text("declared results by method", style="bold"))
+    for line in methods:
+        console.print(line)
+    if per_player:
+        console.print()
+        console.print(Text("per player", style="bold"))
+        print_table(console, [Column("player", shorten=True, least=14), Column("games", justify="right"),
+                              Column("wins", justify="right", drop=2), Column("win rate", justify="right", drop=1)],
+                    [[Text(shown(s.name or "")), str(s.games), str(s.wins),
+                      percent(s.wins / s.games if s.games else None, missing="-")] for s in per_player])

@@ -1,0 +1,77 @@
+"""The position a command is asked for, from its options: moves typed in (`explore MOVES`, `search --after`), a
+record (`--like`, `--move`) or stones (`--stones`, `--to-move`). The positions themselves are
+verifier/keys/targets.py's.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..records.model import Colour
+from ..records.notation import NotationError, parse_point_text
+from .common import CommandError, expected_failures
+from .options import game_and_size
+
+if TYPE_CHECKING:
+    from ..archive.core.filters import Filters
+    from ..records.games import Game
+    from ..records.model import Record
+    from ..records.points import Point
+    from ..verifier.keys.targets import Target
+
+
+def first_record(path: Path) -> Record:
+    """The first record of the file `path`: a file that does not read ends the command (1), one without a record
+    too (2)."""
+    from ..records.reader import read_file
+
+    with expected_failures():
+        records = read_file(path)
+    if not records:
+        raise CommandError(f"{path}: no record")
+    return records[0]
+
+
+def resolve(filters: Filters, *, moves: str | None = None, like: Path | None = None, move: int | None = None,
+            stones: str | None = None, to_move: str | None = None) -> Target:
+    """The position asked for: that of the record `like` after `move`, else of `stones`, else after `moves` (none:
+    the start); on the board of --game and --size but for a record."""
+    from ..verifier.keys.targets import PositionError, target_of_board, target_of_moves, target_of_record
+
+    try:
+        if like is not None:
+            return target_of_record(first_record(like), move)
+        game, size = game_and_size(filters)
+        if stones is not None:
+            board = _stones(stones, game, size)
+            return target_of_board(game, size, board, _colour(to_move))
+        return target_of_moves(moves or "", game, size)
+    except PositionError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _colour(to_move: str | None) -> Colour | None:
+    """--to-move: B or W (Black or White, in any case); None: not given."""
+    if to_move is None:
+        return None
+    named = to_move.strip().upper()
+    if named not in ("B", "W", "BLACK", "WHITE"):
+        raise CommandError(f"--to-move: write B or W, not {to_move!r}")
+    return Colour(named[0])
+
+
+def _stones(text: str, game: Game, size: int) -> dict[Point, Colour]:
+    """`B:Q16,D4 W:C3` as the colour on each point."""
+    board: dict[Point, Colour] = {}
+    for part in text.split():
+        colour_text, _, points = part.partition(":")
+        colour = Colour(colour_text.upper()[:1]) if colour_text[:1].upper() in "BW" else None
+        if colour is None or not points:
+            raise CommandError(f"--stones: write B:Q16,D4 W:C3, not {part!r}")
+        for name in points.split(","):
+            try:
+                board[parse_point_text(name, game, size)] = colour
+            except NotationError as exc:
+                raise CommandError(f"--stones: {exc}") from None
+    return board

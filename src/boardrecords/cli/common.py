@@ -1,0 +1,218 @@
+"""What every command shares: exit codes, the consoles, JSON output, the one way to fail, and the archive.
+
+- Exit codes: 0 ok; 1 nothing found, or some records or files failed; 2 bad usage, a path that cannot be opened,
+  or an archive that cannot be used; 130 interrupted.
+- A command that cannot go on raises CommandError; `add_commands` registers commands so that it ends as one line
+  `error: ...` on stderr and its exit code, never a traceback. `expected_failures()` turns what the archive and the
+  reader are expected to raise into a CommandError.
+- `open_archive` is the archive as a context manager: opened, and disposed of however the block ends.
+- Consoles: `make_console()`, standard output, and `make_console(stderr=True)`; colours off with NO_COLOR or
+  --no-color, or when not a terminal; as wide as the terminal, or when piped as wide as COLUMNS says (else
+  layout.PIPE_WIDTH). `SafeConsole` never writes a control character it did not make itself: the text of every
+  segment it renders (record text, file names, messages) goes through `safe_text.terminal` before rich adds its
+  own styles and cursor controls. Record text should also be given as `Text` (never as markup) and escaped where
+  it is laid out (so that columns are measured right); this is the net under those.
+
+The database layer (SQLAlchemy, SQLModel) is imported inside the functions that use it: `records verify` and
+`records replay` should not pay for loading it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import functools
+import json
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, ParamSpec
+
+import typer
+from rich.console import Console
+from rich.segment import Segment
+from rich.text import Text
+
+from ..records.limits import SettingError, check_settings
+from ..records.model import FormatError
+from .views.layout import output_width
+from .views.safe_text import json_text, terminal
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+    from sqlmodel import Session
+
+P = ParamSpec("P")
+
+EXIT_OK = 0
+EXIT_FAILED = 1  # nothing found, or some records or files failed
+EXIT_USAGE = 2  # bad usage, a path that cannot be opened, an archive that cannot be used
+EXIT_INTERRUPTED = 130
+
+
+# -- consoles -------------------------------------------------------------------------------------------------
+
+class SafeConsole(Console):
+    """A Console that writes no control character it did not make itself (see the module's description)."""
+
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+        return shown_in(self.encoding, super()._render_buffer(
+            segment if segment.control else Segment(terminal(segment.text), segment.style)
+            for segment in buffer))
+
+
+def shown_in(encoding: str, text: str) -> str:
+    """`text` with every character `encoding` cannot write as a visible escape (`\\u2026`), as control characters
+    are: any output encoding works (PYTHONIOENCODING=ascii too)."""
+    if text.isascii() or encoding.lower().replace("-", "").startswith(("utf", "cp65001")):
+        return text
+    try:
+        text.encode(encoding)
+        return text
+    except (UnicodeEncodeError, LookupError):
+        return text.encode(encoding, "backslashreplace").decode(encoding, "replace")
+
+
+def write_out(text: str) -> None:
+    """Text on standard output (JSON, CSV, HTML) in any output encoding: what it cannot write, escaped (JSON gets
+    JSON's own `\\u` escapes, since JSON is read back)."""
+    sys.stdout.write(shown_in(sys.stdout.encoding or "utf-8", text))
+
+
+def make_console(*, no_color: bool = False, stderr: bool = False, board: bool = False) -> Console:
+    """Standard output (or, with `stderr`, the error stream, whose one-line messages are never folded).
+
+    `board`: the replay's positions. They are laid out in the width rich measures (a terminal's, piped or not, else
+    COLUMNS, else 80), which decides whether the move's text goes beside the board or below it; and with colours
+    off they have no style either, since a board's highlights carry brackets and glyphs for that (views/boards.py).
+    """
+    off = no_color or bool(os.environ.get("NO_COLOR"))
+    width = None
+    if not board:
+        probe = Console(stderr=stderr)
+        width = output_width(probe.is_terminal, probe.width)
+    # markup=False: no string printed is ever read as rich markup (record text is shown literally); emoji=False:
+    # ":smile:" in a name stays those seven characters.
+    return SafeConsole(stderr=stderr, soft_wrap=stderr, width=width, no_color=off,
+                       color_system=None if off and board else "auto", markup=False, highlight=False, emoji=False)
+
+
+def note(message: str) -> None:
+    """One line on stderr beside the command's output: a note, or an error the command goes on after."""
+    make_console(stderr=True).print(Text(message))
+
+
+def print_json(data: Any) -> None:
+    text = json_text(data, indent=1)
+    encoding = sys.stdout.encoding or "utf-8"
+    if shown_in(encoding, text) != text:  # an encoding that cannot write it: JSON's ASCII escapes
+        text = json.dumps(json.loads(text), indent=1, ensure_ascii=True)
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+# -- failing --------------------------------------------------------------------------------------------------
+
+class CommandError(Exception):
+    """Why a command cannot do what it was asked: `error: MESSAGE` on stderr, then exit status `code`."""
+
+    def __init__(self, message: str, code: int = EXIT_USAGE) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+def reporting(command: Callable[P, None]) -> Callable[P, None]:
+    """`command`, its CommandError reported as one line and an exit status; the limits' settings checked first."""
+
+    @functools.wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            try:
+                check_settings()
+            except SettingError as exc:
+                raise CommandError(str(exc), EXIT_USAGE) from None
+            command(*args, **kwargs)
+            sys.stdout.flush()  # a write that fails (a full disk) fails here, where it is reported
+        except CommandError as exc:
+            make_console(stderr=True).print(Text(f"error: {exc.message}"))
+            raise typer.Exit(exc.code) from None
+        except KeyboardInterrupt:
+            # What a writing transaction had done is rolled back; commands with more to say catch it first.
+            make_console(stderr=True).print(Text("interrupted"))
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        except BrokenPipeError:
+            # The reader of the output went away (`| head`): nothing more to say, and nothing left to flush.
+            _drop_stdout()
+            raise typer.Exit(EXIT_FAILED) from None
+        except OSError as exc:
+            if exc.errno not in _OUTPUT_ERRORS:
+                raise
+            _drop_stdout()
+            make_console(stderr=True).print(Text(f"error: cannot write the output: {exc.strerror or exc}"))
+            raise typer.Exit(EXIT_FAILED) from None
+
+    return run
+
+
+# A write to standard output that cannot go on: a full disk or quota, a file too large, a device error.
+_OUTPUT_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device, so that the interpreter's last flush has nowhere to fail."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def add_commands(app: typer.Typer, commands: Mapping[str, Callable[..., None]]) -> None:
+    """Add each command to the app under its name (see `reporting`)."""
+    for name, command in commands.items():
+        app.command(name)(reporting(command))
+
+
+@contextmanager
+def expected_failures() -> Iterator[None]:
+    """What the archive and the reader are expected to raise, as CommandError: a filter that cannot be understood
+    or an archive that cannot be used (2), a record or a file that cannot be read (1)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ..archive.core.db import ArchiveError, first_line
+    from ..archive.core.filters import FilterError
+
+    try:
+        yield
+    except (ArchiveError, FilterError) as exc:
+        raise CommandError(str(exc)) from None
+    except SQLAlchemyError as exc:
+        raise CommandError(f"database: {first_line(getattr(exc, 'orig', None) or exc)}") from None
+    except FormatError as exc:
+        raise CommandError(exc.describe(), EXIT_FAILED) from None
+    except OSError as exc:
+        raise CommandError(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "), EXIT_FAILED) from None
+
+
+# -- the archive ----------------------------------------------------------------------------------------------
+
+@contextmanager
+def open_archive(db: str | None, *, create: bool = False, write: bool = False) -> Iterator[Engine]:
+    """The archive `db` (`--db`: a path or URL; None: env RECORDS_DB, else records.db), disposed of when the block
+    ends; its expected failures, and those of the block, as CommandError (`expected_failures`)."""
+    from ..archive.store.access import open_archive as engine_of
+
+    with expected_failures():
+        engine = engine_of(db, create=create, write=write)
+        try:
+            yield engine
+        finally:
+            engine.dispose()
+
+
+@contextmanager
+def reading(db: str | None) -> Iterator[Session]:
+    """A read session on the archive `db` (see `open_archive`)."""
+    from ..archive.core.db import session_scope
+
+    with open_archive(db) as engine, session_scope(engine) as session:
+        yield session

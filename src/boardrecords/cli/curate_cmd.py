@@ -1,0 +1,112 @@
+"""Curating the archive: `records fix` (correct a stored record, keeping the versions it replaces) and `records
+delete`. docs/tournaments.md describes both.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from ..archive.core.filters import Filters
+from .common import (
+    EXIT_FAILED,
+    CommandError,
+    add_commands,
+    make_console,
+    note,
+    open_archive,
+    print_json,
+)
+from .options import DbOption, whole_number, with_filters
+from .views.words import plural
+
+
+def register(app: typer.Typer) -> None:
+    add_commands(app, {"delete": delete_cmd, "fix": fix_cmd})
+
+
+@with_filters
+def delete_cmd(
+    filters: Filters,
+    ids: Annotated[list[int] | None, typer.Argument(metavar="ID", help="Record ids; or use the filters.",
+                                                    show_default=False, parser=whole_number(1))] = None,
+    db: DbOption = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Delete without asking.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the ids deleted as JSON, `deleted`: [1, 2], instead "
+                                          "of the count.")] = False,
+) -> None:
+    """Delete records (and their problems) from the archive: by id, or every record the filters select (after
+    a count and a confirmation unless --yes)."""
+    from ..archive.core.db import session_scope
+    from ..archive.core.search import count
+    from ..archive.store.curate import delete_records
+
+    ids = ids or []
+    if not ids and filters.empty:
+        raise CommandError("name record ids or give search filters")
+    chosen = dataclasses.replace(filters, ids=ids) if ids else filters
+    with open_archive(db, write=True) as engine:
+        with session_scope(engine) as session:
+            n = count(session, chosen)
+        if not n:
+            raise CommandError("no records match", EXIT_FAILED)
+        if not yes:
+            if not sys.stdin.isatty():
+                raise CommandError(f"{plural(n, 'record')} match: confirm with --yes")
+            if not typer.confirm(f"delete {plural(n, 'record')}?", err=True):
+                raise typer.Exit(EXIT_FAILED)
+        deleted = delete_records(engine, chosen)
+    if as_json:
+        print_json({"deleted": deleted})
+    else:
+        note(f"deleted {plural(len(deleted), 'record')}")
+
+
+def fix_cmd(
+    record_id: Annotated[int, typer.Argument(metavar="ID", help="The record's id in the archive.",
+                                             parser=whole_number(1))],
+    settings: Annotated[list[str] | None, typer.Option("--set", metavar="PROP=VALUE", help="A root property to set "
+                                                       "(PB='Lee Sedol', RO=3, RE=B+R; empty VALUE removes it); "
+                                                       "repeat for several.", show_default=False)] = None,
+    undo: Annotated[bool, typer.Option("--undo", help="Bring back the version the last fix replaced.")] = False,
+    db: DbOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the record as stored now as JSON (`id`, `sha256`, "
+                                          "`verdict`, `result_status`, `black`, `white`, `event`, `round`, "
+                                          "`result`) instead of the one line.")] = False,
+) -> None:
+    """Correct a stored record: stores it as a new version (same id), verifies it again and keeps the bytes it
+    replaces (`records show ID --history`)."""
+    from ..archive.store.curate import FixError, Unchanged, fix_record, parse_settings, undo_fix
+    from ..records.model import FormatError
+
+    if bool(settings) == undo:
+        raise CommandError("give --set PROP=VALUE (one or more) or --undo")
+    try:
+        pairs = parse_settings(settings or [])
+    except FixError as exc:
+        raise CommandError(str(exc)) from None
+    with open_archive(db, write=True) as engine:
+        try:
+            row = undo_fix(engine, record_id) if undo else fix_record(engine, record_id, pairs)
+        except Unchanged:
+            if as_json:
+                print_json({"id": record_id, "changed": False})
+            else:
+                note(f"record {record_id}: nothing to change (it already holds "
+                     f"{'that version' if undo else 'these settings'}); no new version stored")
+            return
+        except LookupError as exc:
+            raise CommandError(str(exc).strip("'\""), EXIT_FAILED) from None
+        except (FixError, FormatError) as exc:
+            raise CommandError(exc.describe() if isinstance(exc, FormatError) else str(exc)) from None
+    if as_json:
+        print_json({"id": row.id, "changed": True, "sha256": row.sha256, "verdict": row.verdict,
+                    "result_status": row.result_status, "black": row.black, "white": row.white, "event": row.event,
+                    "round": row.round, "result": row.result})
+    else:
+        make_console().print(Text(f"record {row.id} {'restored' if undo else 'fixed'}: verdict {row.verdict}, result "
+                          f"{row.result_status}"))

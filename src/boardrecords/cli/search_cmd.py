@@ -1,0 +1,352 @@
+"""`records search`: records by their players, events, dates, results and verdicts (archive/core/search.py), by a
+position they reached (`--after`, `--like/--move`, `--stones`: docs/positions.md), or by a pattern that appeared
+in them (`--pattern`, `--pattern-from`: docs/patterns.md), and what was played next.
+"""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from ..archive.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
+from ..records.games import Game
+from ..records.notation import column_name
+from .asked_positions import first_record, resolve
+from .common import (
+    EXIT_FAILED,
+    CommandError,
+    add_commands,
+    make_console,
+    note,
+    open_archive,
+    print_json,
+    write_out,
+)
+from .options import CsvOption, DbOption, JsonOption, game_and_size, number, with_filters
+from .tables import (
+    Extra,
+    count_line,
+    dicts_csv,
+    game_table,
+    pattern_json,
+    percent,
+    print_table,
+    row_json,
+    rows_csv,
+)
+from .views.layout import Column
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..archive.core.models import GameRow
+    from ..archive.patterns.search import PatternContinuation
+    from ..verifier.keys.patterns import Pattern
+
+# The position and pattern forms import the position index's and the pattern search's modules when they run:
+# the plain search need not load them.
+
+
+def register(app: typer.Typer) -> None:
+    add_commands(app, {"search": search_cmd, "duplicates": duplicates_cmd})
+
+
+@with_filters
+def search_cmd(
+    filters: Filters,
+    db: DbOption = None,
+    sort: Annotated[str, typer.Option("--sort", help=f"Sort by {', '.join(SORT_NAMES)}; `-` first for "
+                                                     "descending; several with commas.")] = "id",
+    limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", **number(0))
+                     ] = DEFAULT_LIMIT,
+    as_json: JsonOption = False,
+    as_csv: CsvOption = False,
+    after: Annotated[str | None, typer.Option("--after", "--position", help="Games that reached the position after "
+                                              "these moves (Q16,D4 or pd,dp; any move order, any symmetry).",
+                                              rich_help_panel="Position")] = None,
+    like: Annotated[Path | None, typer.Option("--like", help="... the position of this record (with --move).",
+                                              rich_help_panel="Position")] = None,
+    move: Annotated[int | None, typer.Option("--move", help="... after this many of its moves.",
+                                             rich_help_panel="Position")] = None,
+    stones: Annotated[str | None, typer.Option("--stones", help="... these stones: 'B:Q16,D4 W:C3'.",
+                                               rich_help_panel="Position")] = None,
+    to_move: Annotated[str | None, typer.Option("--to-move", help="With --stones: B or W (default: the colour "
+                                                "with fewer stones, Black on a tie).", rich_help_panel="Position")
+                       ] = None,
+    pattern: Annotated[str | None, typer.Option("--pattern", help="Games where this pattern appeared: rows of X, O, "
+                                                ". (empty) and * (any), separated by / or newlines.",
+                                                rich_help_panel="Pattern")] = None,
+    pattern_from: Annotated[Path | None, typer.Option("--pattern-from", help="... the pattern of a region of this "
+                                                      "record (with --region, and --move).",
+                                                      rich_help_panel="Pattern")] = None,
+    region: Annotated[str | None, typer.Option("--region", help="... the region: two corners, Q16:T19.",
+                                               rich_help_panel="Pattern")] = None,
+    anchor: Annotated[str | None, typer.Option("--anchor", help="anywhere, corner (top left of the pattern in a "
+                                               "corner), edge (top row on an edge), or sides: top-right...",
+                                               rich_help_panel="Pattern")] = None,
+    either_colour: Annotated[bool, typer.Option("--either-colour", help="Also with Black and White exchanged.",
+                                                rich_help_panel="Pattern")] = False,
+    next_move: Annotated[bool, typer.Option("--next-move", help="The table counts the move right after each "
+                                            "appearance, not the first one in the pattern's region.",
+                                            rich_help_panel="Pattern")] = False,
+    signature: Annotated[str | None, typer.Option("--signature", help="Games of Go or Conversion Go with this Dyer "
+                                                  "signature, in any symmetry (docs/patterns.md).")] = None,
+) -> None:
+    """Find records in the archive (by a position or a pattern too: docs/positions.md, docs/patterns.md)."""
+    if pattern is not None or pattern_from is not None:
+        pattern_search(filters, db=db, pattern=pattern, source=pattern_from, move=move, region=region,
+                       anchor=anchor, either_colour=either_colour, limit=limit, as_json=as_json, as_csv=as_csv,
+                       next_move=next_move)
+        return
+    if after is not None or like is not None or stones is not None:
+        position_search(filters, db=db, moves=after, like=like, move=move, stones=stones, to_move=to_move,
+                        limit=limit, as_json=as_json, as_csv=as_csv)
+        return
+    from ..archive.core.db import session_scope
+    from ..archive.core.rows import rows
+    from ..archive.core.search import count
+
+    if as_json and as_csv:
+        raise CommandError("--json and --csv exclude each other")
+    if signature is not None:
+        signature_search(signature, db=db, size=filters.size, limit=limit, as_json=as_json, as_csv=as_csv)
+        return
+    with open_archive(db) as engine:
+        found = rows(engine, filters, sort=sort, limit=limit or None, light=True)
+        total = len(found)
+        if limit and total == limit:
+            with session_scope(engine) as session:
+                total = count(session, filters)
+    print_games(found, total, as_json=as_json, as_csv=as_csv, none="no records match")
+
+
+# -- by signature and likely duplicates ------------------------------------------------------------------------
+
+def signature_search(signature: str, *, db: str | None, size: int | None, limit: int, as_json: bool,
+                     as_csv: bool) -> None:
+    """`records search --signature SIG`: the games with that Dyer signature in any symmetry, newest first."""
+    from ..archive.core.rows import rows_by_ids
+    from ..archive.patterns.signatures import games_by_signature
+
+    with open_archive(db) as engine:
+        try:
+            ids = games_by_signature(engine, signature, size)
+        except ValueError as exc:
+            raise CommandError(f"--signature: {exc}") from None
+        shown = ids[:limit] if limit else ids
+        found, _ = rows_by_ids(engine, shown) if shown else ([], [])
+    print_games(found, len(ids), as_json=as_json, as_csv=as_csv, none="no records have this signature")
+
+
+def print_games(found: Sequence[GameRow], total: int, *, as_json: bool, as_csv: bool, none: str) -> None:
+    """A listing of games as JSON, CSV or the games table with its count; `none` said, and exit 1, when empty."""
+    if as_json:
+        print_json([row_json(r) for r in found])
+    elif as_csv:
+        write_out(rows_csv(found))
+    elif found:
+        out = make_console()
+        out.print(game_table(found, out.width))
+        out.print(Text(count_line(len(found), total), style="dim"))
+    if not found:
+        if not as_json and not as_csv:
+            note(none)
+        raise typer.Exit(EXIT_FAILED)
+
+
+def duplicates_cmd(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Likely duplicates: games with one Dyer signature, size and players, whatever their headers, comments or
+    orientation (docs/patterns.md). Exit 1 when there are none."""
+    from ..archive.core.rows import rows_by_ids
+    from ..archive.patterns.signatures import duplicate_groups
+
+    with open_archive(db) as engine:
+        groups = duplicate_groups(engine)
+        found, _ = rows_by_ids(engine, [i for grp in groups for i in grp]) if groups else ([], [])
+    by_id = {r.id: r for r in found}
+    if as_json:
+        print_json([{"signature": by_id[grp[0]].signature, "ids": grp,
+                     "records": [row_json(by_id[i]) for i in grp if i in by_id]} for grp in groups])
+    else:
+        out = make_console()
+        for grp in groups:
+            out.print(Text(f"{by_id[grp[0]].signature}: {len(grp)} records", style="bold"))
+            out.print(game_table([by_id[i] for i in grp if i in by_id], out.width))
+        if groups:
+            out.print(Text(f"{len(groups)} group{'s' if len(groups) != 1 else ''} of likely duplicates, "
+                           f"{sum(len(g) for g in groups)} records", style="dim"))
+        else:
+            note("no likely duplicates")
+    if not groups:
+        raise typer.Exit(EXIT_FAILED)
+
+
+# -- by position --------------------------------------------------------------------------------------------
+
+def position_search(filters: Filters, *, db: str | None, moves: str | None, like: Path | None, move: int | None,
+                    stones: str | None, to_move: str | None, limit: int, as_json: bool, as_csv: bool) -> None:
+    """`records search` with a position: the games that reached it, where, and what came next."""
+    from ..archive.positions.explore import count_at, games_at
+
+    target = resolve(filters, moves=moves, like=like, move=move, stones=stones, to_move=to_move)
+    with open_archive(db) as engine:
+        found = games_at(engine, target.key, filters, limit=limit or 1_000_000)
+        total = count_at(engine, target.key, filters) if limit and len(found) == limit else len(found)
+    data = [row_json(r.game) | {"at_move": r.ply, "next": target.shown(r.next) if r.next else None} for r in found]
+    if as_json:
+        print_json(data)
+    elif as_csv:
+        write_out(dicts_csv(data))
+    elif found:
+        out = make_console()
+        extra: list[Extra] = [(Column("at", justify="right"), [str(item["at_move"]) for item in data]),
+                              (Column("next"), [Text(item["next"] or "") for item in data])]
+        out.print(game_table([r.game for r in found], out.width, extra=extra))
+        out.print(Text(count_line(len(found), total), style="dim"))
+    if not found:
+        if not as_json and not as_csv:
+            note("no records reached this position")
+        raise typer.Exit(EXIT_FAILED)
+
+
+# -- by pattern ---------------------------------------------------------------------------------------------
+
+# Labels of the continuations on the drawing: lower-case letters that are not a stone's X or O.
+SIDE_ORDER = ("top", "bottom", "left", "right")
+LABELS = [ch for ch in string.ascii_lowercase if ch not in "ox"]
+
+
+def resolve_pattern(filters: Filters, *, pattern: str | None, source: Path | None, move: int | None,
+                    region: str | None, anchor: str | None) -> tuple[Pattern, Game, int, tuple[int, int]]:
+    """The pattern asked for, its game and board size, and where it is drawn (the offset of its top left)."""
+    from ..verifier.keys.patterns import PatternError, parse_pattern, pattern_of_region
+    from ..verifier.keys.targets import PositionError, board_after
+
+    try:
+        if source is not None:
+            if region is None:
+                raise CommandError("--pattern-from needs --region, e.g. --region Q16:T19")
+            record = first_record(source)
+            found, origin = pattern_of_region(board_after(record, move), record.game, region, anchor=anchor)
+            return found, record.game, record.size, origin
+        game, size = game_and_size(filters)
+        assert pattern is not None
+        found = parse_pattern(pattern, anchor)
+        return found, game, size, reference(found, size)
+    except (PatternError, PositionError) as exc:
+        raise CommandError(str(exc)) from None
+
+
+def reference(pattern: Pattern, size: int) -> tuple[int, int]:
+    """Where a pattern given as rows is drawn: against the edges its anchor names, else one point in from the
+    top left (so that the points around it have names)."""
+    from ..verifier.keys.patterns import offsets
+
+    allowed = offsets(pattern, size)
+    xs = sorted({x for x, _ in allowed})
+    ys = sorted({y for _, y in allowed})
+    return (1 if 1 in xs and "left" not in pattern.sides else xs[0],
+            1 if 1 in ys and "top" not in pattern.sides else ys[0])
+
+
+def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, source: Path | None,
+                   move: int | None, region: str | None, anchor: str | None, either_colour: bool, limit: int,
+                   as_json: bool, as_csv: bool, next_move: bool = False) -> None:
+    from ..archive.patterns.search import search_pattern
+    from ..verifier.keys.patterns import PatternError, parse_anchor
+
+    if as_json and as_csv:
+        raise CommandError("--json and --csv exclude each other")
+    if anchor is not None:
+        try:
+            parse_anchor(anchor)
+        except PatternError as exc:
+            raise CommandError(str(exc)) from None
+    pat, game, size, (ox, oy) = resolve_pattern(filters, pattern=pattern, source=source, move=move, region=region,
+                                                anchor=anchor)
+    with open_archive(db) as engine:
+        result = search_pattern(engine, pat, game, size, filters, either_colour=either_colour)
+        shown = result.hits[:limit] if limit else result.hits
+        from ..archive.core.rows import rows_by_ids
+
+        rows, _ = rows_by_ids(engine, [h.game_id for h in shown]) if shown else ([], [])
+    by_id = {r.id: r for r in rows}
+
+    games = [row_json(by_id[h.game_id]) | {"at_moves": h.moves} for h in shown if h.game_id in by_id]
+    total = len(result.hits)
+    data = pattern_json(result, pat, game, size, (ox, oy), either_colour=either_colour, games=games)
+    if as_json:
+        print_json(data)
+    elif as_csv:
+        write_out(dicts_csv([g | {"at_moves": " ".join(map(str, g["at_moves"]))} for g in games]))
+    else:
+        out = make_console()
+        labels: dict[tuple[int, int], str] = {}
+        counted = result.next_moves if next_move else result.continuations
+        for c in counted:
+            if c.local is not None and c.local not in labels and len(labels) < len(LABELS):
+                labels[c.local] = LABELS[len(labels)]
+        out.print(_drawing(pat, game, size, ox, oy, labels))
+        if counted:
+            _continuation_table(out, counted, data["next_moves" if next_move else "continuations"], labels,
+                                tenuki=not next_move)
+        if shown:
+            at = [Text(_moves_text(g["at_moves"])) for g in games]
+            out.print(game_table([by_id[h.game_id] for h in shown if h.game_id in by_id], out.width,
+                                 extra=[(Column("at", shorten=True, least=4), at)]))
+        if total:
+            out.print(Text(f"{count_line(len(shown), total)}, {result.appearances} appearance"
+                           f"{'s' if result.appearances != 1 else ''}", style="dim"))
+    if not total:
+        if not as_json and not as_csv:
+            note("no records hold this pattern")
+        raise typer.Exit(EXIT_FAILED)
+
+
+def _continuation_table(out: Console, counted: list[PatternContinuation], items: list[dict[str, Any]],
+                        labels: dict[tuple[int, int], str], *, tenuki: bool) -> None:
+    """The continuations: in the region (`tenuki`: with the hits that came after moves elsewhere, and the
+    appearances after which the game ended first) or the moves right after."""
+    columns = [Column(""), Column("in region" if tenuki else "next"), Column("hits", justify="right"),
+               *((Column("tenuki", justify="right", drop=1),) if tenuki else ()),
+               Column("games", justify="right"), Column("B won", justify="right", drop=2),
+               Column("W won", justify="right", drop=2)]
+    rows = []
+    for c, item in zip(counted, items, strict=True):
+        move = str(item["move"]) if item["move"] != "ended" else "game ended first"
+        rows.append([labels.get(c.local, "") if c.local is not None else "", Text(move), str(c.hits),
+                     *((str(c.tenuki),) if tenuki else ()), str(c.games), percent(c.black_wins, c.hits),
+                     percent(c.white_wins, c.hits)])
+    print_table(out, columns, rows)
+
+
+def _moves_text(moves: list[int], most: int = 4) -> str:
+    text = ", ".join(map(str, moves[:most]))
+    return text + (f" +{len(moves) - most}" if len(moves) > most else "")
+
+
+def _drawing(pat: Pattern, game: Game, size: int, ox: int, oy: int, labels: dict[tuple[int, int], str]) -> Text:
+    """The pattern where it is drawn, with the points around it: X Black, O White, . empty, * any; letters mark
+    the continuations of the table, a blank the points around the pattern that no continuation names."""
+    cols = [c for c in range(-1, pat.width + 1) if 0 <= ox + c < size]
+    rws = [r for r in range(-1, pat.height + 1) if 0 <= oy + r < size]
+    width = max(len(column_name(ox + c, game)) for c in cols)
+    lines = ["    " + " ".join(column_name(ox + c, game).rjust(width) for c in cols)]
+    for r in rws:
+        cells = []
+        for c in cols:
+            inside = 0 <= c < pat.width and 0 <= r < pat.height
+            cell = labels.get((c, r)) or ("XO.*"[[1, 2, 0, -1].index(pat.cell(c, r))] if inside else " ")
+            cells.append(cell.rjust(width))
+        lines.append(f"{size - (oy + r):>3} " + " ".join(cells))
+    named = [s for s in SIDE_ORDER if s in pat.sides]
+    sides = (f"its {' and '.join(named)} side{'s' if len(named) > 1 else ''} on the board's edge"
+             if named else "anywhere on the board")
+    lines.append(f"X Black, O White, . empty, * any; {sides}")
+    return Text("\n".join(lines))
+

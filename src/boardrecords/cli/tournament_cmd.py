@@ -1,0 +1,286 @@
+"""Tournament commands: `records events`, `crosstable`, `players`, `alias`, `ratings` (views/tournament.py draws
+crosstables and rating charts).
+
+Every text from a record is shown through rich Text (never read as markup). Exit codes as in common.py: 0 ok;
+1 nothing found; 2 bad usage or an unreachable database.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.text import Text
+
+from ..records.games import game_title, short_name
+from .common import (
+    EXIT_FAILED,
+    CommandError,
+    add_commands,
+    make_console,
+    note,
+    open_archive,
+    print_json,
+    reading,
+    write_out,
+)
+from .options import CsvOption, DbOption, ForceOption, JsonOption, number
+from .tables import print_table
+from .views.layout import Column
+from .views.tournament import crosstable_csv, crosstable_html, print_crosstable, rating_svg
+from .views.words import plural
+
+GameOption = Annotated[str | None, typer.Option("--game", help="Only this game (go-ing, conversion-go, cation, "
+                                                                "quentin, squer; also go, ConversionGo).")]
+
+
+def register(app: typer.Typer) -> None:
+    add_commands(app, {"events": events_cmd, "crosstable": crosstable_cmd, "players": players_cmd,
+                       "alias": alias_cmd, "ratings": ratings_cmd})
+
+
+def _game(game: str | None) -> str | None:
+    from ..records.games import Game, game_from_name
+
+    if game is None:
+        return None
+    found = game_from_name(game)
+    if found is None:
+        raise CommandError(f"unknown game {game!r} (one of: {', '.join(g.value for g in Game)})")
+    return found.value
+
+
+def _date(value: Any) -> str:
+    return value.isoformat() if value else ""
+
+
+def _dates(first: Any, last: Any) -> str:
+    """`2019-12-14`, `2019-12-14/15`, `2019-11-30/12-01` or `2000-07-28/2003-10-07`: the part the last date
+    shares with the first left out."""
+    a, b = _date(first), _date(last)
+    if not a or not b or a == b:
+        return a or b
+    for cut in (8, 5):
+        if a[:cut] == b[:cut]:
+            return f"{a}/{b[cut:]}"
+    return f"{a}/{b}"
+
+
+# -- events ---------------------------------------------------------------------------------------------------
+
+def events_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption = False) -> None:
+    """Every event (EV) in the archive: its games, first and last date, rounds, players, records and how many
+    pass."""
+    from ..archive.tournaments.events import list_events
+
+    kind = _game(game)
+    with reading(db) as session:
+        found = list_events(session, kind)
+    if as_json:
+        print_json([e.to_json() for e in found])
+    elif found:
+        columns = [Column("event", shorten=True, least=16), Column("game", drop=3), Column("dates", drop=4),
+                   Column("rounds", justify="right", drop=5), Column("players", justify="right", drop=2),
+                   Column("records", justify="right"), Column("pass", justify="right", drop=1)]
+        print_table(make_console(), columns, [
+            [Text(e.name), " ".join(short_name(g) for g in sorted(e.games)), _dates(e.first, e.last),
+             str(len(e.rounds)) if e.rounds else "-", str(len(e.players)), str(e.records), str(e.passed)]
+            for e in found])
+    if not found:
+        if not as_json:
+            note("no records name an event (EV)")
+        raise typer.Exit(EXIT_FAILED)
+
+
+# -- crosstable -----------------------------------------------------------------------------------------------
+
+def crosstable_cmd(
+    event: Annotated[str, typer.Argument(metavar="EVENT", help="The event, as EV names it (case, spacing and "
+                                                               "punctuation do not matter).")],
+    db: DbOption = None,
+    game: GameOption = None,
+    as_json: JsonOption = False,
+    as_csv: CsvOption = False,
+    as_html: Annotated[bool, typer.Option("--html", help="Print one self-contained, printable HTML page.")] = False,
+) -> None:
+    """An event's players ranked by score, each round's opponent (by rank), colour and result, and the
+    tie-breaks (docs/tournaments.md)."""
+    from ..archive.core.names import load_identities, player_names
+    from ..archive.tournaments.crosstable import crosstable, pairing_from_row, players_of
+    from ..archive.tournaments.events import event_rows
+
+    if sum((as_json, as_csv, as_html)) > 1:
+        raise CommandError("--json, --csv and --html exclude each other")
+    kind = _game(game)
+    with reading(db) as session:
+        name, rows = event_rows(session, event, kind)
+        ids = load_identities(session)
+        names = player_names(session, ids, players_of(rows))
+    if not rows or name is None:
+        raise CommandError(f"no records of event {event!r}" + (f" in {game_title(kind)}" if kind else ""), EXIT_FAILED)
+    kinds = sorted({r.game for r in rows})
+    if len(kinds) > 1:
+        raise CommandError(f"event {name!r} holds records of several games ({', '.join(kinds)}): name one with --game")
+    pairings = [p for p in (pairing_from_row(r, ids.key) for r in rows) if p is not None]
+    table = crosstable(name, pairings, names)
+    if as_json:
+        print_json(table.to_json())
+    elif as_csv:
+        write_out(crosstable_csv(table))
+    elif as_html:
+        write_out(crosstable_html(table))
+    else:
+        print_crosstable(make_console(), table)
+
+
+# -- players and aliases ------------------------------------------------------------------------------------
+
+def players_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption = False) -> None:
+    """Every player with games, wins, losses and draws per game, and the first and last date."""
+    from ..archive.tournaments.players import player_list
+
+    kind = _game(game)
+    with reading(db) as session:
+        found = player_list(session, kind)
+    if as_json:
+        print_json([p.to_json() for p in found])
+    elif found:
+        columns = [Column("player", shorten=True, least=14), Column("game", drop=3),
+                   Column("games", justify="right"), Column("wins", justify="right", drop=1),
+                   Column("losses", justify="right", drop=1), Column("draws", justify="right", drop=2),
+                   Column("first", drop=5), Column("last", drop=4)]
+        print_table(make_console(), columns, [
+            [Text(p.name), short_name(p.game), str(p.games), str(p.wins), str(p.losses), str(p.draws),
+             _date(p.first), _date(p.last)] for p in found])
+    if not found:
+        if not as_json:
+            note("the archive holds no players")
+        raise typer.Exit(EXIT_FAILED)
+
+
+def alias_cmd(
+    names: Annotated[list[str] | None, typer.Argument(metavar="NAME OTHER...", help="A player, then the other "
+                                                      "spellings that are the same player.", show_default=False)]
+    = None,
+    db: DbOption = None,
+    list_: Annotated[bool, typer.Option("--list", help="List the aliases.")] = False,
+    remove: Annotated[str | None, typer.Option("--remove", metavar="NAME", help="Undo: NAME is its own player "
+                                               "again (for a player others were made: all of them).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of the table (--list) or the one "
+                                          "line.")] = False,
+) -> None:
+    """Make several spellings one player, in every search, statistic, crosstable and rating. Names that differ
+    only in case, spacing or punctuation are one player already."""
+    from ..archive.core.db import session_scope
+    from ..archive.tournaments.players import AliasError, add_alias, aliases, remove_alias
+
+    names = names or []
+    if sum((bool(names), list_, remove is not None)) != 1:
+        raise CommandError("give NAME OTHER..., --list or --remove NAME")
+    if names and len(names) < 2:
+        raise CommandError("give a player and at least one other spelling")
+    with open_archive(db, write=True) as engine:
+        if remove is not None:
+            n = remove_alias(engine, remove)
+            if as_json:
+                print_json({"removed": n})
+            else:
+                note(f"removed {plural(n, 'alias', 'aliases')} of {remove}" if n else f"{remove} has no alias")
+            if not n:
+                raise typer.Exit(EXIT_FAILED)
+            return
+        if names:
+            try:
+                made = add_alias(engine, names[0], names[1:])
+            except AliasError as exc:
+                raise CommandError(str(exc)) from None
+            if as_json:
+                print_json([{"key": k, "player": c} for k, c in made])
+            else:
+                note(f"{plural(len(made), 'spelling')} made one player with {names[0]}")
+            return
+        with session_scope(engine) as session:
+            listed = aliases(session)
+    if as_json:
+        print_json([{"spelling": a.name, "key": a.key, "player": a.player, "player_key": a.canonical}
+                    for a in listed])
+        return
+    if not listed:
+        note("no aliases")
+        raise typer.Exit(EXIT_FAILED)
+    columns = [Column("player", shorten=True), Column("spelling", shorten=True), Column("key", shorten=True, drop=1)]
+    print_table(make_console(), columns, [[Text(a.player or a.canonical), Text(a.name), Text(a.key)]
+                                          for a in listed])
+
+
+# -- ratings --------------------------------------------------------------------------------------------------
+
+def ratings_cmd(
+    db: DbOption = None,
+    game: GameOption = None,
+    player: Annotated[str | None, typer.Option("--player", help="One player's rating history.")] = None,
+    svg: Annotated[Path | None, typer.Option("--svg", help="With --player: write the history as an SVG line "
+                                             "chart to this file.")] = None,
+    force: ForceOption = False,
+    limit: Annotated[int, typer.Option("--limit", help="At most this many players per game (0: all).", **number(0))]
+    = 0,
+    as_json: JsonOption = False,
+) -> None:
+    """Whole-History Rating of every player, per game, from the archive's records in date order, with the games
+    played and a 95% interval (docs/tournaments.md says which records count)."""
+    from ..archive.core.names import load_identities
+    from ..archive.tournaments.ratings import ratings
+
+    kind = _game(game)
+    if svg is not None and player is None:
+        raise CommandError("--svg needs --player")
+    with reading(db) as session:
+        run = ratings(session, kind)
+        ids = load_identities(session)
+    found = run.ratings
+    if player is not None:
+        key = ids.key(player)
+        found = [r for r in found if r.key == key]
+        if not found:
+            raise CommandError(f"no rated records of {player!r}", EXIT_FAILED)
+        if svg is not None:
+            from .output_files import OutputError, write_output
+
+            try:  # no overwrite without --force, no symbolic link followed, nothing left on a failure
+                write_output(svg, rating_svg(found), force=force)
+            except OutputError as exc:
+                raise CommandError(str(exc), EXIT_FAILED) from None
+        if as_json:
+            print_json([r.to_json(history=True) for r in found])
+            return
+        out = make_console()
+        for r in found:
+            out.print(Text(f"{r.name} ({short_name(r.game)}, {r.games} game{'s' if r.games != 1 else ''})",
+                           style="bold"))
+            print_table(out, [Column("date"), Column("rating", justify="right"), Column("95% interval", drop=1)],
+                        [[day.isoformat(), f"{value:.0f}", f"{value - 1.96 * sd:.0f} .. {value + 1.96 * sd:.0f}"]
+                         for day, value, sd in r.history])
+        return
+    found = run.best(limit)
+    if as_json:
+        print_json({"ratings": [r.to_json() for r in found], "records_rated": run.counted,
+                    "records_left_out": dict(run.skipped)})
+    elif found:
+        columns = [Column("#", justify="right"), Column("player", shorten=True, least=14), Column("game", drop=3),
+                   Column("rating", justify="right"), Column("95% interval", drop=2),
+                   Column("games", justify="right", drop=1), Column("last", drop=4)]
+        place: dict[str, int] = {}
+        cells: list[list[Text | str]] = []
+        for r in found:
+            place[r.game] = place.get(r.game, 0) + 1
+            cells.append([str(place[r.game]), Text(r.name), short_name(r.game), f"{r.rating:.0f}",
+                          f"{r.low:.0f} .. {r.high:.0f}", str(r.games), _date(r.last)])
+        out = make_console()
+        print_table(out, columns, cells)
+        left = ", ".join(f"{n} {why}" for why, n in run.skipped.most_common())
+        out.print(Text(f"{plural(run.counted, 'record')} rated" + (f"; left out: {left}" if left else ""), style="dim"))
+    if not found:
+        if not as_json:
+            note("no records to rate")
+        raise typer.Exit(EXIT_FAILED)

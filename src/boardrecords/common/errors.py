@@ -1,0 +1,29 @@
+"""The one exception family of `records`: every error the library raises on purpose is a `RecordsError`.
+
+- `InputError` (also a `ValueError`): what was given cannot be used as asked: a record that cannot be read, a bad
+  filter, move, pattern, position, setting or option. The CLI exits 2 for it, the web answers 400.
+- `NotFound` (also a `LookupError`): nothing by that id or name. The CLI exits 1, the web answers 404.
+- `ArchiveError`: the archive cannot be opened, read or written as asked (a missing file, a foreign database, a
+  server that refuses). The CLI exits 2, the web answers 503.
+
+Each class that narrows these is documented where it is raised; the faces translate only these three (cli/ to an
+exit status, web/ to an HTTP status), so the same bad input gives the same answer from every command and route.
+"""
+
+from __future__ import annotations
+
+
+class RecordsError(Exception):
+    """The base of every error `records` raises on purpose; `str()` is the one-line message a user reads."""
+
+
+class InputError(RecordsError, ValueError):
+    """What was given cannot be used as asked (a file, a filter, a move, a pattern, a setting)."""
+
+
+class NotFound(RecordsError, LookupError):
+    """Nothing by that id or name."""
+
+
+class ArchiveError(RecordsError):
+    """The archive cannot be opened, read or written as asked."""

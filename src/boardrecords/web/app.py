@@ -1,0 +1,151 @@
+"""The web application of `records serve`: the archive, read-only, to a browser (pages) and to programs (`/api/`).
+
+- The archive is opened once, read-only (SQLite `mode=ro`, PostgreSQL read-only transactions), when the
+  application is made; a request never writes.
+- Safety: every page is a Jinja template with autoescape on, so every text from a record is escaped; the
+  Content-Security-Policy allows scripts, styles and images from the server itself only (no inline script); every
+  query parameter has bounds (params.py); a bad parameter is a 400 with `{"error": ...}`, a missing game or event a
+  404, and anything unexpected a 500 with a one-line JSON error, never a traceback.
+- Assets (scripts, styles, the OpenAPI page's Swagger UI) are files of the installed packages: nothing is fetched
+  from anywhere else at run time.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .answers import BadRequest, NotFound
+from .assets import package_dir, replay_asset
+
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+           "X-Frame-Options": "DENY"}
+
+log = logging.getLogger("boardrecords.web")
+
+
+def _error(status: int, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": message, **extra}, status_code=status)
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    parts = []
+    for e in exc.errors():
+        where = ".".join(str(x) for x in e.get("loc", ())[1:]) or "request"
+        parts.append(f"{where}: {e.get('msg', 'invalid')}")
+    return "; ".join(parts) or "invalid request"
+
+
+class BlankFieldsAreAbsent:
+    """ASGI middleware: a query parameter with an empty value (`size=`, as a form sends every field left blank) is
+    left out, so that it means no filter rather than a bad number."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        query: bytes = scope.get("query_string") or b"" if scope["type"] == "http" else b""
+        if query:
+            parts = query.split(b"&")
+            kept = [p for p in parts if p and not (p.endswith(b"=") and p.count(b"=") == 1)]
+            if len(kept) != len(parts):  # the bytes of the others are passed on untouched
+                scope = dict(scope, query_string=b"&".join(kept))
+        await self.app(scope, receive, send)
+
+
+def create_app(db: str | None) -> FastAPI:
+    """The application over the archive `db` (a SQLite path or an SQLAlchemy URL; None: env RECORDS_DB, else
+    records.db). Raises the archive's ArchiveError when it cannot be opened."""
+    from ..archive.store.access import open_archive
+
+    engine = open_archive(db)  # read-only
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # What start-up made (modules, the archive's metadata) lives as long as the server: frozen, it is no longer
+        # walked by every full collection of the garbage collector, which a long game's page (thousands of small
+        # lists) sets off; that walk made the slowest first views of a game page.
+        gc.freeze()
+        yield
+        engine.dispose()
+
+    app = FastAPI(lifespan=lifespan, title="records", version="1", docs_url=None, redoc_url=None,
+                  description="The archive of `records`, read-only: the JSON of the commands' --json, by the "
+                              "commands' option names.")
+    app.state.engine = engine
+    app.state.game_pages = OrderedDict()  # pages.py: the game pages made last
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        for k, v in HEADERS.items():
+            response.headers.setdefault(k, v)
+        return response
+
+    app.add_middleware(BlankFieldsAreAbsent)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_parameter(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return _error(400, _validation_message(exc))
+
+    @app.exception_handler(BadRequest)
+    async def bad_request(request: Request, exc: BadRequest) -> JSONResponse:
+        return _error(400, str(exc))
+
+    @app.exception_handler(NotFound)
+    async def not_found(request: Request, exc: NotFound) -> JSONResponse:
+        return _error(404, str(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return _error(exc.status_code, str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from ..archive.core.db import first_line
+
+        if isinstance(exc, SQLAlchemyError):
+            log.error("database: %s", first_line(getattr(exc, "orig", None) or exc))
+            return _error(503, "database error")
+        log.exception("unexpected error on %s", request.url.path)
+        return _error(500, "internal error")
+
+    from .api import router as api_router
+    from .pages import router as page_router
+
+    app.include_router(api_router)
+    app.include_router(page_router)
+    app.mount("/static", StaticFiles(directory=package_dir("static")), name="static")
+
+    @app.get("/replay/{name}", include_in_schema=False)
+    def replayer(name: str) -> Response:
+        """The replayer of `records html` (cli/views), for the game page."""
+        kinds = {"replay.js": "text/javascript", "replay.css": "text/css"}
+        if name not in kinds:
+            raise NotFound(f"no asset {name!r}")
+        return Response(replay_asset(name), media_type=kinds[name], headers={"Cache-Control": "max-age=3600"})
+
+    from swagger_ui_bundle import swagger_ui_path
+
+    app.mount("/swagger", StaticFiles(directory=swagger_ui_path), name="swagger")
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        """The OpenAPI page: Swagger UI from the package swagger-ui-bundle, started by static/docs.js."""
+        return HTMLResponse((package_dir("templates") / "docs.html").read_text(encoding="utf-8"))
+
+    return app

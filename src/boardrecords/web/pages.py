@@ -1,0 +1,261 @@
+"""The pages: games (the search form, sortable columns, pages), a game (the replay of `records html`), the
+explorer, players and events with their crosstables. Each is a Jinja template (templates/, autoescape on) over the
+same answers as the JSON routes (answers.py), at a stable URL whose query is the JSON route's.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from functools import lru_cache
+from typing import Annotated, Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Depends, Path, Query, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+from ..archive.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
+from ..records.games import SPECS, Game
+from ..records.notation import Notation, PointNames
+from . import answers
+from .assets import package_dir
+from .params import (
+    DB_INT_MAX,
+    FILTER_NAMES,
+    TEXT_MAX,
+    AtMove,
+    Limit,
+    Moves,
+    Offset,
+    PatternFrom,
+    Region,
+    Sort,
+    filters,
+)
+
+router = APIRouter(include_in_schema=False)
+GAME_PAGES_KEPT = 256  # game pages kept made (a long game's page takes a replay of every move to make)
+
+templates = Environment(loader=FileSystemLoader(package_dir("templates")), autoescape=True,
+                        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+
+
+def percent(part: float | None, whole: float | None) -> str:
+    return f"{100 * part / whole:.0f}%" if part is not None and whole else ""
+
+
+templates.filters["percent"] = percent
+templates.globals["urlencode"] = urlencode
+templates.globals["GAMES"] = [(g.value, SPECS[g].title) for g in Game]
+
+
+def render(template: str, **context: Any) -> HTMLResponse:
+    return HTMLResponse(templates.get_template(template).render(**context))
+
+
+def _engine(request: Request) -> Any:
+    return request.app.state.engine
+
+
+def _query(request: Request, **changes: Any) -> str:
+    """The page's own query with `changes` (None: left out), for links to other pages and sorts."""
+    params = {k: v for k, v in request.query_params.items() if v != ""}
+    for k, v in changes.items():
+        if v is None:
+            params.pop(k, None)
+        else:
+            params[k] = str(v)
+    return urlencode(params)
+
+
+@router.get("/")
+def home() -> RedirectResponse:
+    return RedirectResponse("/games", status_code=303)
+
+
+@router.get("/games")
+def games_page(request: Request, found: Annotated[Filters, Depends(filters)], sort: Sort = "-id",
+               limit: Limit = DEFAULT_LIMIT, offset: Offset = 0) -> HTMLResponse:
+    page = answers.search(_engine(request), found, sort=sort, limit=limit, offset=offset)
+    values = {name: request.query_params.get(name, "") for name in FILTER_NAMES}
+    return render("games.html", page=page, values=values, sort=sort, limit=limit, offset=offset,
+                  sorts=SORT_NAMES, query=lambda **c: _query(request, **c))
+
+
+@lru_cache(maxsize=64)
+def _frame(game: Game, size: int, notation: Notation) -> Markup:
+    """The board's frame (lines, star points, coordinates), the same for every game of that game, size and
+    notation."""
+    from ..cli.views.svg import Geometry, frame_shapes, to_xml
+
+    geo = Geometry.of(game, size, caption=False)
+    return Markup(to_xml(frame_shapes(geo, PointNames(game, size, notation))))
+
+
+@router.get("/games/{record_id}")
+def game_page(request: Request, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> HTMLResponse:
+    """The replay of `records html` (cli/views/html_page.py: page_data) from one replay of the record."""
+    from ..archive.core.stored import parse_row
+    from ..cli.views.boards import header_lines
+    from ..cli.views.html_page import board_html, header_html, page_data, script_json, status_html
+    from ..cli.views.svg import Geometry
+    from ..verifier.judging.analysis import analyse
+
+    # The archive is read-only while it is served, so a game's page, once made, stays right: the last ones are kept.
+    kept: OrderedDict[int, str] = request.app.state.game_pages
+    if record_id in kept:
+        kept.move_to_end(record_id)
+        return HTMLResponse(kept[record_id])
+    row, verdict = answers.stored(_engine(request), record_id)
+    with answers.asked():
+        record = parse_row(row)
+    analysis = analyse(record)
+    geo = Geometry.of(record.game, record.size, caption=False)
+    data = page_data(analysis, geo)
+    source = f", {row.source_file} (game {row.source_index + 1})" if row.source_file else ""
+    # The replay's markup is the page of `records html`'s; this page adds the links, the problems and the moves.
+    page = templates.get_template("game.html").render(
+        row=row, title=header_lines(record)[0], problems=verdict.problems,
+        board=Markup(board_html(analysis, geo, _frame(record.game, record.size, analysis.notation))),
+        header=Markup(header_html(analysis, [("record", f"#{row.id}{source}")])),
+        status=Markup(status_html(analysis)),
+        moves=[p["label"] for p in data["positions"][1:]], data=Markup(script_json(data)))
+    kept[record_id] = page
+    while len(kept) > GAME_PAGES_KEPT:
+        kept.popitem(last=False)
+    return HTMLResponse(page)
+
+
+@router.get("/games/{record_id}/original")
+def original(request: Request, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> Response:
+    """The record's original bytes, as imported."""
+    from ..archive.core.rows import get_row
+
+    row = get_row(_engine(request), record_id)
+    if row is None:
+        raise answers.NotFound(f"no record {record_id} in the archive")
+    name = f"record-{record_id}.{'sgf' if row.raw[:2] == b'(;' else 'rec'}"
+    return Response(bytes(row.raw), media_type="application/octet-stream",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@router.get("/explore")
+def explore_page(request: Request, found: Annotated[Filters, Depends(filters)], moves: Moves = None,
+                 limit: Limit = 20, offset: Offset = 0) -> HTMLResponse:
+    from ..cli.views.svg import CELL, Geometry, frame_shapes, stone_shapes, to_xml
+    from ..records.model import Colour
+    from ..records.notation import names_for, point_name
+
+    at, data = answers.explore(_engine(request), found, moves)
+    # The explorer's count is the count of the games that reached the position (under the same filters); the
+    # opening table of Conversion Go counts its openings' games.
+    reached = answers.position_search(_engine(request), found, moves, limit=limit, offset=offset,
+                                      total=data["games"] if "continuations" in data else None)
+    geo = Geometry.of(at.game, at.size, caption=False)
+    typed = [m.strip() for m in (moves or "").split(",") if m.strip()]
+    base = {k: v for k, v in request.query_params.items() if v != "" and k not in ("moves", "offset")}
+
+    def step(move: str) -> str:
+        return "/explore?" + urlencode({**base, "moves": ",".join([*typed, move])})
+
+    continuations = []
+    for c in data.get("continuations", []):
+        word = c["move"].split(" ", 1)[-1]  # `B Q16` -> Q16
+        continuations.append(c | {"href": step(word)})
+    empty = []
+    for r, line in enumerate(at.rows):
+        for col, stone in enumerate(line):
+            if stone is None:
+                x, y = geo.xy((col, r))
+                empty.append({"x": x - CELL / 2, "y": y - CELL / 2, "name": point_name((col, r), at.game, at.size),
+                              "href": step(point_name((col, r), at.game, at.size))})
+    back = "/explore?" + urlencode({**base, **({"moves": ",".join(typed[:-1])} if len(typed) > 1 else {})})
+    svg = to_xml(frame_shapes(geo, names_for(at.game, at.size)) + stone_shapes(geo, at.rows))
+    to_move = at.to_move.word if isinstance(at.to_move, Colour) else "either colour"
+    return render("explore.html", data=data, continuations=continuations, reached=reached, typed=typed,
+                  game=at.game.value, size=at.size, width=f"{geo.width:g}", cell=CELL, board=Markup(svg),
+                  empty=empty, back=back if typed else None, to_move=to_move,
+                  values={name: request.query_params.get(name, "") for name in FILTER_NAMES},
+                  moves=",".join(typed), offset=offset, limit=limit, query=lambda **c: _query(request, **c))
+
+
+@router.get("/players")
+def players_page(request: Request, game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
+    return render("players.html", players=answers.players(_engine(request), game or None), game=game or "")
+
+
+@router.get("/events")
+def events_page(request: Request, game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
+    return render("events.html", events=answers.events(_engine(request), game or None), game=game or "")
+
+
+@router.get("/crosstable")
+def crosstable_page(request: Request, event: Annotated[str, Query(min_length=1, max_length=TEXT_MAX)],
+                    game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
+    table = answers.crosstable(_engine(request), event, game or None)
+    return render("crosstable.html", table=table, game=game or "")
+
+
+@router.get("/patterns")
+def patterns_page(request: Request, found: Annotated[Filters, Depends(filters)],
+                  pattern: Annotated[str | None, Query(max_length=answers.PATTERN_MAX)] = None,
+                  anchor: Annotated[str | None, Query(max_length=40)] = None,
+                  either_colour: Annotated[bool, Query(alias="either-colour")] = False,
+                  pattern_from: PatternFrom = None, region: Region = None, move: AtMove = None,
+                  limit: Limit = DEFAULT_LIMIT, offset: Offset = 0) -> HTMLResponse:
+    """Draw a pattern and drag its region (static/patterns.js fills the form), or take it from a stored game's
+    position (`pattern-from`, `move`: the position is drawn, a region dragged over it is the pattern); its
+    continuations and games as `records search --pattern` gives them, every field of the continuations shown."""
+    engine = _engine(request)
+    result = None
+    board = None
+    origin = (1, 1)
+    if pattern_from is not None and region is None:  # a position to drag a region over
+        record, board = answers.board_of_record(engine, pattern_from, move)
+        game, size = record.game, record.size
+    elif pattern or pattern_from is not None:
+        asked = answers.asked_pattern(engine, found, pattern or None, source=pattern_from, move=move,
+                                      region=region, anchor=anchor)
+        game, size, board, origin = asked.game, asked.size, asked.board, asked.origin
+        result = answers.pattern_search(engine, found, asked, either_colour=either_colour, limit=limit,
+                                        offset=offset)
+        pattern = "/".join(result["pattern"])
+    else:
+        game, size = answers.board_of(found)
+    names = PointNames(game, size)
+    position = "".join(s or "." for row in board for s in row) if board is not None else ""
+    return render("patterns.html", result=result, game=game.value, size=size, text=pattern or "",
+                  anchor=anchor or ("" if pattern_from is not None else "anywhere"), either=either_colour,
+                  names=" ".join(names((c, r)) for r in range(size) for c in range(size)), position=position,
+                  origin=origin, region=region or "", pattern_from=pattern_from,
+                  move="" if move is None else move)
+
+
+@router.get("/verify")
+def verify_form() -> HTMLResponse:
+    return render("verify.html", report=None, name="")
+
+
+@router.post("/verify")
+async def verify_page(file: UploadFile) -> HTMLResponse:
+    """The report of an uploaded file (nothing stored): each record's verdict and problems with their rules."""
+    from starlette.concurrency import run_in_threadpool
+
+    from .api import read_upload
+
+    data, name = await read_upload(file)
+    report = await run_in_threadpool(answers.verify_upload, data, name)
+    return render("verify.html", report=report, name=name)
+
+
+@router.get("/ratings")
+def ratings_page(request: Request, game: Annotated[str | None, Query(max_length=40)] = None,
+                 player: Annotated[str | None, Query(max_length=TEXT_MAX)] = None) -> HTMLResponse:
+    """Every player's rating per game; with `player`: that player's history as a chart and a table."""
+    from ..cli.views.tournament import rating_svg
+
+    run, mine = answers.rating_run(_engine(request), game or None, player or None)
+    chart = Markup(rating_svg(mine)) if mine else None
+    return render("ratings.html", ratings=[r.to_json() for r in run.ratings], mine=[r.to_json(history=True)
+                  for r in mine], chart=chart, player=player or "", game=game or "")

@@ -1,1 +1,0 @@
-"""Rules engines, replay and verdicts (pure code: no I/O)."""

@@ -1,1 +1,0 @@
-"""One module per game, each exposing one Engine subclass."""
