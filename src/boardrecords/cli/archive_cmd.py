@@ -33,6 +33,7 @@ from .common import (
     open_archive,
     print_json,
     reading,
+    writing,
 )
 from .options import (
     DbOption,
@@ -50,7 +51,7 @@ from .views.words import plural, totals_line
 
 if TYPE_CHECKING:
     from ..archive.core.models import GameRow
-    from ..archive.store.importer import FileResult
+    from ..archive.store.importer import ImportProgress
     from ..verifier.judging.analysis import Analysis
     from ..verifier.judging.verdict import Verdict
 
@@ -78,10 +79,11 @@ def import_cmd(
     """Parse, verify and store records; an interrupted import completes when run again."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from ..archive.store.importer import Importer, collect_files
+    from ..archive.store.importer import ImportInterrupted, collect_files
 
     err = make_console(stderr=True)
     out = make_console()
+    # The paths are looked at first: with no record file to import, no archive is made.
     files, missing = collect_files(paths)
     for line in missing:
         err.print(Text(f"error: {line}"))
@@ -89,30 +91,33 @@ def import_cmd(
         if missing:
             raise typer.Exit(EXIT_USAGE)
         raise CommandError("no record files found (.rec or .sgf)", EXIT_FAILED)
-    with open_archive(db, create=True) as engine:
+    with writing(db, create=True) as archive:
         progress = Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
                             TextColumn("{task.fields[records]} records"), TimeElapsedColumn(), console=err,
                             disable=quiet or not err.is_terminal, transient=False)
         task = progress.add_task("import", total=len(files), records=0)
 
-        def on_file(result: FileResult) -> None:
+        def on_file(step: ImportProgress) -> None:
+            result = step.file
             if result.error:
                 progress.console.print(Text(f"unreadable: {result.error}", style="red"))
             for line in result.failures:
                 progress.console.print(Text(f"failed: {line}", style="red"))
             for line in result.refused:
                 progress.console.print(Text(f"not stored: {line}", style="red"))
-            progress.update(task, advance=1, records=importer.summary.records)
+            progress.update(task, advance=1, records=step.summary.records)
 
-        importer = Importer(engine, batch_size=batch_size, workers=workers, on_file=on_file,
-                            skip_likely=skip_duplicates)
         try:
             with progress:
-                summary = importer.run(files)
-        except KeyboardInterrupt:
-            s = importer.summary
-            err.print(f"interrupted: {s.new} new records were committed; run the same import again to complete it")
+                summary = archive.import_paths(files, workers=workers, batch_size=batch_size,
+                                               skip_duplicates=skip_duplicates, progress=on_file)
+        except ImportInterrupted as exc:
+            err.print(f"interrupted: {exc.summary.new} new records were committed; run the same import again to "
+                      "complete it")
             raise typer.Exit(EXIT_INTERRUPTED) from None
+    for line in summary.missing:  # a path gone between the look above and the import
+        err.print(Text(f"error: {line}"))
+    missing += summary.missing
     dups = summary.duplicate_sources
     if dups and (verbose or len(dups) <= 10):
         for where in dups:

@@ -5,7 +5,8 @@
 - A command that cannot go on raises CommandError; `add_commands` registers commands so that it ends as one line
   `error: ...` on stderr and its exit code, never a traceback. `expected_failures()` turns what the archive and the
   reader are expected to raise into a CommandError.
-- `open_archive` is the archive as a context manager: opened, and disposed of however the block ends.
+- `open_archive` is the archive as a context manager: opened, and disposed of however the block ends; `writing`
+  is the `Archive` of the commands that change it, the same way.
 - Consoles: `make_console()`, standard output, and `make_console(stderr=True)`; colours off with NO_COLOR or
   --no-color, or when not a terminal; as wide as the terminal, or when piped as wide as COLUMNS says (else
   layout.PIPE_WIDTH). `SafeConsole` never writes a control character it did not make itself: the text of every
@@ -42,6 +43,8 @@ from .views.safe_text import json_text, terminal
 if TYPE_CHECKING:
     from sqlalchemy import Engine
     from sqlmodel import Session
+
+    from ..archive.front import Archive
 
 P = ParamSpec("P")
 
@@ -216,3 +219,15 @@ def reading(db: str | None) -> Iterator[Session]:
 
     with open_archive(db) as engine, session_scope(engine) as session:
         yield session
+
+
+@contextmanager
+def writing(db: str | None, *, create: bool = False) -> Iterator[Archive]:
+    """The archive `db` (as `open_archive` names it) as an `Archive` open for writing (`create`: made when it is
+    not there), closed however the block ends; its expected failures, and those of the block, as CommandError."""
+    from ..archive.core.db import DEFAULT_DB, ENV_DB
+    from ..archive.front import Archive
+
+    with expected_failures(), Archive(db or os.environ.get(ENV_DB) or DEFAULT_DB, write=True,
+                                      create=create) as archive:
+        yield archive

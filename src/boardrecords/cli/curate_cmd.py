@@ -18,8 +18,8 @@ from .common import (
     add_commands,
     make_console,
     note,
-    open_archive,
     print_json,
+    writing,
 )
 from .options import DbOption, whole_number, with_filters
 from .views.words import plural
@@ -41,25 +41,26 @@ def delete_cmd(
 ) -> None:
     """Delete records (and their problems) from the archive: by id, or every record the filters select (after
     a count and a confirmation unless --yes)."""
-    from ..archive.core.db import session_scope
-    from ..archive.core.search import count
-    from ..archive.store.curate import delete_records
+    from ..common.errors import NotFound
 
     ids = ids or []
     if not ids and filters.empty:
         raise CommandError("name record ids or give search filters")
     chosen = dataclasses.replace(filters, ids=ids) if ids else filters
-    with open_archive(db, write=True) as engine:
-        with session_scope(engine) as session:
-            n = count(session, chosen)
-        if not n:
-            raise CommandError("no records match", EXIT_FAILED)
+
+    def confirmed(n: int) -> bool:
         if not yes:
             if not sys.stdin.isatty():
                 raise CommandError(f"{plural(n, 'record')} match: confirm with --yes")
             if not typer.confirm(f"delete {plural(n, 'record')}?", err=True):
                 raise typer.Exit(EXIT_FAILED)
-        deleted = delete_records(engine, chosen)
+        return True
+
+    with writing(db) as archive:
+        try:
+            deleted = archive.delete(chosen, confirm=confirmed)
+        except NotFound as exc:
+            raise CommandError(str(exc), EXIT_FAILED) from None
     if as_json:
         print_json({"deleted": deleted})
     else:
@@ -80,7 +81,7 @@ def fix_cmd(
 ) -> None:
     """Correct a stored record: stores it as a new version (same id), verifies it again and keeps the bytes it
     replaces (`records show ID --history`)."""
-    from ..archive.store.curate import FixError, Unchanged, fix_record, parse_settings, undo_fix
+    from ..archive.store.curate import FixError, Unchanged, parse_settings
     from ..records.model import FormatError
 
     if bool(settings) == undo:
@@ -89,9 +90,9 @@ def fix_cmd(
         pairs = parse_settings(settings or [])
     except FixError as exc:
         raise CommandError(str(exc)) from None
-    with open_archive(db, write=True) as engine:
+    with writing(db) as archive:
         try:
-            row = undo_fix(engine, record_id) if undo else fix_record(engine, record_id, pairs)
+            row = archive.undo_fix(record_id) if undo else archive.fix(record_id, pairs)
         except Unchanged:
             if as_json:
                 print_json({"id": record_id, "changed": False})

@@ -23,6 +23,7 @@ from .common import (
     open_archive,
     print_json,
     write_out,
+    writing,
 )
 from .options import CsvOption, DbOption, JsonOption, with_filters
 from .tables import dicts_csv, percent, print_table
@@ -165,15 +166,12 @@ def reindex_cmd(
 ) -> None:
     """Rebuild the position and pattern indexes from the stored records, and update stored verdicts to the rules
     as they stand (older archives, or after a rules change)."""
-    from ..archive.store.reindex import reindex
-
     err = make_console(stderr=True)
     with open_archive(db):  # an archive that exists (read-only), then for writing (tables added since)
         pass
-    with open_archive(db, create=True) as engine:
+    with writing(db, create=True) as archive:
         try:
-            done, count, lines, updated = reindex(engine, on_batch=None if quiet else (
-                lambda n: err.print(f"\r{n} records", end="")))
+            summary = archive.reindex(progress=None if quiet else (lambda n: err.print(f"\r{n} records", end="")))
         except KeyboardInterrupt:
             # Each batch is replaced whole and its rows stand for the old ones until the merge: the archive
             # answers as before for the records not yet done.
@@ -183,7 +181,7 @@ def reindex_cmd(
     if not quiet:
         err.print()
     out = make_console()
-    out.print(Text(f"{plural(done, 'record')}, {plural(count, 'position')} indexed, {plural(lines, 'change list')} for "
-                   "pattern search"))
-    if updated:
-        out.print(Text(f"{updated} stored verdicts updated to the rules as they stand"))
+    out.print(Text(f"{plural(summary.records, 'record')}, {plural(summary.positions, 'position')} indexed, "
+                   f"{plural(summary.change_lists, 'change list')} for pattern search"))
+    if summary.verdicts_updated:
+        out.print(Text(f"{summary.verdicts_updated} stored verdicts updated to the rules as they stand"))

@@ -20,10 +20,10 @@ from .common import (
     add_commands,
     make_console,
     note,
-    open_archive,
     print_json,
     reading,
     write_out,
+    writing,
 )
 from .options import CsvOption, DbOption, ForceOption, JsonOption, number
 from .tables import print_table
@@ -172,17 +172,16 @@ def alias_cmd(
 ) -> None:
     """Make several spellings one player, in every search, statistic, crosstable and rating. Names that differ
     only in case, spacing or punctuation are one player already."""
-    from ..archive.core.db import session_scope
-    from ..archive.tournaments.players import AliasError, add_alias, aliases, remove_alias
+    from ..archive.tournaments.players import AliasError
 
     names = names or []
     if sum((bool(names), list_, remove is not None)) != 1:
         raise CommandError("give NAME OTHER..., --list or --remove NAME")
     if names and len(names) < 2:
         raise CommandError("give a player and at least one other spelling")
-    with open_archive(db, write=True) as engine:
+    with writing(db) as archive:
         if remove is not None:
-            n = remove_alias(engine, remove)
+            n = archive.remove_alias(remove)
             if as_json:
                 print_json({"removed": n})
             else:
@@ -192,7 +191,7 @@ def alias_cmd(
             return
         if names:
             try:
-                made = add_alias(engine, names[0], names[1:])
+                made = archive.alias(names[0], *names[1:])
             except AliasError as exc:
                 raise CommandError(str(exc)) from None
             if as_json:
@@ -200,8 +199,7 @@ def alias_cmd(
             else:
                 note(f"{plural(len(made), 'spelling')} made one player with {names[0]}")
             return
-        with session_scope(engine) as session:
-            listed = aliases(session)
+        listed = archive.aliases()
     if as_json:
         print_json([{"spelling": a.name, "key": a.key, "player": a.player, "player_key": a.canonical}
                     for a in listed])

@@ -15,7 +15,7 @@ version and `records fix --undo` can bring the previous one back.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from sqlalchemy import Connection, Engine, Table, delete, insert, inspect, update
 from sqlalchemy import select as sa_select
@@ -33,6 +33,9 @@ from .record_rows import archive_rows, game_columns, write_index
 # Properties a fix may not set: the moves and setup (the record would be another game) and the file's own frame.
 FIXED = frozenset({"B", "W", "AB", "AW", "AE", "GM", "SZ", "FF", "CA"})
 _IDENT = re.compile(r"^[A-Z]{1,8}$")
+_NAMING = "write PROP=VALUE with PROP in capitals, e.g. PB='Lee Sedol' or RO=3"
+_NOT_FIXED = (f"the moves, setup and the record's frame ({', '.join(sorted(FIXED))}) are not fixed this way; import a "
+              "corrected file instead")
 
 
 class FixError(ValueError):
@@ -95,12 +98,27 @@ def parse_settings(settings: Sequence[str]) -> list[tuple[str, str]]:
         ident, sep, value = item.partition("=")
         ident = ident.strip()
         if not sep or not _IDENT.match(ident):
-            raise FixError(f"--set {item!r}: write PROP=VALUE with PROP in capitals, e.g. PB='Lee Sedol' or RO=3")
+            raise FixError(f"--set {item!r}: {_NAMING}")
         if ident in FIXED:
-            raise FixError(f"--set {ident}: the moves, setup and the record's frame ({', '.join(sorted(FIXED))}) "
-                           "are not fixed this way; import a corrected file instead")
+            raise FixError(f"--set {ident}: {_NOT_FIXED}")
         out.append((ident, value))
     return out
+
+
+def checked_settings(settings: Mapping[str, str] | Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Settings given as a mapping or as (property, value) pairs, as a list of pairs, each checked as
+    `parse_settings` checks a `PROP=VALUE` (an empty value removes the property)."""
+    pairs = list(settings.items()) if isinstance(settings, Mapping) else list(settings)
+    if not pairs:
+        raise FixError("give one or more settings: a property and its value, e.g. {'RO': '3'}")
+    for ident, value in pairs:
+        if not isinstance(ident, str) or not _IDENT.match(ident):
+            raise FixError(f"{ident!r} is not a property to set: name one in capitals, e.g. PB, RO or RE")
+        if ident in FIXED:
+            raise FixError(f"{ident}: {_NOT_FIXED}")
+        if not isinstance(value, str):
+            raise FixError(f"{ident}: the value must be text, not {type(value).__name__}")
+    return pairs
 
 
 def fixed_bytes(row: GameRow, settings: Sequence[tuple[str, str]]) -> bytes:

@@ -74,10 +74,11 @@ class ImportSummary:
     # `file#index` and the id (or `file#index`) of the first such record; stored unless `skip_likely`.
     likely_duplicates: list[tuple[str, str]] = field(default_factory=list)
     skipped: int = 0  # likely duplicates kept out (`--skip-duplicates`)
+    missing: list[str] = field(default_factory=list)  # one line per path named that could not be opened
 
     @property
     def ok(self) -> bool:
-        return not self.unreadable and not self.failed and not self.not_stored
+        return not self.unreadable and not self.failed and not self.not_stored and not self.missing
 
     def to_json(self) -> dict[str, Any]:
         return {"files": self.files, "records": self.records, "new": self.new, "duplicates": self.duplicates,
@@ -88,6 +89,25 @@ class ImportSummary:
                 "duplicate_sources": self.duplicate_sources,
                 "likely_duplicates": [{"source": where, "like": like} for where, like in self.likely_duplicates],
                 "skipped": self.skipped}
+
+
+@dataclass(frozen=True, slots=True)
+class ImportProgress:
+    """Where an import stands once one more file is taken: that file's result (its rows already pending or
+    stored), how many files the import reads in all, and the summary so far (`summary.files` of them done)."""
+
+    file: FileResult
+    total: int
+    summary: ImportSummary
+
+
+class ImportInterrupted(KeyboardInterrupt):
+    """Ctrl-C during an import: every batch committed before it stays, and `summary.new` counts their records
+    (running the same import again stores the rest)."""
+
+    def __init__(self, summary: ImportSummary) -> None:
+        super().__init__(f"interrupted after {summary.new} new records were committed")
+        self.summary = summary
 
 
 def collect_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:

@@ -11,7 +11,7 @@ both stay exact for the games already done if it is stopped.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Engine, select
 from sqlmodel import Session, col
@@ -27,9 +27,23 @@ from .record_rows import archive_rows, game_columns, write_index
 _KEPT = frozenset({"raw", "sha256", "encoding", "source_file", "source_index"})
 
 
-def reindex(engine: Engine, *, batch: int = 500,
-            on_batch: Callable[[int], None] | None = None) -> tuple[int, int, int, int]:
-    """(records, positions, change lists, verdicts updated) after rebuilding both from every stored record."""
+class ReindexSummary(NamedTuple):
+    """What a reindex did: the records read back, the positions indexed and the change lists written for pattern
+    search, and the stored verdicts it brought up to the rules as they stand."""
+
+    records: int
+    positions: int
+    change_lists: int
+    verdicts_updated: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"records": self.records, "positions": self.positions, "change_lists": self.change_lists,
+                "verdicts_updated": self.verdicts_updated}
+
+
+def reindex(engine: Engine, *, batch: int = 500, on_batch: Callable[[int], None] | None = None) -> ReindexSummary:
+    """Rebuild both indexes from every stored record; `on_batch` is told how many records are done after each
+    batch."""
     patterns_table = PatternLineRow.__table__  # type: ignore[attr-defined]
     done = positions = lines = updated = 0
     game_table = GameRow.__table__  # type: ignore[attr-defined]
@@ -78,4 +92,4 @@ def reindex(engine: Engine, *, batch: int = 500,
         if on_batch is not None:
             on_batch(done)
     merge_pending(engine)
-    return done, positions, lines, updated
+    return ReindexSummary(done, positions, lines, updated)
