@@ -151,8 +151,9 @@ def test_delete_by_ids_criteria_or_filters_with_a_confirmation(tmp_path: Path, d
         assert archive.delete(Filters(event="Cup"), confirm=refuse) == []
         assert asked == [2]
         assert _count(engine, "SELECT count(*) FROM game") == 3  # refused: nothing deleted
-        for wrong, says in (({}, "name record ids or give search filters"),
-                            ({"colour": "B"}, "no filter named colour")):
+        wrongs: list[tuple[dict[str, Any], str]] = [({}, "name record ids or give search filters"),
+                                                    ({"colour": "B"}, "no filter named colour")]
+        for wrong, says in wrongs:
             with pytest.raises(InputError, match=says):
                 archive.delete(**wrong)
         with pytest.raises(NotFound, match="no records match"):
