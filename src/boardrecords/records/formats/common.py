@@ -65,7 +65,7 @@ class Lines:
             number += 1
         if pos < len(data):
             self.lines.append(Line(number, pos, data[pos:].decode(self.codec, "surrogateescape")))
-        self.end_line = number
+        self.end_line = self.lines[-1].number if self.lines else 1  # the last line of the file
 
     def _codec(self, body: bytes, declared: str | None) -> str:
         try:
