@@ -105,7 +105,7 @@ def _decodes(data: bytes, codec: str) -> bool:
 class SgfText:
     """The SGF text of one game, each property and node placed on the line of the file it was read from.
 
-    The root's properties come first (in the order they are added, each on its line or after the last one written),
+    The root's properties come first (in the order of their lines, each on its line or after the last one written),
     then the main line's nodes.
     """
 
@@ -147,7 +147,7 @@ class SgfText:
         first = min((p[2] for p in self.root), default=1)
         at(first)
         emit(f"(;GM[1]SZ[{self.size}]")
-        for ident, values, number in self.root:
+        for ident, values, number in sorted(self.root, key=lambda p: p[2]):  # a line never goes back
             at(number)
             emit(ident + "".join(f"[{escape(v)}]" for v in values))
         for props, number in self.nodes:
