@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ..points import format_point
-from .common import RULE, Converted, Line, Lines, SgfText, korean_handicap, number, rank_text, show_points
+from .common import Converted, Line, Lines, SgfText, korean_handicap, number, rank_text, show_points
 
 NAME = "Tygem GIB"
 _HEADER = re.compile(r"^\\\[([A-Z0-9_]+)=(.*?)\\\]\s*$")
@@ -183,4 +183,4 @@ def _result(lines: Lines, sgf: SgfText, raw: str, code: int, score: tuple[tuple[
                f"({_RESULT_WORDS}){tail}", line)
 
 
-__all__ = ["NAME", "RULE", "convert", "sniff"]
+__all__ = ["NAME", "convert", "sniff"]
