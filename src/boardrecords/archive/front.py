@@ -66,8 +66,8 @@ class Archive:
     def import_paths(self, paths: Iterable[str | Path], *, workers: int | None = None, batch_size: int = 500,
                      skip_duplicates: bool = False,
                      progress: Callable[[ImportProgress], None] | None = None) -> ImportSummary:
-        """Read, verify and store the records of `paths` (files, and folders searched for .rec and .sgf files);
-        what was stored, read and refused, as `records import` reports it.
+        """Read, verify and store the records of `paths` (files, and folders searched for record files as
+        `records import` searches them); returns what was stored, read and refused, as that command reports it.
 
         `workers`: processes that parse and verify (None: one per CPU but one, at most 8; 1: none); `batch_size`:
         records per transaction; `skip_duplicates`: keep out likely duplicates (a stored record's Dyer signature
