@@ -96,14 +96,16 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """A public name, imported from its module on first use and kept here for the next."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(home, __name__), name)
-    globals()[name] = value
-    return value
+if not TYPE_CHECKING:  # hidden from type checkers, which would otherwise take any name as one of the package's
+
+    def __getattr__(name: str) -> Any:
+        """A public name, imported from its module on first use and kept here for the next."""
+        home = _HOMES.get(name)
+        if home is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(import_module(home, __name__), name)
+        globals()[name] = value
+        return value
 
 
 def __dir__() -> list[str]:
