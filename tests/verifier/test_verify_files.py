@@ -32,6 +32,10 @@ def test_every_record_of_a_folder_in_the_order_of_its_files() -> None:
     assert any(o.passes for o in outcomes) and not all(o.passes for o in outcomes)  # examples/go/invalid/
 
 
+def test_one_path_is_one_path_not_its_letters() -> None:
+    assert _names(list(verify_files(GO))) == _names(list(verify_files(str(GO)))) == _names(list(verify_files([GO])))
+
+
 def test_the_verdicts_are_those_of_records_verify_json() -> None:
     done = run("verify", "--json", GO)
     lines = [json.loads(line) for line in done.stdout.splitlines()]

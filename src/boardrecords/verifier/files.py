@@ -53,16 +53,16 @@ class RecordVerdict:
 FileOutcome = RecordVerdict | FileFailure  # one record's verdict, or a file that could not be opened or read
 
 
-def verify_files(paths: Iterable[str | Path], *, workers: int | None = 1, strict: bool = False,
+def verify_files(paths: str | Path | Iterable[str | Path], *, workers: int | None = 1, strict: bool = False,
                  variations: bool = False, require_complete: bool = False,
                  notation: Notation = Notation.CUSTOMARY) -> Iterator[FileOutcome]:
     """Every record of every file named, and of the `.rec` and `.sgf` files below every folder named, judged.
 
-    Yields one RecordVerdict per record, or a FileFailure for a file that could not be opened or read (`unopened`
-    for a path that does not exist or cannot be opened), in the order of the paths and of the files found in a
-    folder. `strict` reads strictly (oddities real files contain are errors), `variations` checks every line of
-    play, `require_complete` fails a record whose result is unconfirmed (GEN-8), `notation` names the points of
-    the messages.
+    `paths` is one path or several. Yields one RecordVerdict per record, or a FileFailure for a file that could not
+    be opened or read (`unopened` for a path that does not exist or cannot be opened), in the order of the paths and
+    of the files found in a folder. `strict` reads strictly (oddities real files contain are errors), `variations`
+    checks every line of play, `require_complete` fails a record whose result is unconfirmed (GEN-8), `notation`
+    names the points of the messages.
 
     `workers` is the number of processes to judge in (None: one per CPU, at most 8); worker processes start only
     from 100 files on. As with every use of multiprocessing, a script that asks for them runs its own work under
@@ -70,6 +70,8 @@ def verify_files(paths: Iterable[str | Path], *, workers: int | None = 1, strict
     """
     from ..common.workers import default_workers, file_size, in_order
 
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
     options = Options(strict, variations, notation, require_complete)
     found = [(str(path), exists, options) for path, exists in record_files(paths)]
     yield from in_order(verify_paths, found, workers=default_workers() if workers is None else workers,
