@@ -56,7 +56,7 @@ FileOutcome = RecordVerdict | FileFailure  # one record's verdict, or a file tha
 def verify_files(paths: str | Path | Iterable[str | Path], *, workers: int | None = 1, strict: bool = False,
                  variations: bool = False, require_complete: bool = False,
                  notation: Notation = Notation.CUSTOMARY) -> Iterator[FileOutcome]:
-    """Every record of every file named, and of the `.rec` and `.sgf` files below every folder named, judged.
+    """Every record of every file named, and of the record files below every folder named (records/files.py), judged.
 
     `paths` is one path or several. Yields one RecordVerdict per record, or a FileFailure for a file that could not
     be opened or read (`unopened` for a path that does not exist or cannot be opened), in the order of the paths and
