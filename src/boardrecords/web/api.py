@@ -39,7 +39,7 @@ from .params import (
     Sort,
     filters,
 )
-from .upload import read_upload, verify_upload
+from .upload import VerifiedJson, read_upload, verify_upload
 
 router = APIRouter(prefix="/api", tags=["archive"])
 
@@ -129,10 +129,10 @@ def ratings(archive: Asked, game: Game = None,
     return _json(archive.ratings(game, player, limit).to_json())
 
 
-@router.post("/verify", summary="records verify --json (an uploaded file)")
-async def verify(file: UploadFile) -> list[dict[str, Any]]:
+@router.post("/verify", summary="records verify --json (an uploaded file)", response_model=list[VerifiedJson])
+async def verify(file: UploadFile) -> JSONResponse:
     """Verify an uploaded record file, storing nothing: each record's `records verify --json` object."""
     from starlette.concurrency import run_in_threadpool
 
     data, name = await read_upload(file)
-    return await run_in_threadpool(verify_upload, data, name)
+    return _json(await run_in_threadpool(verify_upload, data, name))

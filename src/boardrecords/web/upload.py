@@ -6,8 +6,31 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import UploadFile
+from typing_extensions import TypedDict
 
 from ..common.errors import InputError
+
+
+class VerifiedJson(TypedDict):
+    """One record of the upload: where it is in the file, and its verdict (`records verify --json`'s object)."""
+
+    file: str
+    index: int
+    game: str
+    size: int | None
+    verdict: str
+    valid: bool
+    passes: bool
+    winner: dict[str, Any]
+    result: dict[str, Any]
+    score: dict[str, Any] | None
+    end: str | None
+    replayed: bool
+    swapped: bool
+    players: dict[str, str | None]
+    moves: dict[str, int]
+    problems: list[dict[str, Any]]
+
 
 VERIFY_RECORDS_MAX = 1000  # records of one upload that are verified (a server should not spend minutes on one)
 
@@ -24,7 +47,7 @@ async def read_upload(file: UploadFile) -> tuple[bytes, str]:
     return data, name
 
 
-def verify_upload(data: bytes, name: str) -> list[dict[str, Any]]:
+def verify_upload(data: bytes, name: str) -> list[VerifiedJson]:
     """`records verify --json` of an uploaded file's bytes, storing nothing: one object per record (at most
     VERIFY_RECORDS_MAX), or the one reason the file cannot be read."""
     from ..records.model import FormatError
@@ -40,4 +63,4 @@ def verify_upload(data: bytes, name: str) -> list[dict[str, Any]]:
     if len(records) > VERIFY_RECORDS_MAX:
         raise InputError(f"{name}: {len(records)} records; at most {VERIFY_RECORDS_MAX} are verified here (use "
                          "`records verify`)")
-    return [{"file": name, "index": r.index, **verify(r).to_json()} for r in records]
+    return [{"file": name, "index": r.index, **verify(r).to_json()} for r in records]  # type: ignore[typeddict-item]
