@@ -5,7 +5,8 @@
 - A command that cannot go on raises CommandError; `add_commands` registers commands so that it ends as one line
   `error: ...` on stderr and its exit code, never a traceback. `expected_failures()` turns what the archive and the
   reader are expected to raise into a CommandError.
-- `open_archive` is the archive as a context manager: opened, and disposed of however the block ends.
+- `archive` is the archive as an `Archive` (archive/front.py) that the read commands ask, `open_archive` its engine
+  for the commands that write: each a context manager, closed however the block ends.
 - Consoles: `make_console()`, standard output, and `make_console(stderr=True)`; colours off with NO_COLOR or
   --no-color, or when not a terminal; as wide as the terminal, or when piped as wide as COLUMNS says (else
   layout.PIPE_WIDTH). `SafeConsole` never writes a control character it did not make itself: the text of every
@@ -42,7 +43,6 @@ from .views.safe_text import json_text, terminal
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
-    from sqlmodel import Session
 
     from ..archive.front import Archive
 
@@ -224,12 +224,3 @@ def archive(db: str | None) -> Iterator[Archive]:
 
     with expected_failures(), Archive(db or os.environ.get(ENV_DB) or DEFAULT_DB) as opened:
         yield opened
-
-
-@contextmanager
-def reading(db: str | None) -> Iterator[Session]:
-    """A read session on the archive `db` (see `open_archive`)."""
-    from ..archive.core.db import session_scope
-
-    with open_archive(db) as engine, session_scope(engine) as session:
-        yield session
