@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
 
     from ..records.model import Record
+    from ..verifier.judging.analysis import Rows
+    from ..verifier.keys.patterns import Pattern
     from ..verifier.keys.targets import Target
     from .answers import (
         Duplicates,
@@ -68,14 +70,17 @@ def asked() -> Iterator[None]:
         raise InputError(exc.describe()) from exc
 
 
-def game_named(name: str | None) -> str | None:
-    """The game a listing is narrowed to, by any of its names (None: every game)."""
-    if name is None:
-        return None
+def game_of(name: str) -> Game:
+    """The game named `name`, by any of its names (go, go-ing, ConversionGo...)."""
     found = game_from_name(name)
     if found is None:
         raise InputError(f"unknown game {name!r} (one of: {', '.join(g.value for g in Game)})")
-    return found.value
+    return found
+
+
+def game_named(name: str | None) -> str | None:
+    """The game a listing is narrowed to, as stored (None: every game)."""
+    return None if name is None else game_of(name).value
 
 
 def merged(filters: Filters | None, criteria: dict[str, Any]) -> Filters:
@@ -83,12 +88,12 @@ def merged(filters: Filters | None, criteria: dict[str, Any]) -> Filters:
     try:
         return replace(filters or Filters(), **criteria)
     except TypeError:
-        known = {f for f in Filters.__dataclass_fields__}
-        unknown = ", ".join(sorted(set(criteria) - known))
+        known = list(Filters.__dataclass_fields__)
+        unknown = ", ".join(sorted(set(criteria) - set(known)))
         raise InputError(f"no search filter {unknown} (the filters: {', '.join(known)})") from None
 
 
-def reference(pattern: Any, size: int) -> tuple[int, int]:
+def reference(pattern: Pattern, size: int) -> tuple[int, int]:
     """Where a pattern given as rows is drawn to name the points of its continuations: against the edges its
     anchor names, else one point in from the top left (so that the points around it have names)."""
     from ..verifier.keys.patterns import offsets
@@ -130,9 +135,7 @@ class Archive:
         """The board a position or a pattern is on: the filters' game (default Go) and size (default: the
         game's), checked against the sizes the game is played on."""
         f = merged(filters, criteria)
-        game = game_from_name(f.game) if f.game else Game.GO
-        if game is None:
-            raise InputError(f"unknown game {f.game!r} (one of: {', '.join(g.value for g in Game)})")
+        game = game_of(f.game) if f.game else Game.GO
         spec = SPECS[game]
         size = f.size or spec.default_size
         if size is None:
@@ -271,13 +274,13 @@ class Archive:
         shown = [(rows[h.game_id], h.moves) for h in hits if h.game_id in rows]
         return PatternAnswer(found, game, size, origin, either_colour, result, shown, board)
 
-    def board_after(self, record_id: int, move: int | None = None) -> tuple[Record, Any]:
+    def board_after(self, record_id: int, move: int | None = None) -> tuple[Record, Rows]:
         """A stored record and its board (rows of stones) after `move` moves (None: the end of its line)."""
         record = self.record(record_id).record
         return record, self._board_after(record, move)
 
     @staticmethod
-    def _board_after(record: Record, move: int | None) -> Any:
+    def _board_after(record: Record, move: int | None) -> Rows:
         from ..verifier.keys.targets import board_after
 
         with asked():
