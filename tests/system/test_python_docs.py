@@ -23,7 +23,8 @@ def blocks() -> list[tuple[int, str]]:
 
 def test_the_page_shows_the_tasks() -> None:
     text = PAGE.read_text(encoding="utf-8")
-    for heading in ("## Read and verify a file", "## Verify a folder", "## Record a game move by move and write it"):
+    for heading in ("## Read and verify a file", "## Verify a folder", "## Record a game move by move and write it",
+                    "### Import a folder and search it", "### Explore a position", "### A crosstable"):
         assert heading in text
     assert len(blocks()) >= 3
     assert "(docs/python.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
@@ -47,3 +48,8 @@ def test_every_example_runs_as_written(tmp_path: Path) -> None:
             script_line, page_line = max((s for s in starts if s[0] <= failed[-1]), default=(1, 0))
             where = f"docs/python.md line {page_line + failed[-1] - script_line}: "
         raise AssertionError(f"{where}the example fails:\n{done.stderr[-3000:]}")
+    # What the archive's examples print: records stored, the explorer's continuations, the size checked against
+    # the game's boards, and the crosstable's winner.
+    assert "records stored" in done.stdout and "games of Go on 9x9" in done.stdout
+    assert "--size 99: Quentin is played on" in done.stdout
+    assert "1 Alice Martin 1.0" in done.stdout
