@@ -152,7 +152,7 @@ def test_delete_by_ids_criteria_or_filters_with_a_confirmation(tmp_path: Path, d
         assert asked == [2]
         assert _count(engine, "SELECT count(*) FROM game") == 3  # refused: nothing deleted
         wrongs: list[tuple[dict[str, Any], str]] = [({}, "name record ids or give search filters"),
-                                                    ({"colour": "B"}, "no filter named colour")]
+                                                    ({"colour": "B"}, "no search filter colour")]
         for wrong, says in wrongs:
             with pytest.raises(InputError, match=says):
                 archive.delete(**wrong)

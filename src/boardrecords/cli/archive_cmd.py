@@ -27,13 +27,12 @@ from .common import (
     EXIT_USAGE,
     CommandError,
     add_commands,
+    archive,
     expected_failures,
     make_console,
     note,
     open_archive,
     print_json,
-    reading,
-    writing,
 )
 from .options import (
     DbOption,
@@ -44,7 +43,7 @@ from .options import (
     whole_number,
     with_filters,
 )
-from .tables import percent, print_table, record_json
+from .tables import percent, print_table
 from .views.layout import Column
 from .views.safe_text import plain as shown
 from .views.words import plural, totals_line
@@ -92,7 +91,7 @@ def import_cmd(
         if missing:
             raise typer.Exit(EXIT_USAGE)
         raise CommandError("no record files found (.rec, .sgf, .gib, .ngf, .ugf or .ugi)", EXIT_FAILED)
-    with writing(db, create=True) as archive:
+    with archive(db, create=True) as opened:
         progress = Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
                             TextColumn("{task.fields[records]} records"), TimeElapsedColumn(), console=err,
                             disable=quiet or not err.is_terminal, transient=False)
@@ -110,7 +109,7 @@ def import_cmd(
 
         try:
             with progress:
-                summary = archive.import_paths(files, workers=workers, batch_size=batch_size,
+                summary = opened.import_paths(files, workers=workers, batch_size=batch_size,
                                                skip_duplicates=skip_duplicates, progress=on_file)
         except ImportInterrupted as exc:
             err.print(f"interrupted: {exc.summary.new} new records were committed; run the same import again to "
@@ -167,21 +166,14 @@ def show_cmd(
     = False,
 ) -> None:
     """A stored record: its verdict as `verify` gives it, every problem, and the final position."""
-    from ..archive.core.rows import problems_of, rows_by_ids
-    from ..archive.core.stored import parse_row, stored_verdict
-
-    with open_archive(db) as engine:
-        found, _ = rows_by_ids(engine, [record_id])
-        problems = problems_of(engine, record_id) if found else []
-    if not found:
-        raise CommandError(f"no record {record_id} in the archive", EXIT_FAILED)
-    row = found[0]
+    with archive(db) as opened:
+        stored = opened.record(record_id)
+    row, verdict = stored.row, stored.verdict
+    if as_json:
+        print_json({**stored.to_json(), **({"history": _history_json(db, record_id)} if history else {})})
+        return
     with expected_failures():
-        verdict = stored_verdict(row, problems)
-        if as_json:
-            print_json({**record_json(row, verdict), **({"history": _history_json(db, record_id)} if history else {})})
-            return
-        record = parse_row(row)
+        record = stored.record
     from ..records.notation import Notation
     from ..verifier.judging.analysis import analyse
 
@@ -230,10 +222,8 @@ def _in_notation(verdict: Verdict, analysis: Analysis) -> Verdict:
 
 def _history_json(db: str | None, record_id: int) -> list[dict[str, Any]]:
     """The versions `records fix` replaced, for `records show --history`."""
-    from ..archive.store.curate import history
-
-    with open_archive(db) as engine:
-        versions = history(engine, record_id)
+    with archive(db) as opened:
+        versions = opened.history(record_id)
     return [{"version": v.version, "sha256": v.sha256, "verdict": v.verdict, "result_status": v.result_status,
              "replaced_at": v.replaced_at.isoformat(), "replaced_by": v.change,
              "raw": v.raw.decode(v.encoding or "utf-8", "replace")} for v in versions]
@@ -339,17 +329,13 @@ def stats_cmd(
 ) -> None:
     """Per game: records, the share that passes, results by method, win rates, the pie swap; per player: games
     and wins."""
-    from ..archive.core.stats import game_stats, player_stats
-
-    filters = Filters(game=game)
-    with reading(db) as session:
-        per_game = game_stats(session, filters)
-        per_player = player_stats(session, filters, limit=players)
+    with archive(db) as opened:
+        found = opened.stats(game=game, players=players)
     if as_json:
-        print_json({"games": [g.to_json() for g in per_game], "players": [p.to_json() for p in per_player]})
+        print_json(found.to_json())
     else:
-        _print_stats(per_game, per_player)
-    if not per_game:
+        _print_stats(found.games, found.players)
+    if not found.games:
         raise typer.Exit(EXIT_FAILED)
 
 

@@ -16,10 +16,10 @@ from .common import (
     EXIT_FAILED,
     CommandError,
     add_commands,
+    archive,
     make_console,
     note,
     print_json,
-    writing,
 )
 from .options import DbOption, whole_number, with_filters
 from .views.words import plural
@@ -41,8 +41,6 @@ def delete_cmd(
 ) -> None:
     """Delete records (and their problems) from the archive: by id, or every record the filters select (after
     a count and a confirmation unless --yes)."""
-    from ..common.errors import NotFound
-
     ids = ids or []
     if not ids and filters.empty:
         raise CommandError("name record ids or give search filters")
@@ -56,11 +54,8 @@ def delete_cmd(
                 raise typer.Exit(EXIT_FAILED)
         return True
 
-    with writing(db) as archive:
-        try:
-            deleted = archive.delete(chosen, confirm=confirmed)
-        except NotFound as exc:
-            raise CommandError(str(exc), EXIT_FAILED) from None
+    with archive(db, write=True) as opened:
+        deleted = opened.delete(chosen, confirm=confirmed)  # nothing matching: NotFound, exit 1
     if as_json:
         print_json({"deleted": deleted})
     else:
@@ -90,9 +85,9 @@ def fix_cmd(
         pairs = parse_settings(settings or [])
     except FixError as exc:
         raise CommandError(str(exc)) from None
-    with writing(db) as archive:
+    with archive(db, write=True) as opened:
         try:
-            row = archive.undo_fix(record_id) if undo else archive.fix(record_id, pairs)
+            row = opened.undo_fix(record_id) if undo else opened.fix(record_id, pairs)
         except Unchanged:
             if as_json:
                 print_json({"id": record_id, "changed": False})
