@@ -4,9 +4,7 @@ compact tables and counts beside them. Every text that comes from a record is sh
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
@@ -14,10 +12,10 @@ from rich.table import Table
 from rich.text import Text
 
 from ..records.games import short_name
+from ..render.csv_out import dicts_csv
+from ..render.safe_text import plain as shown
 from ..verifier.judging.status import ResultStatus, VerdictClass
 from .views.layout import Column, fitted_table
-from .views.safe_text import csv_cell
-from .views.safe_text import plain as shown
 from .views.words import status_word, verdict_word
 
 if TYPE_CHECKING:
@@ -130,22 +128,9 @@ def game_table(found: Sequence[GameRow], width: int, *, extra: Sequence[Extra] =
 
 
 def rows_csv(found: Sequence[GameRow]) -> str:
-    """The games as CSV, the JSON fields as columns (`dicts_csv`)."""
+    """The games as CSV, the JSON fields as columns (render/csv_out.py: dicts_csv). It stays beside `row_json`,
+    the JSON fields it writes."""
     return dicts_csv([row_json(r) for r in found], None if found else list(JSON_FIELDS))
-
-
-def dicts_csv(data: Sequence[Mapping[str, Any]], fields: Sequence[str] | None = None) -> str:
-    """CSV of `data`, one row each, with `fields` as the columns (default: the first row's keys; no row, no
-    header); no cell a spreadsheet would evaluate, no control character (safe_text.csv_cell): every CSV the
-    commands write is made here or in views/tournament.py, which escapes the same way."""
-    buf = io.StringIO()
-    if fields is None and data:
-        fields = list(data[0])
-    if fields is not None:
-        w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
-        w.writeheader()
-        w.writerows({k: csv_cell(v) for k, v in row.items()} for row in data)
-    return buf.getvalue()
 
 
 def count_line(shown: int, total: int) -> str:

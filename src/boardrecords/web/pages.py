@@ -87,7 +87,7 @@ def games_page(request: Request, found: Annotated[Filters, Depends(filters)], so
 def _frame(game: Game, size: int, notation: Notation) -> Markup:
     """The board's frame (lines, star points, coordinates), the same for every game of that game, size and
     notation."""
-    from ..cli.views.svg import Geometry, frame_shapes, to_xml
+    from ..render.svg import Geometry, frame_shapes, to_xml
 
     geo = Geometry.of(game, size, caption=False)
     return Markup(to_xml(frame_shapes(geo, PointNames(game, size, notation))))
@@ -95,11 +95,11 @@ def _frame(game: Game, size: int, notation: Notation) -> Markup:
 
 @router.get("/games/{record_id}")
 def game_page(request: Request, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> HTMLResponse:
-    """The replay of `records html` (cli/views/html_page.py: page_data) from one replay of the record."""
+    """The replay of `records html` (render/html_replay.py: page_data) from one replay of the record."""
     from ..archive.core.stored import parse_row
-    from ..cli.views.boards import header_lines
-    from ..cli.views.html_page import board_html, header_html, page_data, script_json, status_html
-    from ..cli.views.svg import Geometry
+    from ..render.game_lines import header_lines
+    from ..render.html_replay import board_html, header_html, page_data, script_json, status_html
+    from ..render.svg import Geometry
     from ..verifier.judging.analysis import analyse
 
     # The archive is read-only while it is served, so a game's page, once made, stays right: the last ones are kept.
@@ -143,9 +143,9 @@ def original(request: Request, record_id: Annotated[int, Path(ge=1, le=DB_INT_MA
 @router.get("/explore")
 def explore_page(request: Request, found: Annotated[Filters, Depends(filters)], moves: Moves = None,
                  limit: Limit = 20, offset: Offset = 0) -> HTMLResponse:
-    from ..cli.views.svg import CELL, Geometry, frame_shapes, stone_shapes, to_xml
     from ..records.model import Colour
     from ..records.notation import names_for, point_name
+    from ..render.svg import CELL, Geometry, frame_shapes, stone_shapes, to_xml
 
     at, data = answers.explore(_engine(request), found, moves)
     # The explorer's count is the count of the games that reached the position (under the same filters); the
@@ -253,7 +253,7 @@ async def verify_page(file: UploadFile) -> HTMLResponse:
 def ratings_page(request: Request, game: Annotated[str | None, Query(max_length=40)] = None,
                  player: Annotated[str | None, Query(max_length=TEXT_MAX)] = None) -> HTMLResponse:
     """Every player's rating per game; with `player`: that player's history as a chart and a table."""
-    from ..cli.views.tournament import rating_svg
+    from ..render.rating_chart import rating_svg
 
     run, mine = answers.rating_run(_engine(request), game or None, player or None)
     chart = Markup(rating_svg(mine)) if mine else None
