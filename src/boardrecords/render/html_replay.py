@@ -1,4 +1,5 @@
-"""`records html`: one self-contained HTML page that replays a game (no network access: nothing is loaded).
+"""`records html`: one self-contained HTML page that replays a game (no network access: nothing is loaded); `records
+serve`'s game page is made of the same parts (board_html, header_html, status_html, page_data).
 
 Safety: every text from a record is escaped with html.escape where it is markup; the positions travel as JSON in
 a non-executed `<script type="application/json">` block with `<`, `>`, `&`, U+2028 and U+2029 escaped, and the
