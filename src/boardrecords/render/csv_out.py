@@ -1,5 +1,6 @@
-"""CSV of rows of fields, the one writer of every listing's CSV: each cell through safe_text.csv_cell, so that no
-cell is one a spreadsheet would evaluate and no control character from a record is written.
+"""CSV of rows of fields, the one writer of every listing's CSV, and the stored games' CSV with their JSON fields as
+columns: each cell through safe_text.csv_cell, so that no cell is one a spreadsheet would evaluate and no control
+character from a record is written.
 """
 
 from __future__ import annotations
@@ -7,9 +8,13 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..archive.answers import JSON_FIELDS, row_json
 from .safe_text import csv_cell
+
+if TYPE_CHECKING:
+    from ..archive.core.models import GameRow
 
 
 def dicts_csv(data: Sequence[Mapping[str, Any]], fields: Sequence[str] | None = None) -> str:
@@ -24,3 +29,8 @@ def dicts_csv(data: Sequence[Mapping[str, Any]], fields: Sequence[str] | None = 
         w.writeheader()
         w.writerows({k: csv_cell(v) for k, v in row.items()} for row in data)
     return buf.getvalue()
+
+
+def rows_csv(found: Sequence[GameRow]) -> str:
+    """The stored games as CSV, the JSON fields as columns (archive/answers.py: row_json)."""
+    return dicts_csv([dict(row_json(r)) for r in found], None if found else list(JSON_FIELDS))
