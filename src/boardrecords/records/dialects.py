@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from .games import Game
 from .model import Node, Problem, Record
-from .properties import in_hundredths
 
 _FOX_APP = "foxwq"
 _FOX_PROPERTIES = ("TC", "TT")
@@ -49,12 +48,13 @@ def read_dialects(record: Record) -> None:
 def _fox_komi(record: Record, mark: str) -> None:
     komi = record.komi
     prop = record.root.properties.get("KM")
-    if komi is None or prop is None or not in_hundredths(komi):
+    # Fox's komi are whole multiples of 25 hundredths (`KM[50]` is 0.5); a komi with a fraction is in points.
+    if komi is None or prop is None or komi == 0 or komi % 25 != 0:
         return
     chinese = (record.rules or "").strip().lower() in _CHINESE
     value = komi / 50 if chinese else komi / 100
     unit = "hundredths of a stone under Chinese rules (a stone is two points)" if chinese else "hundredths of a point"
-    # The reader's warning that the komi looks odd gives way to the reading.
+    # The reader's warning that the komi looks odd (properties.in_hundredths) gives way to the reading.
     record.diagnostics[:] = [d for d in record.diagnostics if d.code != "komi-odd"]
     record.komi = value
     record.diagnostics.append(Problem(
