@@ -25,6 +25,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..archive.core.filters import FilterError
 from .answers import BadRequest, NotFound
 from .assets import package_dir, replay_asset
 
@@ -103,6 +104,10 @@ def create_app(db: str | None) -> FastAPI:
     @app.exception_handler(BadRequest)
     async def bad_request(request: Request, exc: BadRequest) -> JSONResponse:
         return _error(400, str(exc))
+
+    @app.exception_handler(FilterError)
+    async def bad_filter(request: Request, exc: FilterError) -> JSONResponse:
+        return _error(400, str(exc))  # a filter refused when the filters are built (params.filters)
 
     @app.exception_handler(NotFound)
     async def not_found(request: Request, exc: NotFound) -> JSONResponse:
