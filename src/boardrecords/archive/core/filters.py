@@ -246,11 +246,12 @@ class Filters:
     ids: Sequence[int] = ()
 
     @classmethod
-    def parse(cls, ids: Sequence[int] = (), **given: Any) -> Filters:
+    def parse(cls, **given: Any) -> Filters:
         """The filters of the values a user gave, by field name (None: not given), each checked against its bounds
         in `FILTERS` and read: the game's stored value, the verdict and status words, dates checked, a board size
         within the game's range, the opening as the archive stores main lines. FilterError for a value that is
-        not one."""
+        not one. `ids` (the records' ids) are kept as given."""
+        ids: Sequence[int] = given.pop("ids", ())
         unknown = set(given) - set(FILTER_BY_FIELD)
         if unknown:
             raise TypeError(f"no such filter: {', '.join(sorted(unknown))}")
