@@ -33,6 +33,7 @@ from .common import (
     open_archive,
     print_json,
     reading,
+    run_settings,
 )
 from .options import (
     DbOption,
@@ -105,7 +106,7 @@ def import_cmd(
             progress.update(task, advance=1, records=importer.summary.records)
 
         importer = Importer(engine, batch_size=batch_size, workers=workers, on_file=on_file,
-                            skip_likely=skip_duplicates)
+                            skip_likely=skip_duplicates, settings=run_settings())
         try:
             with progress:
                 summary = importer.run(files)

@@ -20,6 +20,7 @@ from .common import (
     note,
     open_archive,
     print_json,
+    run_settings,
 )
 from .options import DbOption, whole_number, with_filters
 from .views.words import plural
@@ -91,7 +92,9 @@ def fix_cmd(
         raise CommandError(str(exc)) from None
     with open_archive(db, write=True) as engine:
         try:
-            row = undo_fix(engine, record_id) if undo else fix_record(engine, record_id, pairs)
+            patterns = run_settings().patterns
+            row = (undo_fix(engine, record_id, patterns=patterns) if undo
+                   else fix_record(engine, record_id, pairs, patterns=patterns))
         except Unchanged:
             if as_json:
                 print_json({"id": record_id, "changed": False})

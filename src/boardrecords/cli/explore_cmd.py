@@ -22,6 +22,7 @@ from .common import (
     make_console,
     open_archive,
     print_json,
+    run_settings,
     write_out,
 )
 from .options import CsvOption, DbOption, JsonOption, with_filters
@@ -173,7 +174,7 @@ def reindex_cmd(
     with open_archive(db, create=True) as engine:
         try:
             done, count, lines, updated = reindex(engine, on_batch=None if quiet else (
-                lambda n: err.print(f"\r{n} records", end="")))
+                lambda n: err.print(f"\r{n} records", end="")), patterns=run_settings().patterns)
         except KeyboardInterrupt:
             # Each batch is replaced whole and its rows stand for the old ones until the merge: the archive
             # answers as before for the records not yet done.

@@ -25,6 +25,7 @@ from .common import (
     note,
     open_archive,
     print_json,
+    run_settings,
     write_out,
 )
 from .options import CsvOption, DbOption, JsonOption, game_and_size, number, with_filters
@@ -270,7 +271,8 @@ def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, sou
     pat, game, size, (ox, oy) = resolve_pattern(filters, pattern=pattern, source=source, move=move, region=region,
                                                 anchor=anchor)
     with open_archive(db) as engine:
-        result = search_pattern(engine, pat, game, size, filters, either_colour=either_colour)
+        result = search_pattern(engine, pat, game, size, filters, either_colour=either_colour,
+                                plain_scan=run_settings().plain_scan)
         shown = result.hits[:limit] if limit else result.hits
         from ..archive.core.rows import rows_by_ids
 

@@ -12,7 +12,7 @@ from ..records.files import FileFailure, read_records, record_files, why_unopene
 from ..records.model import Problem, Severity
 from ..records.notation import Notation
 from ..verifier.judging.status import VerdictClass
-from .common import EXIT_FAILED, EXIT_USAGE, add_commands, make_console
+from .common import EXIT_FAILED, EXIT_USAGE, add_commands, make_console, run_settings
 from .options import SgfPointsJsonOption, number
 from .verify_work import Item, Options, verify_paths, verify_records
 from .views.safe_text import json_text
@@ -52,7 +52,8 @@ def verify_command(
     Exit status: 0 when every record passes, 1 when any does not, 2 when a path cannot be opened.
     """
     console = make_console(no_color=no_color)
-    options = Options(strict, variations, Notation.SGF if sgf_points else Notation.CUSTOMARY, require_complete)
+    options = Options(strict, variations, Notation.SGF if sgf_points else Notation.CUSTOMARY, require_complete,
+                      run_settings())
     files: list[str] = []
     missing: list[FileFailure] = []
     for path, exists in record_files(paths):
@@ -64,7 +65,7 @@ def verify_command(
     items: Iterable[Item]
     if len(files) == 1 and not missing:
         # One file is read here, once (it may be standard input); one record of it gets the full report.
-        records = read_records(files[0], strict=options.strict)
+        records = read_records(files[0], strict=options.strict, settings=options.settings)
         if not isinstance(records, FileFailure) and len(records) == 1 and not as_json:
             _report_one(console, files[0], records[0], options)
             return

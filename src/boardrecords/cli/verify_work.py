@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..common.memory import release_file
+from ..common.settings import DEFAULTS, Settings
 from ..records.files import FileFailure, read_records
 from ..records.model import Record
 from ..records.notation import Notation
@@ -24,6 +25,7 @@ class Options:
     variations: bool = False
     notation: Notation = Notation.CUSTOMARY
     require_complete: bool = False
+    settings: Settings = DEFAULTS  # the limits of what is read, sent to the worker processes with the rest
 
 
 Verified = dict[str, Any]  # one record's `verify --json` object: file, index, and the verdict's JSON form
@@ -39,7 +41,7 @@ def verify_paths(paths: Sequence[tuple[str, Options]]) -> list[Item]:
 
 
 def verify_file(path: str, options: Options) -> list[Item]:
-    records = read_records(path, strict=options.strict)
+    records = read_records(path, strict=options.strict, settings=options.settings)
     if isinstance(records, FileFailure):
         return [records]
     out = verify_records(path, records, options)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..cli.tables import pattern_json, record_json, row_json
+from ..common.settings import DEFAULT_MAX_RECORDS
 from ..records.games import SPECS, Game, MoveKind, game_from_name
 from ..records.model import FormatError
 from ..records.notation import NotationError
@@ -207,7 +208,7 @@ def asked_pattern(engine: Engine, filters: Filters, text: str | None, *, source:
 
 
 def pattern_search(engine: Engine, filters: Filters, asked_for: AskedPattern, *, either_colour: bool, limit: int,
-                   offset: int) -> dict[str, Any]:
+                   offset: int, plain_scan: bool = False) -> dict[str, Any]:
     """`records search --pattern TEXT --json` (or `--pattern-from`): the games where the pattern appeared and what
     was played next in and around it: the same object as the command's (cli/tables.py: pattern_json)."""
     from ..archive.core.rows import rows_by_ids
@@ -215,7 +216,8 @@ def pattern_search(engine: Engine, filters: Filters, asked_for: AskedPattern, *,
 
     a = asked_for
     with asked():
-        result = search_pattern(engine, a.pattern, a.game, a.size, filters, either_colour=either_colour)
+        result = search_pattern(engine, a.pattern, a.game, a.size, filters, either_colour=either_colour,
+                                plain_scan=plain_scan)
     shown = result.hits[offset:offset + limit]
     rows, _ = rows_by_ids(engine, [h.game_id for h in shown]) if shown else ([], [])
     by_id = {r.id: r for r in rows}
@@ -271,14 +273,14 @@ def explore(engine: Engine, filters: Filters, moves: str | None) -> tuple[Target
 VERIFY_RECORDS_MAX = 1000  # records of one upload that are verified (a server should not spend minutes on one)
 
 
-def verify_upload(data: bytes, name: str) -> list[dict[str, Any]]:
+def verify_upload(data: bytes, name: str, max_records: int | None = DEFAULT_MAX_RECORDS) -> list[dict[str, Any]]:
     """`records verify --json` of an uploaded file's bytes, storing nothing: one object per record (at most
     VERIFY_RECORDS_MAX), or the one reason the file cannot be read."""
     from ..records.reader import read_bytes
     from ..verifier.judging.verdict import verify
 
     try:
-        records = read_bytes(data, name)
+        records = read_bytes(data, name, max_records=max_records)
     except FormatError as exc:
         raise BadRequest(exc.describe()) from None
     if not records:

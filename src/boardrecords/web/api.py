@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request, UploadFile
 from fastapi.responses import JSONResponse
 
 from ..archive.core.filters import DEFAULT_LIMIT, Filters
+from ..common.settings import Settings
 from . import answers
 from .params import (
     DB_INT_MAX,
@@ -67,7 +68,8 @@ def search(
         engine = _engine(request)
         asked = answers.asked_pattern(engine, found, pattern, source=pattern_from, move=move, region=region,
                                       anchor=anchor)
-        return answers.pattern_search(engine, found, asked, either_colour=either_colour, limit=limit, offset=offset)
+        return answers.pattern_search(engine, found, asked, either_colour=either_colour, limit=limit, offset=offset,
+                                      plain_scan=settings_of(request).plain_scan)
     if after is not None:
         return _page(answers.position_search(_engine(request), found, after, limit=limit, offset=offset))
     return _page(answers.search(_engine(request), found, sort=sort, limit=limit, offset=offset))
@@ -115,11 +117,17 @@ def ratings(request: Request, game: Game = None,
     return answers.ratings(_engine(request), game, player, limit)
 
 
-async def read_upload(file: UploadFile) -> tuple[bytes, str]:
-    """The upload's bytes, refused past the file cap of `records verify` (RECORDS_MAX_FILE_SIZE, default 3 MiB)."""
-    from ..records.limits import describe_size, max_file_size
+def settings_of(request: Request) -> Settings:
+    """The settings the application was made with (`records serve` reads them from the environment)."""
+    settings: Settings = request.app.state.settings
+    return settings
 
-    cap = max_file_size()
+
+async def read_upload(request: Request, file: UploadFile) -> tuple[bytes, str]:
+    """The upload's bytes, refused past the file cap of `records verify` (RECORDS_MAX_FILE_SIZE, default 3 MiB)."""
+    from ..records.limits import describe_size
+
+    cap = settings_of(request).max_file_size
     data = await file.read(cap + 1 if cap is not None else -1)
     if cap is not None and len(data) > cap:
         raise answers.BadRequest(f"the file is larger than {describe_size(cap)} (RECORDS_MAX_FILE_SIZE)")
@@ -128,9 +136,9 @@ async def read_upload(file: UploadFile) -> tuple[bytes, str]:
 
 
 @router.post("/verify", summary="records verify --json (an uploaded file)")
-async def verify(file: UploadFile) -> list[dict[str, Any]]:
+async def verify(request: Request, file: UploadFile) -> list[dict[str, Any]]:
     """Verify an uploaded record file, storing nothing: each record's `records verify --json` object."""
     from starlette.concurrency import run_in_threadpool
 
-    data, name = await read_upload(file)
-    return await run_in_threadpool(answers.verify_upload, data, name)
+    data, name = await read_upload(request, file)
+    return await run_in_threadpool(answers.verify_upload, data, name, settings_of(request).max_records)

@@ -26,6 +26,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..archive.core.filters import FilterError
+from ..common.settings import DEFAULTS, Settings
 from .answers import BadRequest, NotFound
 from .assets import package_dir, replay_asset
 
@@ -66,9 +67,10 @@ class BlankFieldsAreAbsent:
         await self.app(scope, receive, send)
 
 
-def create_app(db: str | None) -> FastAPI:
-    """The application over the archive `db` (a SQLite path or an SQLAlchemy URL; None: env RECORDS_DB, else
-    records.db). Raises the archive's ArchiveError when it cannot be opened."""
+def create_app(db: str | None, *, settings: Settings = DEFAULTS) -> FastAPI:
+    """The application over the archive `db` (a SQLite path or an SQLAlchemy URL; None: records.db here; `records
+    serve` gives RECORDS_DB when there is no --db), with the limits and the scan of `settings`. Raises the
+    archive's ArchiveError when it cannot be opened."""
     from ..archive.store.access import open_archive
 
     engine = open_archive(db)  # read-only
@@ -86,6 +88,7 @@ def create_app(db: str | None) -> FastAPI:
                   description="The archive of `records`, read-only: the JSON of the commands' --json, by the "
                               "commands' option names.")
     app.state.engine = engine
+    app.state.settings = settings
     app.state.game_pages = OrderedDict()  # pages.py: the game pages made last
 
     @app.middleware("http")

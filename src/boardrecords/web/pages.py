@@ -219,7 +219,7 @@ def patterns_page(request: Request, found: Annotated[Filters, Depends(filters)],
                                       region=region, anchor=anchor)
         game, size, board, origin = asked.game, asked.size, asked.board, asked.origin
         result = answers.pattern_search(engine, found, asked, either_colour=either_colour, limit=limit,
-                                        offset=offset)
+                                        offset=offset, plain_scan=request.app.state.settings.plain_scan)
         pattern = "/".join(result["pattern"])
     else:
         game, size = answers.board_of(found)
@@ -238,14 +238,14 @@ def verify_form() -> HTMLResponse:
 
 
 @router.post("/verify")
-async def verify_page(file: UploadFile) -> HTMLResponse:
+async def verify_page(request: Request, file: UploadFile) -> HTMLResponse:
     """The report of an uploaded file (nothing stored): each record's verdict and problems with their rules."""
     from starlette.concurrency import run_in_threadpool
 
-    from .api import read_upload
+    from .api import read_upload, settings_of
 
-    data, name = await read_upload(file)
-    report = await run_in_threadpool(answers.verify_upload, data, name)
+    data, name = await read_upload(request, file)
+    report = await run_in_threadpool(answers.verify_upload, data, name, settings_of(request).max_records)
     return render("verify.html", report=report, name=name)
 
 

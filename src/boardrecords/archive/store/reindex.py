@@ -27,9 +27,10 @@ from .record_rows import archive_rows, game_columns, write_index
 _KEPT = frozenset({"raw", "sha256", "encoding", "source_file", "source_index"})
 
 
-def reindex(engine: Engine, *, batch: int = 500,
-            on_batch: Callable[[int], None] | None = None) -> tuple[int, int, int, int]:
-    """(records, positions, change lists, verdicts updated) after rebuilding both from every stored record."""
+def reindex(engine: Engine, *, batch: int = 500, on_batch: Callable[[int], None] | None = None,
+            patterns: bool = True) -> tuple[int, int, int, int]:
+    """(records, positions, change lists, verdicts updated) after rebuilding both from every stored record (the
+    change lists only with `patterns`: `Settings.patterns`)."""
     patterns_table = PatternLineRow.__table__  # type: ignore[attr-defined]
     done = positions = lines = updated = 0
     game_table = GameRow.__table__  # type: ignore[attr-defined]
@@ -49,7 +50,7 @@ def reindex(engine: Engine, *, batch: int = 500,
                 assert row.id is not None
                 try:
                     values, problems = archive_rows(parse_row(row), source_file=row.source_file,
-                                                    source_index=row.source_index)
+                                                    source_index=row.source_index, patterns=patterns)
                 except Exception:  # a record that no longer reads keeps neither positions nor a change list
                     unread.append(row.id)
                     continue
