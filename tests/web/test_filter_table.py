@@ -95,8 +95,10 @@ def test_a_bad_value_is_refused_by_both_faces(client: TestClient, given: dict[st
 
 
 def test_the_filters_are_checked_when_they_are_built() -> None:
-    with pytest.raises(FilterError, match="too large: give at most 52"):
+    with pytest.raises(FilterError, match=r"Go \(Simplified Ing Rules\) is played on 2x2 to 52x52"):
         Filters.parse(game="go", size=99)
+    with pytest.raises(FilterError, match="too large: give at most 52"):
+        Filters.parse(size=99)
     with pytest.raises(FilterError, match="Quentin is played on 3x3"):
         Filters.parse(game="quentin", size=2)
     with pytest.raises(FilterError, match="not a date"):

@@ -83,8 +83,10 @@ def _option(spec: FilterSpec) -> inspect.Parameter:
         names = [f"--{spec.option}/--{spec.off}"]
         annotation = bool | None
     elif spec.kind is int:
+        # Any whole number the database compares is read here; the table's bounds are checked as the filters are
+        # built (Filters.parse), where a size is checked against its game's boards.
         annotation = int | None
-        kw = number(spec.least or 0, DB_INT_MAX if spec.most is None else spec.most)
+        kw = number(-DB_INT_MAX - 1, DB_INT_MAX)
     return inspect.Parameter(spec.field, inspect.Parameter.KEYWORD_ONLY, default=None,
                              annotation=Annotated[annotation, typer.Option(*names, help=_escaped(spec.help),
                                                                            rich_help_panel="Filters", **kw)])

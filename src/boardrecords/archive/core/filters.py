@@ -255,17 +255,19 @@ class Filters:
         unknown = set(given) - set(FILTER_BY_FIELD)
         if unknown:
             raise TypeError(f"no such filter: {', '.join(sorted(unknown))}")
-        values = {field: _checked(FILTER_BY_FIELD[field], value) for field, value in given.items()
-                  if value is not None}
-        game = values.get("game")
-        size = values.get("size")
-        if game is not None and size is not None:
+        game = given.get("game")
+        if game is not None:
+            game = _checked(FILTER_BY_FIELD["game"], game)
+            size = given.get("size")
             spec = SPECS[Game(game)]
-            if not spec.min_size <= size <= spec.max_size:
+            # A size with its game is checked against that game's boards, the most precise thing to say.
+            if isinstance(size, int) and not spec.min_size <= size <= spec.max_size:
                 raise FilterError(f"--size {size}: {spec.title} is played on {spec.min_size}x{spec.min_size} to "
                                   f"{spec.max_size}x{spec.max_size} boards ({spec.size_rule})")
+        values = {field: _checked(FILTER_BY_FIELD[field], value) for field, value in given.items()
+                  if value is not None}
         if "opening" in values:
-            values["opening"] = canonical_opening(values["opening"], game, size)
+            values["opening"] = canonical_opening(values["opening"], values.get("game"), values.get("size"))
         return cls(ids=tuple(ids), **values)
 
     @property
