@@ -62,7 +62,8 @@ def register(app: typer.Typer) -> None:
 
 
 def import_cmd(
-    paths: Annotated[list[Path], typer.Argument(help="Record files (.rec, .sgf) and folders (searched recursively).",
+    paths: Annotated[list[Path], typer.Argument(help="Record files (.rec, .sgf, .gib, .ngf, .ugf, .ugi) and folders "
+                                                "(searched recursively).",
                                                 show_default=False)],
     db: DbOption = None,
     workers: Annotated[int | None, typer.Option("--workers", "-j", help="Worker processes that parse and verify "
@@ -89,7 +90,7 @@ def import_cmd(
     if not files:
         if missing:
             raise typer.Exit(EXIT_USAGE)
-        raise CommandError("no record files found (.rec or .sgf)", EXIT_FAILED)
+        raise CommandError("no record files found (.rec, .sgf, .gib, .ngf, .ugf or .ugi)", EXIT_FAILED)
     with open_archive(db, create=True) as engine:
         progress = Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
                             TextColumn("{task.fields[records]} records"), TimeElapsedColumn(), console=err,

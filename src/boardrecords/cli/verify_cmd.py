@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from ..records.model import Record
 
 def verify_command(
-    paths: Annotated[list[Path], typer.Argument(help="Record files (.rec, .sgf), folders to search, or - (stdin).")],
+    paths: Annotated[list[Path], typer.Argument(help="Record files (.rec, .sgf, .gib, .ngf, .ugf, .ugi), folders to "
+                                                "search, or - (stdin).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per record (JSON Lines).")] = False,
     variations: Annotated[
         bool, typer.Option("--variations", help="Check every line of play, not only the main line.")
