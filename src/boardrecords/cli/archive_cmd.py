@@ -20,6 +20,7 @@ from rich.text import Text
 
 from ..archive.core.filters import Filters
 from ..records.games import short_name
+from ..render.safe_text import plain as shown
 from ..verifier.judging.status import ResultStatus, VerdictClass
 from .common import (
     EXIT_FAILED,
@@ -27,12 +28,12 @@ from .common import (
     EXIT_USAGE,
     CommandError,
     add_commands,
+    archive,
     expected_failures,
     make_console,
     note,
     open_archive,
     print_json,
-    reading,
     run_settings,
 )
 from .options import (
@@ -44,9 +45,8 @@ from .options import (
     whole_number,
     with_filters,
 )
-from .tables import percent, print_table, record_json
+from .tables import percent, print_table
 from .views.layout import Column
-from .views.safe_text import plain as shown
 from .views.words import plural, totals_line
 
 if TYPE_CHECKING:
@@ -163,21 +163,14 @@ def show_cmd(
     = False,
 ) -> None:
     """A stored record: its verdict as `verify` gives it, every problem, and the final position."""
-    from ..archive.core.rows import problems_of, rows_by_ids
-    from ..archive.core.stored import parse_row, stored_verdict
-
-    with open_archive(db) as engine:
-        found, _ = rows_by_ids(engine, [record_id])
-        problems = problems_of(engine, record_id) if found else []
-    if not found:
-        raise CommandError(f"no record {record_id} in the archive", EXIT_FAILED)
-    row = found[0]
+    with archive(db) as opened:
+        stored = opened.record(record_id)
+    row, verdict = stored.row, stored.verdict
+    if as_json:
+        print_json({**stored.to_json(), **({"history": _history_json(db, record_id)} if history else {})})
+        return
     with expected_failures():
-        verdict = stored_verdict(row, problems)
-        if as_json:
-            print_json({**record_json(row, verdict), **({"history": _history_json(db, record_id)} if history else {})})
-            return
-        record = parse_row(row)
+        record = stored.record
     from ..records.notation import Notation
     from ..verifier.judging.analysis import analyse
 
@@ -335,17 +328,13 @@ def stats_cmd(
 ) -> None:
     """Per game: records, the share that passes, results by method, win rates, the pie swap; per player: games
     and wins."""
-    from ..archive.core.stats import game_stats, player_stats
-
-    filters = Filters(game=game)
-    with reading(db) as session:
-        per_game = game_stats(session, filters)
-        per_player = player_stats(session, filters, limit=players)
+    with archive(db) as opened:
+        found = opened.stats(game=game, players=players)
     if as_json:
-        print_json({"games": [g.to_json() for g in per_game], "players": [p.to_json() for p in per_player]})
+        print_json(found.to_json())
     else:
-        _print_stats(per_game, per_player)
-    if not per_game:
+        _print_stats(found.games, found.players)
+    if not found.games:
         raise typer.Exit(EXIT_FAILED)
 
 

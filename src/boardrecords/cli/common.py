@@ -5,7 +5,8 @@
 - A command that cannot go on raises CommandError; `add_commands` registers commands so that it ends as one line
   `error: ...` on stderr and its exit code, never a traceback. `expected_failures()` turns what the archive and the
   reader are expected to raise into a CommandError.
-- `open_archive` is the archive as a context manager: opened, and disposed of however the block ends.
+- `archive` is the archive as an `Archive` (archive/front.py) that the read commands ask, `open_archive` its engine
+  for the commands that write: each a context manager, closed however the block ends.
 - Consoles: `make_console()`, standard output, and `make_console(stderr=True)`; colours off with NO_COLOR or
   --no-color, or when not a terminal; as wide as the terminal, or when piped as wide as COLUMNS says (else
   layout.PIPE_WIDTH). `SafeConsole` never writes a control character it did not make itself: the text of every
@@ -35,14 +36,16 @@ from rich.console import Console
 from rich.segment import Segment
 from rich.text import Text
 
+from ..common.errors import InputError, NotFound
 from ..common.settings import DEFAULTS, SettingError, Settings
 from ..records.model import FormatError
+from ..render.safe_text import json_text, terminal
 from .views.layout import output_width
-from .views.safe_text import json_text, terminal
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
-    from sqlmodel import Session
+
+    from ..archive.front import Archive
 
 P = ParamSpec("P")
 
@@ -191,8 +194,9 @@ def add_commands(app: typer.Typer, commands: Mapping[str, Callable[..., None]]) 
 
 @contextmanager
 def expected_failures() -> Iterator[None]:
-    """What the archive and the reader are expected to raise, as CommandError: a filter that cannot be understood
-    or an archive that cannot be used (2), a record or a file that cannot be read (1)."""
+    """What the archive and the reader are expected to raise, as CommandError: a question that cannot be answered
+    as asked or an archive that cannot be used (2), nothing by that id or name, a record or a file that cannot be
+    read (1)."""
     from sqlalchemy.exc import SQLAlchemyError
 
     from ..archive.core.db import ArchiveError, first_line
@@ -200,7 +204,9 @@ def expected_failures() -> Iterator[None]:
 
     try:
         yield
-    except (ArchiveError, FilterError) as exc:
+    except NotFound as exc:
+        raise CommandError(str(exc), EXIT_FAILED) from None
+    except (ArchiveError, FilterError, InputError) as exc:
         raise CommandError(str(exc)) from None
     except SQLAlchemyError as exc:
         raise CommandError(f"database: {first_line(getattr(exc, 'orig', None) or exc)}") from None
@@ -227,9 +233,12 @@ def open_archive(db: str | None, *, create: bool = False, write: bool = False) -
 
 
 @contextmanager
-def reading(db: str | None) -> Iterator[Session]:
-    """A read session on the archive `db` (see `open_archive`)."""
-    from ..archive.core.db import session_scope
+def archive(db: str | None) -> Iterator[Archive]:
+    """The archive `db` (`--db`; None: RECORDS_DB, else records.db) as an Archive, read-only, with the command's
+    settings, closed when the block ends; its expected failures, and those of the block, as CommandError
+    (`expected_failures`)."""
+    from ..archive.core.db import DEFAULT_DB
+    from ..archive.front import Archive
 
-    with open_archive(db) as engine, session_scope(engine) as session:
-        yield session
+    with expected_failures(), Archive(archive_db(db) or DEFAULT_DB, settings=run_settings()) as opened:
+        yield opened

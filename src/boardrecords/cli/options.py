@@ -16,7 +16,6 @@ from typing import Annotated, Any
 import typer
 
 from ..archive.core.filters import DB_INT_MAX, FILTERS, FilterError, Filters, FilterSpec
-from ..records.games import SPECS, Game, game_from_name
 from .common import CommandError
 
 
@@ -113,18 +112,3 @@ def with_filters(func: Callable[..., Any]) -> Callable[..., Any]:
     wrapper.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
     wrapper.__annotations__ = {p.name: p.annotation for p in params}
     return wrapper
-
-
-def game_and_size(filters: Filters) -> tuple[Game, int]:
-    """The board a position or a pattern is on: --game (default Go) and --size (default: the game's)."""
-    game = game_from_name(filters.game) if filters.game else Game.GO
-    if game is None:
-        raise CommandError(f"unknown game {filters.game!r}")
-    spec = SPECS[game]
-    size = filters.size or spec.default_size
-    if size is None:
-        raise CommandError(f"{spec.title} needs --size")
-    if not spec.min_size <= size <= spec.max_size:
-        raise CommandError(f"--size {size}: {spec.title} is played on {spec.min_size}x{spec.min_size} to "
-                           f"{spec.max_size}x{spec.max_size} boards ({spec.size_rule})")
-    return game, size

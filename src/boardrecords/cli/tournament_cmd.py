@@ -1,5 +1,5 @@
 """Tournament commands: `records events`, `crosstable`, `players`, `alias`, `ratings` (views/tournament.py draws
-crosstables and rating charts).
+the crosstable in a terminal; render/crosstable.py writes it as CSV and HTML, render/rating_chart.py the rating charts).
 
 Every text from a record is shown through rich Text (never read as markup). Exit codes as in common.py: 0 ok;
 1 nothing found; 2 bad usage or an unreachable database.
@@ -13,22 +13,24 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from ..records.games import game_title, short_name
+from ..records.games import short_name
+from ..render.crosstable import crosstable_csv, crosstable_html
+from ..render.rating_chart import rating_svg
 from .common import (
     EXIT_FAILED,
     CommandError,
     add_commands,
+    archive,
     make_console,
     note,
     open_archive,
     print_json,
-    reading,
     write_out,
 )
 from .options import CsvOption, DbOption, ForceOption, JsonOption, number
 from .tables import print_table
 from .views.layout import Column
-from .views.tournament import crosstable_csv, crosstable_html, print_crosstable, rating_svg
+from .views.tournament import print_crosstable
 from .views.words import plural
 
 GameOption = Annotated[str | None, typer.Option("--game", help="Only this game (go-ing, conversion-go, cation, "
@@ -38,17 +40,6 @@ GameOption = Annotated[str | None, typer.Option("--game", help="Only this game (
 def register(app: typer.Typer) -> None:
     add_commands(app, {"events": events_cmd, "crosstable": crosstable_cmd, "players": players_cmd,
                        "alias": alias_cmd, "ratings": ratings_cmd})
-
-
-def _game(game: str | None) -> str | None:
-    from ..records.games import Game, game_from_name
-
-    if game is None:
-        return None
-    found = game_from_name(game)
-    if found is None:
-        raise CommandError(f"unknown game {game!r} (one of: {', '.join(g.value for g in Game)})")
-    return found.value
 
 
 def _date(value: Any) -> str:
@@ -72,13 +63,11 @@ def _dates(first: Any, last: Any) -> str:
 def events_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption = False) -> None:
     """Every event (EV) in the archive: its games, first and last date, rounds, players, records and how many
     pass."""
-    from ..archive.tournaments.events import list_events
-
-    kind = _game(game)
-    with reading(db) as session:
-        found = list_events(session, kind)
+    with archive(db) as opened:
+        answer = opened.events(game)
+    found = answer.events
     if as_json:
-        print_json([e.to_json() for e in found])
+        print_json(answer.to_json())
     elif found:
         columns = [Column("event", shorten=True, least=16), Column("game", drop=3), Column("dates", drop=4),
                    Column("rounds", justify="right", drop=5), Column("players", justify="right", drop=2),
@@ -106,26 +95,13 @@ def crosstable_cmd(
 ) -> None:
     """An event's players ranked by score, each round's opponent (by rank), colour and result, and the
     tie-breaks (docs/tournaments.md)."""
-    from ..archive.core.names import load_identities, player_names
-    from ..archive.tournaments.crosstable import crosstable, pairing_from_row, players_of
-    from ..archive.tournaments.events import event_rows
-
     if sum((as_json, as_csv, as_html)) > 1:
         raise CommandError("--json, --csv and --html exclude each other")
-    kind = _game(game)
-    with reading(db) as session:
-        name, rows = event_rows(session, event, kind)
-        ids = load_identities(session)
-        names = player_names(session, ids, players_of(rows))
-    if not rows or name is None:
-        raise CommandError(f"no records of event {event!r}" + (f" in {game_title(kind)}" if kind else ""), EXIT_FAILED)
-    kinds = sorted({r.game for r in rows})
-    if len(kinds) > 1:
-        raise CommandError(f"event {name!r} holds records of several games ({', '.join(kinds)}): name one with --game")
-    pairings = [p for p in (pairing_from_row(r, ids.key) for r in rows) if p is not None]
-    table = crosstable(name, pairings, names)
+    with archive(db) as opened:
+        answer = opened.crosstable(event, game)
+    table = answer.table
     if as_json:
-        print_json(table.to_json())
+        print_json(answer.to_json())
     elif as_csv:
         write_out(crosstable_csv(table))
     elif as_html:
@@ -138,13 +114,11 @@ def crosstable_cmd(
 
 def players_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption = False) -> None:
     """Every player with games, wins, losses and draws per game, and the first and last date."""
-    from ..archive.tournaments.players import player_list
-
-    kind = _game(game)
-    with reading(db) as session:
-        found = player_list(session, kind)
+    with archive(db) as opened:
+        answer = opened.players(game)
+    found = answer.players
     if as_json:
-        print_json([p.to_json() for p in found])
+        print_json(answer.to_json())
     elif found:
         columns = [Column("player", shorten=True, least=14), Column("game", drop=3),
                    Column("games", justify="right"), Column("wins", justify="right", drop=1),
@@ -229,21 +203,13 @@ def ratings_cmd(
 ) -> None:
     """Whole-History Rating of every player, per game, from the archive's records in date order, with the games
     played and a 95% interval (docs/tournaments.md says which records count)."""
-    from ..archive.core.names import load_identities
-    from ..archive.tournaments.ratings import ratings
-
-    kind = _game(game)
     if svg is not None and player is None:
         raise CommandError("--svg needs --player")
-    with reading(db) as session:
-        run = ratings(session, kind)
-        ids = load_identities(session)
-    found = run.ratings
+    with archive(db) as opened:
+        answer = opened.ratings(game, player, limit)
+    run = answer.run
     if player is not None:
-        key = ids.key(player)
-        found = [r for r in found if r.key == key]
-        if not found:
-            raise CommandError(f"no rated records of {player!r}", EXIT_FAILED)
+        found = answer.mine
         if svg is not None:
             from .output_files import OutputError, write_output
 
@@ -252,7 +218,7 @@ def ratings_cmd(
             except OutputError as exc:
                 raise CommandError(str(exc), EXIT_FAILED) from None
         if as_json:
-            print_json([r.to_json(history=True) for r in found])
+            print_json(answer.to_json())
             return
         out = make_console()
         for r in found:
@@ -262,10 +228,9 @@ def ratings_cmd(
                         [[day.isoformat(), f"{value:.0f}", f"{value - 1.96 * sd:.0f} .. {value + 1.96 * sd:.0f}"]
                          for day, value, sd in r.history])
         return
-    found = run.best(limit)
+    found = answer.shown
     if as_json:
-        print_json({"ratings": [r.to_json() for r in found], "records_rated": run.counted,
-                    "records_left_out": dict(run.skipped)})
+        print_json(answer.to_json())
     elif found:
         columns = [Column("#", justify="right"), Column("player", shorten=True, least=14), Column("game", drop=3),
                    Column("rating", justify="right"), Column("95% interval", drop=2),

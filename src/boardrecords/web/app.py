@@ -1,7 +1,8 @@
 """The web application of `records serve`: the archive, read-only, to a browser (pages) and to programs (`/api/`).
 
 - The archive is opened once, read-only (SQLite `mode=ro`, PostgreSQL read-only transactions), when the
-  application is made; a request never writes.
+  application is made, as one `Archive` (archive/front.py) that every route asks (deps.py); a request never
+  writes.
 - Safety: every page is a Jinja template with autoescape on, so every text from a record is escaped; the
   Content-Security-Policy allows scripts, styles and images from the server itself only (no inline script); every
   query parameter has bounds (params.py); a bad parameter is a 400 with `{"error": ...}`, a missing game or event a
@@ -26,8 +27,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..archive.core.filters import FilterError
+from ..common.errors import InputError, NotFound
 from ..common.settings import DEFAULTS, Settings
-from .answers import BadRequest, NotFound
 from .assets import package_dir, replay_asset
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -71,9 +72,10 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS) -> FastAPI:
     """The application over the archive `db` (a SQLite path or an SQLAlchemy URL; None: records.db here; `records
     serve` gives RECORDS_DB when there is no --db), with the limits and the scan of `settings`. Raises the
     archive's ArchiveError when it cannot be opened."""
-    from ..archive.store.access import open_archive
+    from ..archive.core.db import DEFAULT_DB
+    from ..archive.front import Archive
 
-    engine = open_archive(db)  # read-only
+    archive = Archive(db or DEFAULT_DB, settings=settings)  # read-only
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -82,13 +84,14 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS) -> FastAPI:
         # lists) sets off; that walk made the slowest first views of a game page.
         gc.freeze()
         yield
-        engine.dispose()
+        archive.close()
 
     app = FastAPI(lifespan=lifespan, title="records", version="1", docs_url=None, redoc_url=None,
                   description="The archive of `records`, read-only: the JSON of the commands' --json, by the "
                               "commands' option names.")
-    app.state.engine = engine
+    app.state.archive = archive
     app.state.settings = settings
+    app.state.engine = archive.engine
     app.state.game_pages = OrderedDict()  # pages.py: the game pages made last
 
     @app.middleware("http")
@@ -104,8 +107,8 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS) -> FastAPI:
     async def bad_parameter(request: Request, exc: RequestValidationError) -> JSONResponse:
         return _error(400, _validation_message(exc))
 
-    @app.exception_handler(BadRequest)
-    async def bad_request(request: Request, exc: BadRequest) -> JSONResponse:
+    @app.exception_handler(InputError)
+    async def bad_request(request: Request, exc: InputError) -> JSONResponse:
         return _error(400, str(exc))
 
     @app.exception_handler(FilterError)
@@ -141,7 +144,7 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS) -> FastAPI:
 
     @app.get("/replay/{name}", include_in_schema=False)
     def replayer(name: str) -> Response:
-        """The replayer of `records html` (cli/views), for the game page."""
+        """The replayer of `records html` (render/), for the game page."""
         kinds = {"replay.js": "text/javascript", "replay.css": "text/css"}
         if name not in kinds:
             raise NotFound(f"no asset {name!r}")
