@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import os
 
 import pytest
 from sqlmodel import Session, select
@@ -21,6 +22,7 @@ from boardrecords.archive.core.search import (
     search,
 )
 from boardrecords.archive.store.access import create_schema
+from boardrecords.common.settings import Settings
 
 INJECTION = "'; DROP TABLE game; --"
 
@@ -246,6 +248,7 @@ def test_db_location(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     monkeypatch.delenv("RECORDS_DB", raising=False)
     assert sqlite_path(resolve_url(None)) == tmp_path / "records.db"
     monkeypatch.setenv("RECORDS_DB", str(tmp_path / "env.db"))
-    assert sqlite_path(resolve_url(None)) == tmp_path / "env.db"
+    assert sqlite_path(resolve_url(None)) == tmp_path / "records.db"  # the library reads no environment
+    assert sqlite_path(resolve_url(Settings.from_environment(os.environ).db)) == tmp_path / "env.db"
     assert sqlite_path(resolve_url("x.db")) == tmp_path / "x.db"
     assert resolve_url("postgresql+psycopg://u:p@h/db") == "postgresql+psycopg://u:p@h/db"

@@ -142,9 +142,13 @@ def test_a_closed_pipe_on_standard_output_ends_quietly():
 
 @pytest.mark.parametrize(("args", "said"), [
     (("search", "--stones", "B:cc", "--to-move", "X", "--size", "9"), "error: --to-move: write B or W, not 'X'"),
-    (("explore", "--size", "53"), "error: --size 53: Go (Simplified Ing Rules) is played on 2x2 to 52x52 boards"),
-    (("search", "--after", "cc", "--size", "53"), "error: --size 53: Go"),
-    (("search", "--pattern", "X", "--size", "53"), "error: --size 53: Go"),
+    # Without a game, a size is checked against the boards of every game when the filters are built.
+    (("explore", "--size", "53"), "error: --size 53 is too large: give at most 52"),
+    (("explore", "--game", "go", "--size", "53"),
+     "error: --size 53: Go (Simplified Ing Rules) is played on 2x2 to 52x52 boards"),
+    (("search", "--after", "cc", "--game", "go", "--size", "53"), "error: --size 53: Go"),
+    (("search", "--pattern", "X", "--game", "go", "--size", "53"), "error: --size 53: Go"),
+    (("search", "--pattern", "X", "--size", "1"), "error: --size 1 is too small: give 2 or more"),
     (("explore", "--game", "quentin", "--size", "99"), "error: --size 99: Quentin is played on 3x3 to 52x52"),
 ])
 def test_a_bad_board_or_colour_is_a_usage_error(tmp_path, args, said):

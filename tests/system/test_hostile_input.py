@@ -13,7 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from boardrecords.cli.main import app
-from boardrecords.records import limits
+from boardrecords.common import settings as limits
+from boardrecords.common.settings import Settings
 from boardrecords.records.charset import codec_for
 
 runner = CliRunner()
@@ -108,12 +109,10 @@ def test_a_file_over_the_cap_is_refused_with_a_clear_message(tmp_path: Path, mon
     assert run("verify", src).exit_code in (0, 1)
 
 
-def test_the_default_cap_and_its_setting(monkeypatch) -> None:
-    monkeypatch.delenv(limits.ENV_MAX_FILE_SIZE, raising=False)
-    assert limits.max_file_size() == limits.DEFAULT_MAX_FILE_SIZE
+def test_the_default_cap_and_its_setting() -> None:
+    assert Settings.from_environment({}).max_file_size == limits.DEFAULT_MAX_FILE_SIZE
     for raw, expected in (("100", 100), ("64K", 65536), ("16M", 16 * 1024**2), ("1g", 1024**3), ("0", None)):
-        monkeypatch.setenv(limits.ENV_MAX_FILE_SIZE, raw)
-        assert limits.max_file_size() == expected
+        assert Settings.from_environment({limits.ENV_MAX_FILE_SIZE: raw}).max_file_size == expected
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
@@ -232,17 +231,15 @@ def test_a_file_with_too_many_records_is_refused(tmp_path: Path, monkeypatch) ->
     monkeypatch.setenv(limits.ENV_MAX_RECORDS, "50")
     allowed = run("verify", src)
     assert "50 records:" in allowed.output and "more than" not in allowed.output
-    monkeypatch.delenv(limits.ENV_MAX_RECORDS)
-    assert limits.max_records() == limits.DEFAULT_MAX_RECORDS
+    assert Settings.from_environment({}).max_records == limits.DEFAULT_MAX_RECORDS
 
 
 @pytest.mark.parametrize(("name", "raw"), [("RECORDS_MAX_FILE_SIZE", "1.5M"), ("RECORDS_MAX_FILE_SIZE", "1e9"),
                                            ("RECORDS_MAX_FILE_SIZE", "abc"), ("RECORDS_MAX_FILE_SIZE", "-5"),
                                            ("RECORDS_MAX_RECORDS", "ten"), ("RECORDS_MAX_RECORDS", "-1")])
-def test_a_limit_that_is_no_setting_is_refused_never_read_as_the_default(monkeypatch, name, raw) -> None:
-    monkeypatch.setenv(name, raw)
+def test_a_limit_that_is_no_setting_is_refused_never_read_as_the_default(name, raw) -> None:
     with pytest.raises(limits.SettingError, match=name):
-        limits.check_settings()
+        Settings.from_environment({name: raw})
 
 
 @pytest.mark.parametrize("command", [["verify", "."], ["import", "."], ["replay", "x.rec"], ["search"]])

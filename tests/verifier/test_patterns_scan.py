@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from boardrecords.common.settings import Settings
 from boardrecords.records.games import Game
 from boardrecords.records.reader import read_bytes
 from boardrecords.records.writer import new_record, write
@@ -32,7 +33,7 @@ from .test_patterns_match import pattern_from_game
 from .test_verify_properties import SIZES, random_game
 
 needs_compiled = pytest.mark.skipif(compiled_module() is None,
-                                    reason="the compiled scan (_scan) was not built, or RECORDS_SCAN=python")
+                                    reason="the compiled scan (_scan) was not built")
 
 
 def _case(game: Game, seed: int, either: bool, games: int = 4):
@@ -90,11 +91,13 @@ def test_compiled_scan_agrees_with_the_plain_path(game: Game, seed: int, either:
     assert fast.lines(rows[::-1]) == plain.lines(rows[::-1])
 
 
-def test_the_environment_forces_the_plain_path(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_environment_forces_the_plain_path() -> None:
     pattern = parse_pattern("X.", "corner")
     found = placements(pattern, Game.GO, 5)
-    monkeypatch.setenv("RECORDS_SCAN", "python")
-    assert compiled_module() is None and not Scan(pattern, found, 5).compiled
+    for word in ("python", "plain", " Python "):
+        plain = Settings.from_environment({"RECORDS_SCAN": word}).plain_scan
+        assert plain and not Scan(pattern, found, 5, plain=plain).compiled
+    assert not Settings.from_environment({"RECORDS_SCAN": "compiled"}).plain_scan
 
 
 @needs_compiled

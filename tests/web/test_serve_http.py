@@ -18,6 +18,7 @@ from ..shared import EXAMPLES
 fastapi = pytest.importorskip("fastapi", reason="records serve needs FastAPI (pip install -e '.[test]')")
 from fastapi.testclient import TestClient  # noqa: E402
 
+from boardrecords.common.settings import Settings  # noqa: E402
 from boardrecords.web.app import CSP, create_app  # noqa: E402
 
 SCRIPT = "<script>alert(1)</script>"
@@ -380,11 +381,13 @@ def test_an_upload_that_does_not_read_is_a_400(client, data):
     assert got.status_code == 400 and got.json()["error"]
 
 
-def test_an_upload_past_the_file_cap_is_refused(client, monkeypatch):
-    monkeypatch.setenv("RECORDS_MAX_FILE_SIZE", "1k")
-    got = client.post("/api/verify", files={"file": ("big.sgf", b"(;GM[1]SZ[9]C[" + b"x" * 2000 + b"])")})
-    assert got.status_code == 400 and "larger than" in got.json()["error"]
-    assert client.post("/api/verify").status_code == 400
+def test_an_upload_past_the_file_cap_is_refused(archive: str):
+    # `records serve` gives the application the settings it read from the environment (RECORDS_MAX_FILE_SIZE=1k).
+    capped = create_app(archive, settings=Settings.from_environment({"RECORDS_MAX_FILE_SIZE": "1k"}))
+    with TestClient(capped, raise_server_exceptions=False) as client:
+        got = client.post("/api/verify", files={"file": ("big.sgf", b"(;GM[1]SZ[9]C[" + b"x" * 2000 + b"])")})
+        assert got.status_code == 400 and "larger than" in got.json()["error"]
+        assert client.post("/api/verify").status_code == 400
 
 
 def test_a_form_with_blank_fields_filters_by_the_others(client):

@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Self
 
 from ..common.errors import InputError, NotFound
+from ..common.settings import DEFAULTS, Settings
 from ..records.games import SPECS, Game, game_from_name, game_title
 from .core.filters import DEFAULT_LIMIT, Filters
 
@@ -114,12 +115,15 @@ def reference(pattern: Pattern, size: int) -> tuple[int, int]:
 
 class Archive:
     """An archive on SQLite (a file path) or PostgreSQL (a SQLAlchemy URL), opened read-only unless `write`;
-    `create` makes a new one (and implies `write`). Use it as a context manager, or call `close()`."""
+    `create` makes a new one (and implies `write`). `settings` (common/settings.py) say which pattern scan runs,
+    what an import reads (the size and record caps) and whether the writers keep the position index and the
+    pattern change lists. Use it as a context manager, or call `close()`."""
 
-    def __init__(self, db: str, *, write: bool = False, create: bool = False) -> None:
+    def __init__(self, db: str, *, write: bool = False, create: bool = False, settings: Settings = DEFAULTS) -> None:
         from .store.access import open_archive
 
         self.db = db
+        self.settings = settings
         self.writable = write or create
         self.engine: Engine = open_archive(db, create=create, write=self.writable)
 
@@ -273,7 +277,8 @@ class Archive:
                         raise InputError(f"the region {region!r} is not the pattern's {found.width}x{found.height}")
                     if (left, top) in offsets(found, size):
                         origin = (left, top)
-            result = search_pattern(self.engine, found, game, size, f, either_colour=either_colour)
+            result = search_pattern(self.engine, found, game, size, f, either_colour=either_colour,
+                                    plain_scan=self.settings.plain_scan)
         hits = result.hits[offset:offset + limit] if limit else result.hits[offset:]
         rows = games_by_id(self.engine, [h.game_id for h in hits]) if hits else {}
         shown = [(rows[h.game_id], h.moves) for h in hits if h.game_id in rows]
@@ -425,7 +430,7 @@ class Archive:
                 progress(ImportProgress(result, len(files), importer.summary))
 
         importer = Importer(engine, batch_size=batch_size, workers=workers, on_file=on_file,
-                            skip_likely=skip_duplicates)
+                            skip_likely=skip_duplicates, settings=self.settings)
         importer.summary.missing.extend(missing)
         try:
             return importer.run(files)
@@ -443,14 +448,14 @@ class Archive:
         from .store.curate import checked_settings, fix_record
 
         engine = self._writable("fix a record")
-        return fix_record(engine, record_id, checked_settings(settings))
+        return fix_record(engine, record_id, checked_settings(settings), patterns=self.settings.patterns)
 
     def undo_fix(self, record_id: int) -> GameRow:
         """Bring back the version the last fix of `record_id` replaced (the undo is kept in the history too);
         FixError for a record never fixed, Unchanged when it holds those bytes already."""
         from .store.curate import undo_fix
 
-        return undo_fix(self._writable("undo a fix"), record_id)
+        return undo_fix(self._writable("undo a fix"), record_id, patterns=self.settings.patterns)
 
     def history(self, record_id: int) -> list[GameVersionRow]:
         """The versions of `record_id` that fixes replaced, oldest first (empty for a record never fixed); a read,
@@ -519,4 +524,4 @@ class Archive:
         `batch`. Stopped (Ctrl-C), the records done so far stay indexed and the others answer as before."""
         from .store.reindex import reindex
 
-        return reindex(self._writable("reindex"), batch=batch, on_batch=progress)
+        return reindex(self._writable("reindex"), batch=batch, on_batch=progress, patterns=self.settings.patterns)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..records.model import Colour
 from ..records.notation import NotationError, parse_point_text
-from .common import CommandError, expected_failures
+from .common import CommandError, expected_failures, run_settings
 
 if TYPE_CHECKING:
     from ..archive.core.filters import Filters
@@ -27,7 +27,7 @@ def first_record(path: Path) -> Record:
     from ..records.reader import read_file
 
     with expected_failures():
-        records = read_file(path)
+        records = read_file(path, settings=run_settings())
     if not records:
         raise CommandError(f"{path}: no record")
     return records[0]

@@ -28,6 +28,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, ParamSpec
 
 import typer
@@ -36,7 +37,7 @@ from rich.segment import Segment
 from rich.text import Text
 
 from ..common.errors import InputError, NotFound
-from ..records.limits import SettingError, check_settings
+from ..common.settings import DEFAULTS, SettingError, Settings
 from ..records.model import FormatError
 from ..render.safe_text import json_text, terminal
 from .views.layout import output_width
@@ -127,14 +128,30 @@ class CommandError(Exception):
         self.code = code
 
 
+# The settings of the command that runs: read from the environment when it starts (`reporting`), the one place the
+# command line reads them; the commands pass them on to the library.
+_SETTINGS: ContextVar[Settings] = ContextVar("settings", default=DEFAULTS)
+
+
+def run_settings() -> Settings:
+    """The settings of the command that runs (RECORDS_DB, RECORDS_MAX_FILE_SIZE...: common/settings.py)."""
+    return _SETTINGS.get()
+
+
+def archive_db(db: str | None) -> str | None:
+    """The archive a command uses: `--db`, else RECORDS_DB (None: the default, records.db here)."""
+    return db or run_settings().db
+
+
 def reporting(command: Callable[P, None]) -> Callable[P, None]:
-    """`command`, its CommandError reported as one line and an exit status; the limits' settings checked first."""
+    """`command`, its CommandError reported as one line and an exit status; the settings read from the environment
+    first (a variable that holds no setting is a usage error)."""
 
     @functools.wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> None:
         try:
             try:
-                check_settings()
+                _SETTINGS.set(Settings.from_environment(os.environ))
             except SettingError as exc:
                 raise CommandError(str(exc), EXIT_USAGE) from None
             command(*args, **kwargs)
@@ -204,12 +221,12 @@ def expected_failures() -> Iterator[None]:
 
 @contextmanager
 def open_archive(db: str | None, *, create: bool = False, write: bool = False) -> Iterator[Engine]:
-    """The archive `db` (`--db`: a path or URL; None: env RECORDS_DB, else records.db), disposed of when the block
+    """The archive `db` (`--db`: a path or URL; None: RECORDS_DB, else records.db), disposed of when the block
     ends; its expected failures, and those of the block, as CommandError (`expected_failures`)."""
     from ..archive.store.access import open_archive as engine_of
 
     with expected_failures():
-        engine = engine_of(db, create=create, write=write)
+        engine = engine_of(archive_db(db), create=create, write=write)
         try:
             yield engine
         finally:
@@ -218,12 +235,12 @@ def open_archive(db: str | None, *, create: bool = False, write: bool = False) -
 
 @contextmanager
 def archive(db: str | None, *, write: bool = False, create: bool = False) -> Iterator[Archive]:
-    """The archive `db` (`--db`; None: env RECORDS_DB, else records.db) as an Archive, read-only unless `write`
-    (`create`: made when it is not there), closed when the block ends; its expected failures, and those of the
-    block, as CommandError (`expected_failures`)."""
-    from ..archive.core.db import DEFAULT_DB, ENV_DB
+    """The archive `db` (`--db`; None: RECORDS_DB, else records.db) as an Archive with the command's settings,
+    read-only unless `write` (`create`: made when it is not there), closed when the block ends; its expected
+    failures, and those of the block, as CommandError (`expected_failures`)."""
+    from ..archive.core.db import DEFAULT_DB
     from ..archive.front import Archive
 
-    with expected_failures(), Archive(db or os.environ.get(ENV_DB) or DEFAULT_DB, write=write,
-                                      create=create) as opened:
+    with expected_failures(), Archive(archive_db(db) or DEFAULT_DB, write=write, create=create,
+                                      settings=run_settings()) as opened:
         yield opened

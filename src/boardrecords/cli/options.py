@@ -1,7 +1,8 @@
 """Options more than one command takes, and the search filters (search, export, explore, delete).
 
-Filters are typer options in their own help panel; `with_filters` gives them to a command as one `Filters`
-argument. archive/core/filters.py holds them as plain values, so building them loads no database.
+Filters are typer options in their own help panel, one for each filter of the table `FILTERS`
+(archive/core/filters.py, which loads no database); `with_filters` gives them to a command as one `Filters`
+argument, built and checked by `Filters.parse`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from typing import Annotated, Any
 
 import typer
 
-DB_INT_MAX = 2**63 - 1  # the largest integer SQLite and PostgreSQL (bigint) compare with: ids, sizes, limits
+from ..archive.core.filters import DB_INT_MAX, FILTERS, FilterError, Filters, FilterSpec
+from .common import CommandError
 
 
 def whole_number(least: int = 0, most: int = DB_INT_MAX) -> Callable[[str], int]:
@@ -66,38 +68,30 @@ SgfPointsJsonOption = Annotated[bool, typer.Option(
 
 # -- the search filters ---------------------------------------------------------------------------------------
 
-def _opt(annotation: Any, *names: str, help: str, **kw: Any) -> inspect.Parameter:
-    name = kw.pop("param", None) or names[0].lstrip("-").split("/")[0].replace("-", "_")
-    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=kw.pop("default", None),
-                             annotation=Annotated[annotation, typer.Option(*names, help=help,
+def _escaped(help: str) -> str:
+    """A help text of the table as typer's rich markup shows it as written (`[pd]` is no markup tag)."""
+    return help.replace("[", "\\[")
+
+
+def _option(spec: FilterSpec) -> inspect.Parameter:
+    """The typer option of one filter of the table: `--{option}`, its help in the Filters panel, its bounds."""
+    kw: dict[str, Any] = {}
+    names = [f"--{spec.option}"]
+    annotation: Any = str | None
+    if spec.kind is bool:
+        names = [f"--{spec.option}/--{spec.off}"]
+        annotation = bool | None
+    elif spec.kind is int:
+        # Any whole number the database compares is read here; the table's bounds are checked as the filters are
+        # built (Filters.parse), where a size is checked against its game's boards.
+        annotation = int | None
+        kw = number(-DB_INT_MAX - 1, DB_INT_MAX)
+    return inspect.Parameter(spec.field, inspect.Parameter.KEYWORD_ONLY, default=None,
+                             annotation=Annotated[annotation, typer.Option(*names, help=_escaped(spec.help),
                                                                            rich_help_panel="Filters", **kw)])
 
 
-_FILTER_PARAMS = [
-    _opt(str | None, "--player", help="A player, either colour, at the start or the finish (`*` = wildcard)."),
-    _opt(str | None, "--black", help="The player holding Black at the start or, after a swap, at the finish."),
-    _opt(str | None, "--white", help="The player holding White at the start or, after a swap, at the finish."),
-    _opt(str | None, "--winner", help="The winner: a player's name, or the colour B / W."),
-    _opt(str | None, "--game", help="go-ing, conversion-go, cation, quentin, squer (also go, ConversionGo)."),
-    _opt(int | None, "--size", help="Board size.", **number(0)),
-    _opt(str | None, "--event", help="The event (EV), compared like names."),
-    _opt(str | None, "--round", help="The round (RO), exactly."),
-    _opt(str | None, "--from", help="Played on or after this date: 2017, 2017-05 or 2017-05-03.",
-         param="date_from"),
-    _opt(str | None, "--to", help="Played on or before this date: 2017, 2017-05 or 2017-05-03.",
-         param="date_to"),
-    _opt(str | None, "--result", help="Declared result: B+R, W+, B+3.5, 0, or a method: resign, time, score..."),
-    _opt(str | None, "--verdict", help="pass, invalid, wrong-result, or unconfirmed (passes with an unconfirmed "
-         "result)."),
-    _opt(str | None, "--status", help="Result status (GEN-8): agrees, disagrees, unconfirmed, undeclared, kind-only."),
-    _opt(bool | None, "--swapped/--not-swapped", help="Only records where the pie swap was (or was not) taken."),
-    _opt(int | None, "--moves-min", help="At least this many moves on the main line.", **number(0)),
-    _opt(int | None, "--moves-max", help="At most this many moves on the main line.", **number(0)),
-    _opt(str | None, "--text", help="Text in the comments or the names (case-insensitive)."),
-    _opt(str | None, "--opening", help="The main line starts with these moves: 'B\\[pd] W\\[dp]', pd,dp or Q16,D4. "
-         "Points in SGF letters or the game's own notation (Q16; a1-style for the connection games), read on the "
-         "board of --game and --size (default: Go, 19x19)."),
-]
+_FILTER_PARAMS = [_option(spec) for spec in FILTERS]
 
 
 def with_filters(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -107,10 +101,12 @@ def with_filters(func: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(func)
     def wrapper(**kwargs: Any) -> Any:
-        from ..archive.core.filters import Filters
-
         values = {p.name: kwargs.pop(p.name) for p in _FILTER_PARAMS}
-        return func(filters=Filters(**values), **kwargs)
+        try:
+            built = Filters.parse(**values)
+        except FilterError as exc:
+            raise CommandError(str(exc)) from None
+        return func(filters=built, **kwargs)
 
     params = own + _FILTER_PARAMS
     wrapper.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]

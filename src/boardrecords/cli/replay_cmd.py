@@ -19,7 +19,7 @@ from rich.text import Text
 from ..records.limits import STDIN
 from ..records.model import FormatError, Record
 from ..render.game_lines import move_line
-from .common import EXIT_FAILED, CommandError, add_commands, make_console, note
+from .common import EXIT_FAILED, CommandError, add_commands, archive_db, make_console, note, run_settings
 from .options import DB_INT_MAX, ForceOption, SgfPointsOption, number
 from .views.boards import console_needs_ascii
 from .views.words import plural
@@ -35,7 +35,7 @@ def _read_path(path: Path, index: int | None) -> Record:
     from ..records.reader import read_file
 
     try:
-        records = read_file(path)
+        records = read_file(path, settings=run_settings())
     except FormatError as exc:
         raise CommandError(exc.describe()) from None
     except OSError as exc:
@@ -56,7 +56,7 @@ def _read_archive(record_id: int, db: str | None) -> Record:
     from ..archive.store.access import record_by_id
 
     try:
-        found = record_by_id(db, record_id)
+        found = record_by_id(archive_db(db), record_id)
     except ArchiveError as exc:
         raise CommandError(str(exc)) from None
     except FormatError as exc:

@@ -14,7 +14,7 @@ from ..records.notation import Notation
 from ..render.safe_text import json_text
 from ..verifier.files import FileOutcome, Options, verify_records
 from ..verifier.judging.status import VerdictClass
-from .common import EXIT_FAILED, EXIT_USAGE, add_commands, make_console
+from .common import EXIT_FAILED, EXIT_USAGE, add_commands, make_console, run_settings
 from .options import SgfPointsJsonOption, number
 from .views.verdict_view import render_report, render_summary
 
@@ -53,7 +53,8 @@ def verify_command(
     Exit status: 0 when every record passes, 1 when any does not, 2 when a path cannot be opened.
     """
     console = make_console(no_color=no_color)
-    options = Options(strict, variations, Notation.SGF if sgf_points else Notation.CUSTOMARY, require_complete)
+    options = Options(strict, variations, Notation.SGF if sgf_points else Notation.CUSTOMARY, require_complete,
+                      run_settings())
     files: list[str] = []
     missing: list[FileFailure] = []
     for path, exists in record_files(paths):
@@ -65,7 +66,7 @@ def verify_command(
     items: Iterable[FileOutcome]
     if len(files) == 1 and not missing:
         # One file is read here, once (it may be standard input); one record of it gets the full report.
-        records = read_records(files[0], strict=options.strict)
+        records = read_records(files[0], strict=options.strict, settings=options.settings)
         if not isinstance(records, FileFailure) and len(records) == 1 and not as_json:
             _report_one(console, files[0], records[0], options)
             return
@@ -74,7 +75,8 @@ def verify_command(
         from ..verifier.files import verify_files
 
         items = verify_files(files, workers=workers, strict=options.strict, variations=options.variations,
-                             require_complete=options.require_complete, notation=options.notation)
+                             require_complete=options.require_complete, notation=options.notation,
+                             settings=options.settings)
     kept: list[FileOutcome] = list(missing)
     failed = unopened = bool(missing)
     count = len(missing)

@@ -22,10 +22,13 @@ ENV_MAIN_PID = "RECORDS_MAIN_PID"
 
 def mark_main_process() -> None:
     """Called by the command before it starts helpers: they watch this process."""
+    # Plumbing between this process and the helpers it starts (they inherit the variable), not a setting of the
+    # library (common/settings.py).
     os.environ[ENV_MAIN_PID] = str(os.getpid())
 
 
 def _main_pid() -> int | None:
+    # In a helper: the variable its main process set for it (mark_main_process).
     raw = os.environ.get(ENV_MAIN_PID, "")
     return int(raw) if raw.isdigit() else None
 

@@ -103,6 +103,7 @@ def safe_import_path() -> Iterator[None]:
     there. PYTHONSAFEPATH (Python 3.11) keeps the folder off; the fork server then takes this process's `sys.path`,
     so the current folder is left out of it too for as long as the helpers start.
     """
+    # Plumbing for the helper processes' own interpreter, not a setting of the library (common/settings.py).
     saved_env = os.environ.get("PYTHONSAFEPATH")
     saved_path = sys.path[:]
     here = os.getcwd()

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..common.settings import DEFAULTS, Settings
 from .formats import SUFFIXES as OTHER_FORMATS
 from .limits import STDIN, read_input
 from .model import FormatError, Record
@@ -26,14 +27,14 @@ class FileFailure:
     unopened: bool = False  # the path could not be opened at all (exit status 2)
 
 
-def read_records(path: str, *, strict: bool = False) -> list[Record] | FileFailure:
-    """The records of one file, or why it cannot be read."""
+def read_records(path: str, *, strict: bool = False, settings: Settings = DEFAULTS) -> list[Record] | FileFailure:
+    """The records of one file, or why it cannot be read (within the limits of `settings`)."""
     try:
-        data = read_input(Path(path))
+        data = read_input(Path(path), settings.max_file_size)
     except OSError as err:
         return FileFailure(path, f"{path}: cannot be opened: {err.strerror or err}", None, unopened=True)
     try:
-        records = read_bytes(data, path, strict=strict)
+        records = read_bytes(data, path, strict=strict, max_records=settings.max_records)
     except FormatError as err:
         return FileFailure(path, err.describe(), err)
     except (RecursionError, MemoryError, ValueError, LookupError, TypeError, ArithmeticError) as err:

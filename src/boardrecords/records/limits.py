@@ -2,11 +2,12 @@
 
 Reading a record takes memory in proportion to its size: about 80 bytes per byte of a file of bare moves, more
 for a collection of many tiny records (measured at the 3 MiB default: 285 MB to verify 786K passes, 316 MB to
-import them, 404 MB to import 87K small games). The cap keeps one file's cost bounded; change it with the
-environment variable RECORDS_MAX_FILE_SIZE (bytes, or with a suffix: `64K`, `16M`, `1G`; `0` for no cap).
+import them, 404 MB to import 87K small games). The cap keeps one file's cost bounded; callers pass it
+(`Settings.max_file_size`, common/settings.py: the commands take it from RECORDS_MAX_FILE_SIZE, bytes or with a
+suffix: `64K`, `16M`, `1G`; `0` for no cap).
 
 Memory also grows with the number of records (about 4 KB each while they are imported, however small), so one
-file may hold at most 100,000 game records; RECORDS_MAX_RECORDS changes that (`0` for no limit).
+file may hold at most 100,000 game records (records/reader.py; `Settings.max_records`, RECORDS_MAX_RECORDS).
 
 FIFOs, devices, sockets and folders named as files are refused without being opened (a FIFO would block, a device
 such as /dev/zero would never end).
@@ -16,25 +17,13 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import stat
 import sys
 from pathlib import Path
 
-ENV_MAX_FILE_SIZE = "RECORDS_MAX_FILE_SIZE"
-DEFAULT_MAX_FILE_SIZE = 3 * 1024 * 1024
+from ..common.settings import DEFAULT_MAX_FILE_SIZE, ENV_MAX_FILE_SIZE
+
 STDIN = "-"
-
-ENV_MAX_RECORDS = "RECORDS_MAX_RECORDS"
-DEFAULT_MAX_RECORDS = 100_000
-
-_SIZE = re.compile(r"\s*(\d+)\s*([kmg]?)i?b?\s*", re.I)
-_UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
-
-
-class SettingError(ValueError):
-    """An environment variable of these limits holds something that is not a setting: a usage error, never read
-    as the default."""
 
 
 class InputRefused(OSError):
@@ -42,36 +31,6 @@ class InputRefused(OSError):
 
     def __init__(self, path: str, reason: str, code: int = errno.EINVAL) -> None:
         super().__init__(code, reason, path)
-
-
-def max_file_size() -> int | None:
-    """The cap on one file's size in bytes (None: no cap), from RECORDS_MAX_FILE_SIZE or the default."""
-    raw = os.environ.get(ENV_MAX_FILE_SIZE)
-    if raw is None or not raw.strip():
-        return DEFAULT_MAX_FILE_SIZE
-    m = _SIZE.fullmatch(raw)
-    if m is None:
-        raise SettingError(f"{ENV_MAX_FILE_SIZE}={raw} is not a size: write a whole number of bytes, or one with "
-                           "K, M or G (64K, 16M, 1G), or 0 for no cap")
-    value = int(m.group(1)) * _UNITS[m.group(2).lower()]
-    return value or None
-
-
-def max_records() -> int | None:
-    """The most game records one file may hold (None: no limit), from RECORDS_MAX_RECORDS or the default."""
-    raw = os.environ.get(ENV_MAX_RECORDS, "").strip().replace("_", "")
-    if not raw:
-        return DEFAULT_MAX_RECORDS
-    if not raw.isascii() or not raw.isdigit():
-        raise SettingError(f"{ENV_MAX_RECORDS}={os.environ[ENV_MAX_RECORDS]} is not a number of records: write a "
-                           "whole number, or 0 for no limit")
-    return int(raw) or None
-
-
-def check_settings() -> None:
-    """Raise SettingError when a limit's environment variable holds no setting (commands check it first)."""
-    max_file_size()
-    max_records()
 
 
 def describe_size(n: int) -> str:
@@ -102,8 +61,9 @@ def _too_big(path: str, cap: int) -> InputRefused:
                               "to read bigger files)", errno.EFBIG)
 
 
-def check_path(path: str | Path) -> None:
-    """Refuse, without opening it, a path that is not a regular file or is over the cap (OSError as os.stat)."""
+def check_path(path: str | Path, max_file_size: int | None = DEFAULT_MAX_FILE_SIZE) -> None:
+    """Refuse, without opening it, a path that is not a regular file or is over the cap `max_file_size` (None: no
+    cap) (OSError as os.stat)."""
     name = str(path)
     if name == STDIN:
         return
@@ -111,18 +71,18 @@ def check_path(path: str | Path) -> None:
     kind = _kind(st.st_mode)
     if kind is not None:
         raise InputRefused(name, f"{kind}, not a regular file: only regular files and - (standard input) are read")
-    cap = max_file_size()
-    if cap is not None and st.st_size > cap:
-        raise _too_big(name, cap)
+    if max_file_size is not None and st.st_size > max_file_size:
+        raise _too_big(name, max_file_size)
 
 
-def read_input(path: str | Path) -> bytes:
-    """The bytes of a regular file (or of standard input for `-`), at most the cap; InputRefused otherwise."""
+def read_input(path: str | Path, max_file_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bytes:
+    """The bytes of a regular file (or of standard input for `-`), at most the cap `max_file_size` (None: no cap);
+    InputRefused otherwise."""
     name = str(path)
-    cap = max_file_size()
+    cap = max_file_size
     if name == STDIN:
         return _read_capped(sys.stdin.buffer.fileno(), name, cap)
-    check_path(name)
+    check_path(name, cap)
     # O_NONBLOCK: should the path have become a FIFO since it was checked, opening it must not wait for a writer.
     fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     try:

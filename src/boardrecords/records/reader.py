@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from ..common.settings import DEFAULT_MAX_RECORDS, DEFAULTS, ENV_MAX_RECORDS, Settings
 from .charset import (
     BOM,
     DEFAULT,
@@ -21,7 +22,7 @@ from .dialects import read_dialects
 from .formats import Converted, convert
 from .games import Game, game_from_gm
 from .grammar import Note, ParsedTree, parse_tree, scan_root, show_byte
-from .limits import ENV_MAX_RECORDS, max_records, read_input
+from .limits import read_input
 from .model import (
     FormatError,
     Locator,
@@ -52,12 +53,14 @@ _EMPTY_TREES = re.compile(rb"(?:\(\s*\)\s*)+")
 _SETUP = ("AB", "AW", "AE", "PL")
 
 
-def read_bytes(data: bytes, source: str | None = None, *, strict: bool = False) -> list[Record]:
+def read_bytes(data: bytes, source: str | None = None, *, strict: bool = False,
+               max_records: int | None = DEFAULT_MAX_RECORDS) -> list[Record]:
     """Every record (game tree) in `data`, in file order.
 
     Lenient by default: oddities real files contain are read with a warning on the record's diagnostics;
     `strict=True` turns those warnings into errors. Raises FormatError (with file, line and column) when the data
-    cannot be read as a collection at all.
+    cannot be read as a collection at all, or when it holds more than `max_records` game records (None: no
+    limit).
     """
     if not isinstance(data, bytes):
         data = bytes(data)
@@ -67,11 +70,11 @@ def read_bytes(data: bytes, source: str | None = None, *, strict: bool = False) 
     try:
         converted = convert(data, source)  # FMT-13: a Tygem, WBaduk or Pandanet file, read as the SGF it makes
         if converted is not None:
-            return _ConvertedReader(data, converted, source, strict).read()
+            return _ConvertedReader(data, converted, source, strict, max_records).read()
         utf16 = utf16_codec(data)
         if utf16 is not None:
-            return _Utf16Reader(data, utf16[0], utf16[1], source, strict).read()
-        return _Reader(data, source, strict).read()
+            return _Utf16Reader(data, utf16[0], utf16[1], source, strict, max_records).read()
+        return _Reader(data, source, strict, max_records).read()
     except RecursionError as err:  # pragma: no cover - everything is iterative; kept as a last guard
         raise FormatError("the data is nested too deeply to read", None, source) from err
     finally:
@@ -79,18 +82,20 @@ def read_bytes(data: bytes, source: str | None = None, *, strict: bool = False) 
             gc.enable()
 
 
-def read_file(path: str | Path, *, strict: bool = False) -> list[Record]:
-    """`read_bytes` of a file's contents, with the file's name in every message."""
+def read_file(path: str | Path, *, strict: bool = False, settings: Settings = DEFAULTS) -> list[Record]:
+    """`read_bytes` of a file's contents, with the file's name in every message (within the limits of
+    `settings`)."""
     p = Path(path)
-    return read_bytes(read_input(p), str(p), strict=strict)
+    return read_bytes(read_input(p, settings.max_file_size), str(p), strict=strict, max_records=settings.max_records)
 
 
 class _Reader:
     # A reader of a file read through a transcoding says so: the codec its values are in, whatever CA says.
     forced_codec: str | None = None
 
-    def __init__(self, data: bytes, source: str | None, strict: bool) -> None:
+    def __init__(self, data: bytes, source: str | None, strict: bool, max_records: int | None) -> None:
         self.data = data
+        self.max_records = max_records
         self.source = source
         self.strict = strict
         self.text = SourceText(data, source)
@@ -137,7 +142,7 @@ class _Reader:
         notes.extend(_outside(data, pos, m.start(), before=True))
         records: list[Record] = []
         start = m.start()
-        most = max_records()
+        most = self.max_records
         while True:
             if most is not None and len(records) >= most:
                 raise self.error(None, "too-many-records")(
@@ -294,7 +299,8 @@ class _Utf16Reader(_Reader):
 
     forced_codec = "utf-8"
 
-    def __init__(self, data: bytes, codec: str, bom: int, source: str | None, strict: bool) -> None:
+    def __init__(self, data: bytes, codec: str, bom: int, source: str | None, strict: bool,
+                 max_records: int | None) -> None:
         self.original = data
         self.codec = codec
         self.bom = bom
@@ -304,7 +310,7 @@ class _Utf16Reader(_Reader):
         except UnicodeDecodeError:  # an odd length or broken pairs: shown as U+FFFD, the record's bytes kept
             self.chars = data[bom:].decode(codec, "replace")
             self.damaged = True
-        super().__init__(self.chars.encode("utf-8", "surrogatepass"), source, strict)
+        super().__init__(self.chars.encode("utf-8", "surrogatepass"), source, strict, max_records)
 
     @property
     def file_encoding(self) -> str | None:
@@ -336,10 +342,11 @@ class _ConvertedReader(_Reader):
 
     forced_codec = "utf-8"
 
-    def __init__(self, original: bytes, converted: Converted, source: str | None, strict: bool) -> None:
+    def __init__(self, original: bytes, converted: Converted, source: str | None, strict: bool,
+                 max_records: int | None) -> None:
         self.original = original
         self.converted = converted
-        super().__init__(converted.sgf, source, strict)
+        super().__init__(converted.sgf, source, strict, max_records)
 
     @property
     def file_encoding(self) -> str | None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..common.memory import release_file
+from ..common.settings import DEFAULTS, Settings
 from ..records.files import FileFailure, read_records, record_files, why_unopened
 from ..records.model import Record, SourcePos
 from ..records.notation import Notation
@@ -30,6 +31,7 @@ class Options:
     variations: bool = False
     notation: Notation = Notation.CUSTOMARY
     require_complete: bool = False
+    settings: Settings = DEFAULTS  # the limits of what is read, sent to the worker processes with the rest
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,14 +57,14 @@ FileOutcome = RecordVerdict | FileFailure  # one record's verdict, or a file tha
 
 def verify_files(paths: str | Path | Iterable[str | Path], *, workers: int | None = 1, strict: bool = False,
                  variations: bool = False, require_complete: bool = False,
-                 notation: Notation = Notation.CUSTOMARY) -> Iterator[FileOutcome]:
+                 notation: Notation = Notation.CUSTOMARY, settings: Settings = DEFAULTS) -> Iterator[FileOutcome]:
     """Every record of every file named, and of the record files below every folder named (records/files.py), judged.
 
     `paths` is one path or several. Yields one RecordVerdict per record, or a FileFailure for a file that could not
     be opened or read (`unopened` for a path that does not exist or cannot be opened), in the order of the paths and
     of the files found in a folder. `strict` reads strictly (oddities real files contain are errors), `variations`
     checks every line of play, `require_complete` fails a record whose result is unconfirmed (GEN-8), `notation`
-    names the points of the messages.
+    names the points of the messages; `settings` bound what is read (the file cap, the records of one file).
 
     `workers` is the number of processes to judge in (None: one per CPU, at most 8); worker processes start only
     from 100 files on. As with every use of multiprocessing, a script that asks for them runs its own work under
@@ -72,7 +74,7 @@ def verify_files(paths: str | Path | Iterable[str | Path], *, workers: int | Non
 
     if isinstance(paths, (str, Path)):
         paths = [paths]
-    options = Options(strict, variations, notation, require_complete)
+    options = Options(strict, variations, notation, require_complete, settings)
     found = [(str(path), exists, options) for path, exists in record_files(paths)]
     yield from in_order(verify_paths, found, workers=default_workers() if workers is None else workers,
                         preload=__name__, sizes=[file_size(path) for path, _, _ in found])
@@ -91,7 +93,7 @@ def verify_paths(paths: Sequence[tuple[str, bool, Options]]) -> list[FileOutcome
 
 def verify_file(path: str, options: Options) -> list[FileOutcome]:
     """Every record of one file, or why it cannot be read."""
-    records = read_records(path, strict=options.strict)
+    records = read_records(path, strict=options.strict, settings=options.settings)
     if isinstance(records, FileFailure):
         return [records]
     out: list[FileOutcome] = list(verify_records(path, records, options))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, UploadFile
+from fastapi import APIRouter, Depends, Path, Query, Request, UploadFile
 from fastapi.responses import JSONResponse
 
 from ..archive.answers import (
@@ -39,7 +39,7 @@ from .params import (
     Sort,
     filters,
 )
-from .upload import VerifiedJson, read_upload, verify_upload
+from .upload import VerifiedJson, read_upload, settings_of, verify_upload
 
 router = APIRouter(prefix="/api", tags=["archive"])
 
@@ -130,9 +130,9 @@ def ratings(archive: Asked, game: Game = None,
 
 
 @router.post("/verify", summary="records verify --json (an uploaded file)", response_model=list[VerifiedJson])
-async def verify(file: UploadFile) -> JSONResponse:
+async def verify(request: Request, file: UploadFile) -> JSONResponse:
     """Verify an uploaded record file, storing nothing: each record's `records verify --json` object."""
     from starlette.concurrency import run_in_threadpool
 
-    data, name = await read_upload(file)
-    return _json(await run_in_threadpool(verify_upload, data, name))
+    data, name = await read_upload(request, file)
+    return _json(await run_in_threadpool(verify_upload, data, name, settings_of(request).max_records))

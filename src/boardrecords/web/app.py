@@ -26,7 +26,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..archive.core.filters import FilterError
 from ..common.errors import InputError, NotFound
+from ..common.settings import DEFAULTS, Settings
 from .assets import package_dir, replay_asset
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -66,15 +68,14 @@ class BlankFieldsAreAbsent:
         await self.app(scope, receive, send)
 
 
-def create_app(db: str | None) -> FastAPI:
-    """The application over the archive `db` (a SQLite path or an SQLAlchemy URL; None: env RECORDS_DB, else
-    records.db). Raises the archive's ArchiveError when it cannot be opened."""
-    import os
-
-    from ..archive.core.db import DEFAULT_DB, ENV_DB
+def create_app(db: str | None, *, settings: Settings = DEFAULTS) -> FastAPI:
+    """The application over the archive `db` (a SQLite path or an SQLAlchemy URL; None: records.db here; `records
+    serve` gives RECORDS_DB when there is no --db), with the limits and the scan of `settings`. Raises the
+    archive's ArchiveError when it cannot be opened."""
+    from ..archive.core.db import DEFAULT_DB
     from ..archive.front import Archive
 
-    archive = Archive(db or os.environ.get(ENV_DB) or DEFAULT_DB)  # read-only
+    archive = Archive(db or DEFAULT_DB, settings=settings)  # read-only
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -89,6 +90,7 @@ def create_app(db: str | None) -> FastAPI:
                   description="The archive of `records`, read-only: the JSON of the commands' --json, by the "
                               "commands' option names.")
     app.state.archive = archive
+    app.state.settings = settings
     app.state.engine = archive.engine
     app.state.game_pages = OrderedDict()  # pages.py: the game pages made last
 
@@ -108,6 +110,10 @@ def create_app(db: str | None) -> FastAPI:
     @app.exception_handler(InputError)
     async def bad_request(request: Request, exc: InputError) -> JSONResponse:
         return _error(400, str(exc))
+
+    @app.exception_handler(FilterError)
+    async def bad_filter(request: Request, exc: FilterError) -> JSONResponse:
+        return _error(400, str(exc))  # a filter refused when the filters are built (params.filters)
 
     @app.exception_handler(NotFound)
     async def not_found(request: Request, exc: NotFound) -> JSONResponse:

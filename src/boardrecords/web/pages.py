@@ -38,7 +38,7 @@ from .params import (
     Sort,
     filters,
 )
-from .upload import read_upload, verify_upload
+from .upload import read_upload, settings_of, verify_upload
 
 router = APIRouter(include_in_schema=False)
 GAME_PAGES_KEPT = 256  # game pages kept made (a long game's page takes a replay of every move to make)
@@ -247,12 +247,12 @@ def verify_form() -> HTMLResponse:
 
 
 @router.post("/verify")
-async def verify_page(file: UploadFile) -> HTMLResponse:
+async def verify_page(request: Request, file: UploadFile) -> HTMLResponse:
     """The report of an uploaded file (nothing stored): each record's verdict and problems with their rules."""
     from starlette.concurrency import run_in_threadpool
 
-    data, name = await read_upload(file)
-    report = await run_in_threadpool(verify_upload, data, name)
+    data, name = await read_upload(request, file)
+    report = await run_in_threadpool(verify_upload, data, name, settings_of(request).max_records)
     return render("verify.html", report=report, name=name)
 
 

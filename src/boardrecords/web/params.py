@@ -1,61 +1,50 @@
 """The query parameters of the web application, named as the commands' options (`from`, `moves-min`...), each
-with its bounds: a value out of them is a 400 with a JSON error (app.py), never a 500.
+with its bounds: a value out of them is a 400 with a JSON error (app.py), never a 500. The search filters are
+made from the table that declares them (archive/core/filters.py), as the commands' options are.
 """
 
 from __future__ import annotations
 
+import inspect
 from typing import Annotated, Any
 
 from fastapi import Query
 
-from ..archive.core.filters import Filters
+from ..archive.core.filters import DB_INT_MAX, FILTERS, MOVES_MAX, TEXT_MAX, Filters, FilterSpec
 
-DB_INT_MAX = 2**63 - 1  # the largest integer SQLite and PostgreSQL compare with (cli/options.py's)
-TEXT_MAX = 200  # a name, an event, a date, a result...
-MOVES_MAX = 4000  # moves typed in: Q16,D4,...
 PAGE_MAX = 500  # games on one page
 OFFSET_MAX = 100_000
 
 Text = Annotated[str | None, Query(max_length=TEXT_MAX)]
 
 
-def filters(
-    player: Annotated[str | None, Query(max_length=TEXT_MAX, description="A player, either colour (`*` = "
-                                        "wildcard).")] = None,
-    black: Annotated[str | None, Query(max_length=TEXT_MAX, description="The player holding Black.")] = None,
-    white: Annotated[str | None, Query(max_length=TEXT_MAX, description="The player holding White.")] = None,
-    winner: Annotated[str | None, Query(max_length=TEXT_MAX, description="A player's name, or B / W.")] = None,
-    game: Annotated[str | None, Query(max_length=40, description="go-ing, conversion-go, cation, quentin, "
-                                      "squer (also go, ConversionGo).")] = None,
-    size: Annotated[int | None, Query(ge=1, le=52, description="Board size.")] = None,
-    event: Annotated[str | None, Query(max_length=TEXT_MAX, description="The event (EV).")] = None,
-    round: Annotated[str | None, Query(max_length=TEXT_MAX, description="The round (RO), exactly.")] = None,
-    date_from: Annotated[str | None, Query(alias="from", max_length=10, description="On or after: 2017, 2017-05 "
-                                           "or 2017-05-03.")] = None,
-    date_to: Annotated[str | None, Query(alias="to", max_length=10, description="On or before.")] = None,
-    result: Annotated[str | None, Query(max_length=40, description="Declared result: B+R, W+, B+3.5, 0, resign, "
-                                        "time, score...")] = None,
-    verdict: Annotated[str | None, Query(max_length=40, description="pass, invalid, wrong-result, "
-                                         "unconfirmed.")] = None,
-    status: Annotated[str | None, Query(max_length=40, description="agrees, disagrees, unconfirmed, undeclared, "
-                                        "kind-only.")] = None,
-    swapped: Annotated[bool | None, Query(description="Only records where the pie swap was (or was not) "
-                                          "taken.")] = None,
-    moves_min: Annotated[int | None, Query(alias="moves-min", ge=0, le=DB_INT_MAX)] = None,
-    moves_max: Annotated[int | None, Query(alias="moves-max", ge=0, le=DB_INT_MAX)] = None,
-    text: Annotated[str | None, Query(max_length=TEXT_MAX, description="Text in the comments or the "
-                                      "names.")] = None,
-    opening: Annotated[str | None, Query(max_length=MOVES_MAX, description="The main line starts with these "
-                                         "moves: pd,dp or Q16,D4.")] = None,
-) -> Filters:
-    """The search filters of `records search`, by their option names."""
-    given: dict[str, Any] = {k: (v or None) if isinstance(v, str) else v for k, v in locals().items()}
-    return Filters(**given)  # an empty text field of a form is no filter
+def _parameter(spec: FilterSpec) -> inspect.Parameter:
+    """The query parameter of one filter of the table: named as the command's option, with its help and bounds."""
+    query: dict[str, Any] = {"description": spec.help}
+    if spec.option != spec.field:
+        query["alias"] = spec.option
+    if spec.max_length is not None:
+        query["max_length"] = spec.max_length
+    if spec.least is not None:
+        query["ge"] = spec.least
+    if spec.most is not None:
+        query["le"] = spec.most
+    return inspect.Parameter(spec.field, inspect.Parameter.KEYWORD_ONLY, default=None,
+                             annotation=Annotated[spec.kind | None, Query(**query)])
 
+
+def filters(**given: Any) -> Filters:
+    """The search filters of `records search`, by their option names (`from`, `moves-min`...), one query parameter
+    for each filter of the table `FILTERS`; a value that is not one is a 400 (FilterError, app.py)."""
+    # An empty text field of a form is no filter.
+    return Filters.parse(**{k: (v or None) if isinstance(v, str) else v for k, v in given.items()})
+
+
+_FILTER_PARAMS = [_parameter(spec) for spec in FILTERS]
+filters.__signature__ = inspect.Signature(_FILTER_PARAMS, return_annotation=Filters)  # type: ignore[attr-defined]
 
 # Every filter's query name, in the order of the form (the games page keeps them in its links).
-FILTER_NAMES = ("player", "black", "white", "winner", "game", "size", "event", "round", "from", "to", "result",
-                "verdict", "status", "swapped", "moves-min", "moves-max", "text", "opening")
+FILTER_NAMES = tuple(spec.option for spec in FILTERS)
 
 Sort = Annotated[str, Query(max_length=100, description="id, date, moves, event, round, game, size, black, white, "
                             "winner, result, verdict, problems; `-` first for descending; several with commas.")]

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import UploadFile
+from fastapi import Request, UploadFile
 from typing_extensions import TypedDict
 
 from ..common.errors import InputError
+from ..common.settings import DEFAULT_MAX_RECORDS, Settings
 
 
 class VerifiedJson(TypedDict):
@@ -35,11 +36,18 @@ class VerifiedJson(TypedDict):
 VERIFY_RECORDS_MAX = 1000  # records of one upload that are verified (a server should not spend minutes on one)
 
 
-async def read_upload(file: UploadFile) -> tuple[bytes, str]:
-    """The upload's bytes, refused past the file cap of `records verify` (RECORDS_MAX_FILE_SIZE, default 3 MiB)."""
-    from ..records.limits import describe_size, max_file_size
+def settings_of(request: Request) -> Settings:
+    """The settings the application was made with (`records serve` reads them from the environment)."""
+    settings: Settings = request.app.state.settings
+    return settings
 
-    cap = max_file_size()
+
+async def read_upload(request: Request, file: UploadFile) -> tuple[bytes, str]:
+    """The upload's bytes, refused past the file cap of `records verify` (the application's settings:
+    RECORDS_MAX_FILE_SIZE, default 3 MiB)."""
+    from ..records.limits import describe_size
+
+    cap = settings_of(request).max_file_size
     data = await file.read(cap + 1 if cap is not None else -1)
     if cap is not None and len(data) > cap:
         raise InputError(f"the file is larger than {describe_size(cap)} (RECORDS_MAX_FILE_SIZE)")
@@ -47,15 +55,15 @@ async def read_upload(file: UploadFile) -> tuple[bytes, str]:
     return data, name
 
 
-def verify_upload(data: bytes, name: str) -> list[VerifiedJson]:
+def verify_upload(data: bytes, name: str, max_records: int | None = DEFAULT_MAX_RECORDS) -> list[VerifiedJson]:
     """`records verify --json` of an uploaded file's bytes, storing nothing: one object per record (at most
-    VERIFY_RECORDS_MAX), or the one reason the file cannot be read."""
+    VERIFY_RECORDS_MAX), or the one reason the file cannot be read (`max_records`: the reader's limit)."""
     from ..records.model import FormatError
     from ..records.reader import read_bytes
     from ..verifier.judging.verdict import verify
 
     try:
-        records = read_bytes(data, name)
+        records = read_bytes(data, name, max_records=max_records)
     except FormatError as exc:
         raise InputError(exc.describe()) from None
     if not records:

@@ -1,4 +1,4 @@
-"""Where the archive lives: `--db`, else env `RECORDS_DB`, else `records.db` in the current folder.
+"""Where the archive lives: `--db`, else `RECORDS_DB` (the commands read it), else `records.db` in the current folder.
 
 `--db` takes a file path (SQLite) or any SQLAlchemy URL (`postgresql+psycopg://user:pw@host/db`). SQLite runs in WAL
 mode with a busy timeout and foreign keys on, so that searches read while an import writes and two imports into one
@@ -19,8 +19,9 @@ from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 from sqlmodel import Session
 
+from ...common.settings import ENV_DB
+
 DEFAULT_DB = "records.db"
-ENV_DB = "RECORDS_DB"
 BUSY_TIMEOUT_MS = 60_000
 T = TypeVar("T")
 
@@ -30,8 +31,9 @@ class ArchiveError(Exception):
 
 
 def resolve_url(db: str | None) -> str:
-    """The SQLAlchemy URL of the archive named by `db` (a path or a URL), the environment or the default."""
-    target = db or os.environ.get(ENV_DB) or DEFAULT_DB
+    """The SQLAlchemy URL of the archive named by `db` (a path or a URL; None: the default, records.db here; the
+    commands give RECORDS_DB's value when there is no --db)."""
+    target = db or DEFAULT_DB
     if "://" in target:
         return target
     return "sqlite:///" + str(Path(target).expanduser().resolve())
@@ -97,9 +99,9 @@ def _driver_hint(url: str) -> str:
 
 
 def named(db: str | None) -> str:
-    """The archive as the user named it (`--db`, else RECORDS_DB, else the default), for messages: a path as typed,
-    a URL without its password."""
-    target = db or os.environ.get(ENV_DB) or DEFAULT_DB
+    """The archive as the user named it (`--db`, else RECORDS_DB, as the commands give it; else the default), for
+    messages: a path as typed, a URL without its password."""
+    target = db or DEFAULT_DB
     if "://" not in target:
         return target
     path = sqlite_path(target)

@@ -5,12 +5,10 @@ Every value a user gives becomes a bound parameter of the statement; no user tex
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import math
 import re
 from collections.abc import Sequence
-from enum import StrEnum
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -29,12 +27,19 @@ from sqlalchemy.orm import QueryableAttribute, defer
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
-from ...records.games import SPECS, Game, game_from_name
-from ...records.model import Colour, ResultMethod, format_margin
-from ...records.notation import NotationError, parse_move_text
+from ...records.model import ResultMethod, format_margin
 from ...verifier.judging.status import ResultStatus, VerdictClass
 from .db import TEXT_TABLE
-from .filters import DEFAULT_LIMIT, SORT_NAMES, FilterError, Filters
+from .filters import (
+    DEFAULT_LIMIT,
+    SORT_NAMES,
+    FilterError,
+    Filters,
+    canonical_opening,
+    date_bound,
+    game_value,
+    vocabulary_word,
+)
 from .models import OPENING_CHARS, GameRow
 from .names import normalise_name, spellings
 
@@ -58,74 +63,6 @@ __all__ = ["DEFAULT_LIMIT", "FilterError", "Filters", "count", "search", "search
 
 
 # -- parsing the user's values ------------------------------------------------------------------------------
-
-_DATE = re.compile(r"^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$")
-
-
-def date_bound(text: str, *, end: bool) -> dt.date:
-    """The first (or, with `end`, last) day of a full or partial ISO date: `2017`, `2017-05`, `2017-05-03`."""
-    m = _DATE.match(text.strip())
-    if not m:
-        raise FilterError(f"not a date: {text!r} (use YYYY, YYYY-MM or YYYY-MM-DD)")
-    year = int(m[1])
-    month = int(m[2]) if m[2] else (12 if end else 1)
-    try:
-        if m[3]:
-            return dt.date(year, month, int(m[3]))
-        day = calendar.monthrange(year, month)[1] if end else 1
-        return dt.date(year, month, day)
-    except ValueError as exc:
-        raise FilterError(f"not a date: {text!r} ({exc})") from exc
-
-
-_MOVE_TOKEN = re.compile(r"^([BW])\[([^\]]*)\]$", re.IGNORECASE)
-
-
-def _opening_value(value: str, colour: str, game: Game, size: int | None) -> str:
-    """One move of `--opening` as the record format writes it (GEN-10: SGF letters or the customary notation)."""
-    mover = Colour.BLACK if colour == "B" else Colour.WHITE
-    if not any(ch.isdigit() for ch in value):
-        # SGF letters name the same point on every board: no size is needed to read them.
-        return parse_move_text(value, game, 52, mover)
-    if size is None:
-        raise FilterError(f"--opening: {value!r} is in {SPECS[game].title}'s own notation, which depends on the "
-                          "board size: give --size (or write SGF letters)")
-    return parse_move_text(value, game, size, mover)
-
-
-def canonical_opening(text: str, game: Game | str | None = None, size: int | None = None) -> str:
-    """`"B[pd] W[dp]"`, `"B[pd];W[dp]"`, `"pd,dp"` or `"Q16,D4"` as the archive stores a main line: `B[pd];W[dp]`.
-
-    Bare values take alternating colours from Black (README: Black moves first, turns alternate); after a pie swap
-    the labels no longer alternate, so such openings must be written with their colours, `B[cc];W[swap-sides];W[dd]`.
-    `pass` and `swap` are accepted for `[]` and `swap-sides`. Points may be SGF letters (`pd`) or the customary
-    notation of `game` on a `size` board (GEN-10: `Q16` in Go, `d3` in the connection games); without a game it
-    is Go, and without a size the game's default size (19 for Go).
-    """
-    g = game_from_name(game) if isinstance(game, str) else game
-    g = g or Game.GO
-    board = size if size is not None else SPECS[g].default_size
-    tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
-    if not tokens:
-        raise FilterError("--opening needs at least one move, e.g. 'B[pd] W[dp]' or 'pd,dp'")
-    out: list[str] = []
-    colour = "B"
-    for token in tokens:
-        m = _MOVE_TOKEN.match(token)
-        if m:
-            colour, value = m[1].upper(), m[2]
-        elif re.fullmatch(r"[A-Za-z0-9-]+|\[\]", token):
-            value = "" if token == "[]" else token
-        else:
-            raise FilterError(f"--opening: cannot read move {token!r} (write B[pd], pd or Q16)")
-        try:
-            value = _opening_value(value, colour, g, board)
-        except NotationError as exc:
-            raise FilterError(f"--opening: {exc}") from None
-        out.append(f"{colour}[{value}]")
-        colour = "W" if colour == "B" else "B"
-    return ";".join(out)
-
 
 _METHODS = {
     "resign": ResultMethod.RESIGN, "resignation": ResultMethod.RESIGN, "r": ResultMethod.RESIGN,
@@ -166,22 +103,6 @@ def result_condition(text: str) -> ColumnElement[bool]:
     except ValueError:
         return col(GameRow.result_canonical) == value
     return col(GameRow.result_canonical) == f"{colour}+{format_margin(margin)}"
-
-
-def _word(text: str, vocabulary: type[StrEnum], option: str) -> str:
-    """A word of the verdict vocabulary (verifier/judging/status.py), spaces or underscores read as `-`."""
-    key = re.sub(r"[\s_]+", "-", text.strip().lower())
-    for member in vocabulary:
-        if member.value == key:
-            return member.value
-    raise FilterError(f"{option} {text!r}: one of {', '.join(m.value for m in vocabulary)}")
-
-
-def _game_value(text: str) -> str:
-    game = game_from_name(text)
-    if game is None:
-        raise FilterError(f"unknown game {text!r} (one of: {', '.join(g.value for g in Game)})")
-    return game.value
 
 
 def _name_condition(columns: Sequence[SQLColumnExpression[Any]], name: str,
@@ -270,7 +191,7 @@ def conditions(f: Filters, *, dialect: str = "", max_span: int | None = None, co
         else:
             out.append(_name_condition([col(g.winner_norm)], f.winner, same))
     if f.game:
-        out.append(col(g.game) == _game_value(f.game))
+        out.append(col(g.game) == game_value(f.game))
     if f.size is not None:
         out.append(col(g.size) == f.size)
     if f.event:
@@ -292,7 +213,7 @@ def conditions(f: Filters, *, dialect: str = "", max_span: int | None = None, co
     if f.result:
         out.append(result_condition(f.result))
     if f.verdict is not None:
-        word = _word(f.verdict, VerdictClass, "--verdict")
+        word = vocabulary_word(f.verdict, VerdictClass, "--verdict")
         if word == VerdictClass.UNCONFIRMED:
             # Stored verdicts are the lenient ones: a record that passes with a result that strict reading fails.
             out.append(and_(col(g.verdict) == VerdictClass.PASS.value,
@@ -301,7 +222,7 @@ def conditions(f: Filters, *, dialect: str = "", max_span: int | None = None, co
         else:
             out.append(col(g.verdict) == word)
     if f.status is not None:
-        out.append(col(g.result_status) == _word(f.status, ResultStatus, "--status"))
+        out.append(col(g.result_status) == vocabulary_word(f.status, ResultStatus, "--status"))
     if f.swapped is not None:
         out.append(col(g.swapped).is_(True) if f.swapped else col(g.swapped).is_(False))
     if f.moves_min is not None:

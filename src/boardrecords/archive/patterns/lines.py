@@ -4,7 +4,6 @@ replay, and written beside its game row in the same transaction). docs/patterns.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 
 from sqlalchemy import Connection, Table, insert
@@ -14,11 +13,6 @@ from ..core.models import PatternLineRow
 
 PATTERNS = "_patterns"  # the key of a game dict under which the worker sends the change list
 PatternValues = tuple[int, bytes, bytes, bytes]  # plies, black mask, white mask, changes
-
-
-def enabled() -> bool:
-    """The change lists are kept unless the environment says `RECORDS_PATTERNS=off`."""
-    return os.environ.get("RECORDS_PATTERNS", "").strip().lower() not in ("off", "0", "no")
 
 
 def pattern_values(watcher: ChangeWatcher | None) -> PatternValues | None:

@@ -179,13 +179,14 @@ def _ordered(conts: Iterable[PatternContinuation]) -> list[PatternContinuation]:
 
 
 def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: Filters, *,
-                   either_colour: bool = False, margin: int = 1) -> PatternResult:
+                   either_colour: bool = False, margin: int = 1, plain_scan: bool = False) -> PatternResult:
     """Every appearance of `pattern` in the archive's games of `game` and `size` that pass the filters, what was
     played right after it in or around it (`margin` points around the rectangle: `next_moves`), and the first move
     played in its region after it however many moves later (`continuations`; `tenuki` when other moves came
-    between, `local` None when the line ended first)."""
+    between, `local` None when the line ended first). `plain_scan` runs the plain scan, not the compiled one
+    (`Settings.plain_scan`)."""
     found = placements(pattern, game, size, either_colour=either_colour)
-    scan = Scan(pattern, found, size)
+    scan = Scan(pattern, found, size, plain=plain_scan)
     lines, plies_of, considered, scanned = _found_lines(engine, scan, game, size, f)
     g: Table = GameRow.__table__  # type: ignore[attr-defined]
     lines.sort(key=lambda line: line[0], reverse=True)  # newest first

@@ -13,7 +13,7 @@ from sqlalchemy import Engine, Table, and_, case, func, select, union_all
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import Session
 
-from ..core.filters import Filters
+from ..core.filters import Filters, date_bound
 from ..core.models import (
     AliasRow,
     GameRow,
@@ -23,7 +23,7 @@ from ..core.models import (
     PositionStageRow,
 )
 from ..core.rows import games_by_id
-from ..core.search import conditions, date_bound, query_plan
+from ..core.search import conditions, query_plan
 from .counts import COUNT_COLUMNS
 from .stage import has_game_index, has_pending
 from .values import (

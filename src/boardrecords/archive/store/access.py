@@ -182,8 +182,9 @@ def _refuse_foreign(engine: Engine, where: str) -> None:
 def record_by_id(db: str | None, record_id: int) -> tuple[Record, GameRow] | None:
     """The stored record `record_id` (read back from its original bytes) and its row; None when there is none.
 
-    `db` is a path or URL as `--db` takes it (None: env RECORDS_DB, else records.db). Raises ArchiveError when the
-    archive cannot be opened, and FormatError if the stored bytes no longer read (a reader change).
+    `db` is a path or URL as `--db` takes it (None: records.db here; the commands give RECORDS_DB's value when there
+    is no --db). Raises ArchiveError when the archive cannot be opened, and FormatError if the stored bytes no
+    longer read (a reader change).
     """
     # The reader and the search (which the rows' module imports), only when a record is read back.
     from ..core.rows import get_row

@@ -140,9 +140,10 @@ class Unchanged(Exception):
     """The fix would store the bytes the record already holds: no new version."""
 
 
-def fix_record(engine: Engine, record_id: int, settings: Sequence[tuple[str, str]]) -> GameRow:
+def fix_record(engine: Engine, record_id: int, settings: Sequence[tuple[str, str]], *,
+               patterns: bool = True) -> GameRow:
     """Store the record with `settings` applied as its new version; returns the updated row. Raises Unchanged when
-    the record already holds them."""
+    the record already holds them. `patterns`: its change list is made (`Settings.patterns`)."""
     change = "; ".join(f"{k}={v}" for k, v in settings)
 
     def fixed(conn: Connection, row: GameRow) -> tuple[bytes, str]:
@@ -153,10 +154,10 @@ def fix_record(engine: Engine, record_id: int, settings: Sequence[tuple[str, str
         return fixed_bytes(row, settings), change
 
     _row(engine, record_id)
-    return _replace(engine, record_id, fixed)
+    return _replace(engine, record_id, fixed, patterns=patterns)
 
 
-def undo_fix(engine: Engine, record_id: int) -> GameRow:
+def undo_fix(engine: Engine, record_id: int, *, patterns: bool = True) -> GameRow:
     """Bring back the version the last fix replaced (the undo itself is kept in the history too)."""
     _row(engine, record_id)
     if not has_versions(engine):
@@ -170,7 +171,7 @@ def undo_fix(engine: Engine, record_id: int) -> GameRow:
             raise FixError(f"record {record_id} was never fixed")
         return last.raw, f"undo: back to version {last.version}"
 
-    return _replace(engine, record_id, previous)
+    return _replace(engine, record_id, previous, patterns=patterns)
 
 
 def history(engine: Engine, record_id: int) -> list[GameVersionRow]:
@@ -208,7 +209,8 @@ def _make_versions(engine: Engine) -> None:
 LOCK_WAIT = "60s"
 
 
-def _replace(engine: Engine, record_id: int, make: Callable[[Connection, GameRow], tuple[bytes, str]]) -> GameRow:
+def _replace(engine: Engine, record_id: int, make: Callable[[Connection, GameRow], tuple[bytes, str]], *,
+             patterns: bool = True) -> GameRow:
     """Store the bytes `make` gives (from the record as it stands, with the change to note) as the record's new
     version: the row, its problems, its history and its index rows (positions, change list) in one transaction,
     which holds the record from the read to the write (SQLite's write lock, PostgreSQL's row lock), so that two
@@ -235,7 +237,7 @@ def _replace(engine: Engine, record_id: int, make: Callable[[Connection, GameRow
             if not records:
                 raise FixError("the fixed record no longer reads")
             values, problems = archive_rows(records[0], source_file=current.source_file,
-                                            source_index=current.source_index)
+                                            source_index=current.source_index, patterns=patterns)
             taken = conn.execute(select(col(GameRow.id)).where(col(GameRow.sha256) == values["sha256"],
                                                                 col(GameRow.id) != record_id)).first()
             if taken is not None:

@@ -10,7 +10,6 @@ two imports running at once from storing a record twice."""
 from __future__ import annotations
 
 import datetime as dt
-import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from sqlalchemy import Engine, Table, func, insert, select, text
 from sqlalchemy.exc import DBAPIError
 
 from ...common.memory import give_back, release_file
+from ...common.settings import DEFAULTS, Settings
 from ...common.workers import default_workers, file_size, in_order
 from ...records.files import FileFailure, read_records, record_files, why_unopened
 from ...records.model import Record
@@ -127,23 +127,23 @@ def collect_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
     return files, errors
 
 
-def process_file(path: str) -> FileResult:
-    """Parse and verify every record of one file (runs in a worker process)."""
+def process_file(path: str, settings: Settings = DEFAULTS) -> FileResult:
+    """Parse and verify every record of one file (runs in a worker process), within the limits of `settings`."""
     result = FileResult(path)
-    records = read_records(path)  # as `verify` reads it (records/files.py)
+    records = read_records(path, settings=settings)  # as `verify` reads it (records/files.py)
     if isinstance(records, FileFailure):
         result.error = records.message
         return result
-    add_rows(result, records)
+    add_rows(result, records, settings)
     release_file(path)  # after add_rows has returned: no record of the file is referenced any more
     return result
 
 
-def add_rows(result: FileResult, records: list[Record]) -> None:
-    """Each record's rows (or why it has none) into `result`; the list of records is emptied as they are judged."""
+def add_rows(result: FileResult, records: list[Record], settings: Settings = DEFAULTS) -> None:
+    """Each record's rows (or why it has none) into `result`; the list of records is emptied as they are judged.
+    `settings` says which index rows are made (`position_index`, `patterns`)."""
     path = result.path
     records.reverse()
-    index = os.environ.get("RECORDS_POSITION_INDEX", "1") != "0"
     while records:
         record = records.pop()  # each record is let go once its rows are made: memory holds one file's rows
         if record.unknown_game is not None:
@@ -151,21 +151,25 @@ def add_rows(result: FileResult, records: list[Record]) -> None:
                                   "not stored (FMT-6)")
             continue
         try:
-            result.rows.append(archive_rows(record, source_file=path, positions=index))
+            result.rows.append(archive_rows(record, source_file=path, positions=settings.position_index,
+                                            patterns=settings.patterns))
         except Exception as exc:  # one record the verifier cannot judge must not lose the others
             result.failures.append(f"{path}#{record.index}: verification failed: {type(exc).__name__}: {exc}")
 
 
-def process_chunk(paths: Sequence[str]) -> list[FileResult]:
-    return [process_file(p) for p in paths]
+def process_chunk(items: Sequence[tuple[str, Settings]]) -> list[FileResult]:
+    """The files of one chunk, each with the run's settings (sent to the worker processes as data)."""
+    return [process_file(path, settings) for path, settings in items]
 
 
 class Importer:
     """Imports files into the archive behind `engine` (whose schema must exist)."""
 
     def __init__(self, engine: Engine, *, batch_size: int = BATCH_SIZE, workers: int | None = None,
-                 on_file: Callable[[FileResult], None] | None = None, skip_likely: bool = False) -> None:
+                 on_file: Callable[[FileResult], None] | None = None, skip_likely: bool = False,
+                 settings: Settings = DEFAULTS) -> None:
         self.engine = engine
+        self.settings = settings  # the limits of what is read and which index rows are made
         self.skip_likely = skip_likely
         # the likely-duplicate keys of this run's records: the first one's source and sha256
         self._keys: dict[DuplicateKey, tuple[str, str]] = {}
@@ -181,7 +185,8 @@ class Importer:
         # Results are taken in file order, so that which copy of a duplicate is stored does not depend on which
         # worker finished first.
         paths = [str(f) for f in files]
-        for result in in_order(process_chunk, paths, workers=self.workers, preload=__name__,
+        items = [(p, self.settings) for p in paths]
+        for result in in_order(process_chunk, items, workers=self.workers, preload=__name__,
                                sizes=[file_size(p) for p in paths]):
             self._take(result)
         self._flush()

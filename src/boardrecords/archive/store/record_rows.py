@@ -19,18 +19,18 @@ from ...verifier.keys.patterns import ChangeWatcher
 from ...verifier.keys.position_keys import PositionWatcher
 from ...verifier.keys.signature import SignatureWatcher
 from ..core.ingest import game_values, problem_values
-from ..patterns.lines import PATTERNS, enabled, pattern_values, write_patterns
+from ..patterns.lines import PATTERNS, pattern_values, write_patterns
 from ..positions.stage import stage_positions
 from ..positions.values import POSITIONS, position_values
 
 
-def verify_for_archive(record: Record, *, positions: bool = True
+def verify_for_archive(record: Record, *, positions: bool = True, patterns: bool = True
                        ) -> tuple[Verdict, PositionWatcher | None, ChangeWatcher | None, str | None]:
     """The verdict and, from the same replay, the positions (unless `positions` is off), the change list of the
-    main line (unless RECORDS_PATTERNS=off) and the Dyer signature (Go and Conversion Go;
-    verifier/keys/signature.py)."""
+    main line (unless `patterns` is off: `Settings.patterns`, RECORDS_PATTERNS=off) and the Dyer signature (Go and
+    Conversion Go; verifier/keys/signature.py)."""
     position_watcher = PositionWatcher() if positions else None
-    change_watcher = ChangeWatcher() if enabled() else None
+    change_watcher = ChangeWatcher() if patterns else None
     signature = SignatureWatcher()
     watchers: list[PositionWatcher | ChangeWatcher | SignatureWatcher] = [
         w for w in (position_watcher, change_watcher) if w is not None]
@@ -58,10 +58,10 @@ def index_keys(record: Record) -> array[int]:
 
 
 def archive_rows(record: Record, *, source_file: str | None, source_index: int | None = None,
-                 positions: bool = True) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+                 positions: bool = True, patterns: bool = True) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The record's `game` row (with its signature, and under POSITIONS and PATTERNS its index rows: see
     `write_index`) and its `problem` rows, from one replay."""
-    verdict, watcher, changes, signature = verify_for_archive(record, positions=positions)
+    verdict, watcher, changes, signature = verify_for_archive(record, positions=positions, patterns=patterns)
     values = game_values(record, verdict, source_file=source_file, source_index=source_index)
     values["signature"] = signature  # the Dyer signature (verifier/keys/signature.py)
     if watcher is not None:  # RECORDS_POSITION_INDEX=0: no index rows (`records reindex` makes them later)

@@ -41,9 +41,10 @@ class ReindexSummary(NamedTuple):
                 "verdicts_updated": self.verdicts_updated}
 
 
-def reindex(engine: Engine, *, batch: int = 500, on_batch: Callable[[int], None] | None = None) -> ReindexSummary:
-    """Rebuild both indexes from every stored record; `on_batch` is told how many records are done after each
-    batch."""
+def reindex(engine: Engine, *, batch: int = 500, on_batch: Callable[[int], None] | None = None,
+            patterns: bool = True) -> ReindexSummary:
+    """Rebuild both indexes from every stored record (the change lists only with `patterns`: `Settings.patterns`);
+    `on_batch` is told how many records are done after each batch."""
     patterns_table = PatternLineRow.__table__  # type: ignore[attr-defined]
     done = positions = lines = updated = 0
     game_table = GameRow.__table__  # type: ignore[attr-defined]
@@ -63,7 +64,7 @@ def reindex(engine: Engine, *, batch: int = 500, on_batch: Callable[[int], None]
                 assert row.id is not None
                 try:
                     values, problems = archive_rows(parse_row(row), source_file=row.source_file,
-                                                    source_index=row.source_index)
+                                                    source_index=row.source_index, patterns=patterns)
                 except Exception:  # a record that no longer reads keeps neither positions nor a change list
                     unread.append(row.id)
                     continue

@@ -5,12 +5,12 @@ first move into its region afterwards (its continuation in the region), all from
 A compiled helper (`_scan`, from _scan.c, built at install when a C compiler is there) does both for a batch of
 rows per call; in plain Python the replay of every change list with tens of placements alive is what a search of a
 small shape anywhere on the board spends its time on. The plain path gives the same answers, and the tests compare
-both with the slow reference of tests/pattern_reference.py. `RECORDS_SCAN=python` in the environment forces it.
+both with the slow reference of tests/pattern_reference.py. `Scan(..., plain=True)` forces it (the commands: with
+`RECORDS_SCAN=python` in the environment, common/settings.py).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Sequence
 from types import ModuleType
 from typing import Any
@@ -37,9 +37,7 @@ Row = Sequence[Any]  # (id, black mask, white mask[, change list]), masks and ch
 
 
 def compiled_module() -> ModuleType | None:
-    """The compiled helper, unless it was not built or RECORDS_SCAN=python asks for the plain path."""
-    if os.environ.get("RECORDS_SCAN", "").strip().lower() in ("python", "plain"):
-        return None
+    """The compiled helper, unless it was not built."""
     try:
         from . import _scan
     except ImportError:

@@ -1,0 +1,85 @@
+"""The settings of a run: which archive, the limits of what is read, which indexes an import keeps, which pattern
+scan runs. The library takes them as a `Settings` value (default: `DEFAULTS`), passed down by its callers and to
+worker processes as data; only the faces read them from the environment (`from_environment`): the `records`
+command when a command starts, and `records serve`.
+
+| variable | setting | meaning |
+| --- | --- | --- |
+| RECORDS_DB | `db` | the archive when no `--db` is given (default: records.db in the current folder) |
+| RECORDS_MAX_FILE_SIZE | `max_file_size` | the largest file read, in bytes or with K, M, G; 0: no cap |
+| RECORDS_MAX_RECORDS | `max_records` | the most game records one file may hold; 0: no limit |
+| RECORDS_PATTERNS | `patterns` | `off` (or 0, no): an import keeps no pattern change lists |
+| RECORDS_POSITION_INDEX | `position_index` | `0`: an import fills no position index |
+| RECORDS_SCAN | `plain_scan` | `python` (or plain): the pattern search runs the plain scan, not the compiled one |
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+ENV_DB = "RECORDS_DB"
+ENV_MAX_FILE_SIZE = "RECORDS_MAX_FILE_SIZE"
+ENV_MAX_RECORDS = "RECORDS_MAX_RECORDS"
+ENV_PATTERNS = "RECORDS_PATTERNS"
+ENV_POSITION_INDEX = "RECORDS_POSITION_INDEX"
+ENV_SCAN = "RECORDS_SCAN"
+
+DEFAULT_MAX_FILE_SIZE = 3 * 1024 * 1024
+DEFAULT_MAX_RECORDS = 100_000
+
+_SIZE = re.compile(r"\s*(\d+)\s*([kmg]?)i?b?\s*", re.I)
+_UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
+
+
+class SettingError(ValueError):
+    """An environment variable holds something that is not a setting: a usage error, never read as the default."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What a run is set to (the module's table says which variable sets each one)."""
+
+    db: str | None = None  # None: records.db in the current folder
+    max_file_size: int | None = DEFAULT_MAX_FILE_SIZE  # None: no cap
+    max_records: int | None = DEFAULT_MAX_RECORDS  # None: no limit
+    patterns: bool = True
+    position_index: bool = True
+    plain_scan: bool = False
+
+    @classmethod
+    def from_environment(cls, env: Mapping[str, str]) -> Settings:
+        """The settings the variables of `env` give (the others: their defaults); SettingError for a limit that is
+        no setting."""
+        return cls(db=env.get(ENV_DB) or None, max_file_size=max_file_size(env.get(ENV_MAX_FILE_SIZE)),
+                   max_records=max_records(env.get(ENV_MAX_RECORDS)),
+                   patterns=env.get(ENV_PATTERNS, "").strip().lower() not in ("off", "0", "no"),
+                   position_index=env.get(ENV_POSITION_INDEX, "1") != "0",
+                   plain_scan=env.get(ENV_SCAN, "").strip().lower() in ("python", "plain"))
+
+
+DEFAULTS = Settings()
+
+
+def max_file_size(raw: str | None) -> int | None:
+    """The cap on one file's size in bytes (None: no cap) that a value of RECORDS_MAX_FILE_SIZE gives."""
+    if raw is None or not raw.strip():
+        return DEFAULT_MAX_FILE_SIZE
+    m = _SIZE.fullmatch(raw)
+    if m is None:
+        raise SettingError(f"{ENV_MAX_FILE_SIZE}={raw} is not a size: write a whole number of bytes, or one with "
+                           "K, M or G (64K, 16M, 1G), or 0 for no cap")
+    value = int(m.group(1)) * _UNITS[m.group(2).lower()]
+    return value or None
+
+
+def max_records(raw: str | None) -> int | None:
+    """The most game records one file may hold (None: no limit) that a value of RECORDS_MAX_RECORDS gives."""
+    text = (raw or "").strip().replace("_", "")
+    if not text:
+        return DEFAULT_MAX_RECORDS
+    if not text.isascii() or not text.isdigit():
+        raise SettingError(f"{ENV_MAX_RECORDS}={raw} is not a number of records: write a whole number, or 0 for no "
+                           "limit")
+    return int(text) or None
