@@ -27,7 +27,6 @@ from .common import (
     EXIT_USAGE,
     CommandError,
     add_commands,
-    expected_failures,
     make_console,
     note,
     open_archive,
@@ -97,7 +96,8 @@ def import_cmd(
 
         def on_file(result: FileResult) -> None:
             if result.error:
-                progress.console.print(Text(f"unreadable: {result.error}", style="red"))
+                label = "error" if result.unopened else "unreadable"
+                progress.console.print(Text(f"{label}: {result.error}", style="red"))
             for line in result.failures:
                 progress.console.print(Text(f"failed: {line}", style="red"))
             for line in result.refused:
@@ -127,7 +127,7 @@ def import_cmd(
                        "--verbose lists them, `records duplicates` shows the groups)"))
     if as_json:
         print_json(summary.to_json())
-        _import_exit(summary.ok, bool(missing))
+        _import_exit(summary.ok, bool(missing or summary.unopened))
         return
     # The records read, as the totals line below counts them; the files that could not be read, apart.
     counts = {"files": summary.files, "unreadable files": summary.unreadable, "records": summary.records,
@@ -139,7 +139,7 @@ def import_cmd(
     out.print(table)
     out.print(totals_line(Counter({VerdictClass(k): n for k, n in summary.verdicts.items()}),
                           Counter({ResultStatus(k): n for k, n in summary.statuses.items()})))
-    _import_exit(summary.ok, bool(missing))
+    _import_exit(summary.ok, bool(missing or summary.unopened))
 
 
 def _import_exit(ok: bool, missing: bool) -> None:
@@ -170,12 +170,11 @@ def show_cmd(
     if not found:
         raise CommandError(f"no record {record_id} in the archive", EXIT_FAILED)
     row = found[0]
-    with expected_failures():
-        verdict = stored_verdict(row, problems)
-        if as_json:
-            print_json({**record_json(row, verdict), **({"history": _history_json(db, record_id)} if history else {})})
-            return
-        record = parse_row(row)
+    verdict = stored_verdict(row, problems)
+    if as_json:
+        print_json({**record_json(row, verdict), **({"history": _history_json(db, record_id)} if history else {})})
+        return
+    record = parse_row(row)
     from ..records.notation import Notation
     from ..verifier.judging.analysis import analyse
 
@@ -293,14 +292,13 @@ def export_cmd(
         note(f"error: {line}")
     if not found:
         raise CommandError("no records match", EXIT_FAILED)
-    with expected_failures():
-        if output is None:
-            sys.stdout.buffer.write(record_bytes(found, canonical=canonical))
-            sys.stdout.buffer.flush()
-        else:
-            written = _export_files(found, output, canonical=canonical, force=force)
-            where = output if len(written) == 1 else str(Path(output)) + "/"
-            note(f"exported {plural(len(found), 'record')} to {where}")
+    if output is None:
+        sys.stdout.buffer.write(record_bytes(found, canonical=canonical))
+        sys.stdout.buffer.flush()
+    else:
+        written = _export_files(found, output, canonical=canonical, force=force)
+        where = output if len(written) == 1 else str(Path(output)) + "/"
+        note(f"exported {plural(len(found), 'record')} to {where}")
     if missing:
         raise typer.Exit(EXIT_FAILED)
 
@@ -316,7 +314,10 @@ def _export_files(found: Sequence[GameRow], output: str, *, canonical: bool, for
         if out.is_dir() or output.endswith(("/", "\\")):
             if out.is_symlink():
                 raise OutputError(f"{out} is a symbolic link: not written through")
-            out.mkdir(parents=True, exist_ok=True)
+            try:
+                out.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise OutputError(f"cannot make the folder {out}: {exc.strerror or exc}") from None
             items = [(out / file_name(r, canonical=canonical), record_bytes([r], canonical=canonical)) for r in found]
         else:
             items = [(out, record_bytes(found, canonical=canonical))]

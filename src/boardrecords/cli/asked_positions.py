@@ -8,9 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..common.errors import InputError
 from ..records.model import Colour
 from ..records.notation import NotationError, parse_point_text
-from .common import CommandError, expected_failures
+from .common import CommandError
 from .options import game_and_size
 
 if TYPE_CHECKING:
@@ -22,12 +23,11 @@ if TYPE_CHECKING:
 
 
 def first_record(path: Path) -> Record:
-    """The first record of the file `path`: a file that does not read ends the command (1), one without a record
-    too (2)."""
+    """The first record of the file `path`: a file that does not read ends the command (FormatError: 1), a path
+    that cannot be opened too (InputRefused: 2), as every command that reads a file."""
     from ..records.reader import read_file
 
-    with expected_failures():
-        records = read_file(path)
+    records = read_file(path)
     if not records:
         raise CommandError(f"{path}: no record")
     return records[0]
@@ -37,18 +37,15 @@ def resolve(filters: Filters, *, moves: str | None = None, like: Path | None = N
             stones: str | None = None, to_move: str | None = None) -> Target:
     """The position asked for: that of the record `like` after `move`, else of `stones`, else after `moves` (none:
     the start); on the board of --game and --size but for a record."""
-    from ..verifier.keys.targets import PositionError, target_of_board, target_of_moves, target_of_record
+    from ..verifier.keys.targets import target_of_board, target_of_moves, target_of_record
 
-    try:
-        if like is not None:
-            return target_of_record(first_record(like), move)
-        game, size = game_and_size(filters)
-        if stones is not None:
-            board = _stones(stones, game, size)
-            return target_of_board(game, size, board, _colour(to_move))
-        return target_of_moves(moves or "", game, size)
-    except PositionError as exc:
-        raise CommandError(str(exc)) from None
+    if like is not None:
+        return target_of_record(first_record(like), move)
+    game, size = game_and_size(filters)
+    if stones is not None:
+        board = _stones(stones, game, size)
+        return target_of_board(game, size, board, _colour(to_move))
+    return target_of_moves(moves or "", game, size)
 
 
 def _colour(to_move: str | None) -> Colour | None:
@@ -73,5 +70,5 @@ def _stones(text: str, game: Game, size: int) -> dict[Point, Colour]:
             try:
                 board[parse_point_text(name, game, size)] = colour
             except NotationError as exc:
-                raise CommandError(f"--stones: {exc}") from None
+                raise InputError(f"--stones: {exc}") from None
     return board

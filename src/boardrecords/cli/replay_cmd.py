@@ -16,8 +16,9 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from ..common.errors import RecordsError
 from ..records.limits import STDIN
-from ..records.model import FormatError, Record
+from ..records.model import Record
 from .common import EXIT_FAILED, CommandError, add_commands, make_console, note
 from .options import DB_INT_MAX, ForceOption, SgfPointsOption, number
 from .views.boards import console_needs_ascii, move_line
@@ -33,12 +34,7 @@ if TYPE_CHECKING:
 def _read_path(path: Path, index: int | None) -> Record:
     from ..records.reader import read_file
 
-    try:
-        records = read_file(path)
-    except FormatError as exc:
-        raise CommandError(exc.describe()) from None
-    except OSError as exc:
-        raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
+    records = read_file(path)  # FormatError (unreadable: 1) or InputRefused (cannot be opened: 2), as verify's
     if not records:
         raise CommandError(f"{path}: no game record in this file")
     if index is None:
@@ -51,15 +47,12 @@ def _read_path(path: Path, index: int | None) -> Record:
 
 
 def _read_archive(record_id: int, db: str | None) -> Record:
-    from ..archive.core.db import ArchiveError
     from ..archive.store.access import record_by_id
 
     try:
         found = record_by_id(db, record_id)
-    except ArchiveError as exc:
-        raise CommandError(str(exc)) from None
-    except FormatError as exc:
-        raise CommandError(f"archive record {record_id}: {exc.describe()}") from None
+    except RecordsError:  # the archive's (2) or the stored record's (unreadable: 1), as every command says them
+        raise
     except Exception as exc:  # a database error the archive did not wrap: a message, never a traceback
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise CommandError(f"cannot read the archive: {first}") from None

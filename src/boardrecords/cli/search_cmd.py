@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..archive.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
+from ..common.errors import InputError
 from ..records.games import Game
 from ..records.notation import column_name
 from .asked_positions import first_record, resolve
@@ -23,6 +24,7 @@ from .common import (
     add_commands,
     make_console,
     note,
+    one_output,
     open_archive,
     print_json,
     write_out,
@@ -98,6 +100,7 @@ def search_cmd(
                                                   "signature, in any symmetry (docs/patterns.md).")] = None,
 ) -> None:
     """Find records in the archive (by a position or a pattern too: docs/positions.md, docs/patterns.md)."""
+    one_output(json=as_json, csv=as_csv)
     if pattern is not None or pattern_from is not None:
         pattern_search(filters, db=db, pattern=pattern, source=pattern_from, move=move, region=region,
                        anchor=anchor, either_colour=either_colour, limit=limit, as_json=as_json, as_csv=as_csv,
@@ -111,8 +114,6 @@ def search_cmd(
     from ..archive.core.rows import rows
     from ..archive.core.search import count
 
-    if as_json and as_csv:
-        raise CommandError("--json and --csv exclude each other")
     if signature is not None:
         signature_search(signature, db=db, size=filters.size, limit=limit, as_json=as_json, as_csv=as_csv)
         return
@@ -136,8 +137,8 @@ def signature_search(signature: str, *, db: str | None, size: int | None, limit:
     with open_archive(db) as engine:
         try:
             ids = games_by_signature(engine, signature, size)
-        except ValueError as exc:
-            raise CommandError(f"--signature: {exc}") from None
+        except InputError as exc:
+            raise InputError(f"--signature: {exc}") from None
         shown = ids[:limit] if limit else ids
         found, _ = rows_by_ids(engine, shown) if shown else ([], [])
     print_games(found, len(ids), as_json=as_json, as_csv=as_csv, none="no records have this signature")
@@ -224,22 +225,19 @@ LABELS = [ch for ch in string.ascii_lowercase if ch not in "ox"]
 def resolve_pattern(filters: Filters, *, pattern: str | None, source: Path | None, move: int | None,
                     region: str | None, anchor: str | None) -> tuple[Pattern, Game, int, tuple[int, int]]:
     """The pattern asked for, its game and board size, and where it is drawn (the offset of its top left)."""
-    from ..verifier.keys.patterns import PatternError, parse_pattern, pattern_of_region
-    from ..verifier.keys.targets import PositionError, board_after
+    from ..verifier.keys.patterns import parse_pattern, pattern_of_region
+    from ..verifier.keys.targets import board_after
 
-    try:
-        if source is not None:
-            if region is None:
-                raise CommandError("--pattern-from needs --region, e.g. --region Q16:T19")
-            record = first_record(source)
-            found, origin = pattern_of_region(board_after(record, move), record.game, region, anchor=anchor)
-            return found, record.game, record.size, origin
-        game, size = game_and_size(filters)
-        assert pattern is not None
-        found = parse_pattern(pattern, anchor)
-        return found, game, size, reference(found, size)
-    except (PatternError, PositionError) as exc:
-        raise CommandError(str(exc)) from None
+    if source is not None:
+        if region is None:
+            raise CommandError("--pattern-from needs --region, e.g. --region Q16:T19")
+        record = first_record(source)
+        found, origin = pattern_of_region(board_after(record, move), record.game, region, anchor=anchor)
+        return found, record.game, record.size, origin
+    game, size = game_and_size(filters)
+    assert pattern is not None
+    found = parse_pattern(pattern, anchor)
+    return found, game, size, reference(found, size)
 
 
 def reference(pattern: Pattern, size: int) -> tuple[int, int]:
@@ -258,15 +256,11 @@ def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, sou
                    move: int | None, region: str | None, anchor: str | None, either_colour: bool, limit: int,
                    as_json: bool, as_csv: bool, next_move: bool = False) -> None:
     from ..archive.patterns.search import search_pattern
-    from ..verifier.keys.patterns import PatternError, parse_anchor
+    from ..verifier.keys.patterns import parse_anchor
 
-    if as_json and as_csv:
-        raise CommandError("--json and --csv exclude each other")
+    one_output(json=as_json, csv=as_csv)
     if anchor is not None:
-        try:
-            parse_anchor(anchor)
-        except PatternError as exc:
-            raise CommandError(str(exc)) from None
+        parse_anchor(anchor)
     pat, game, size, (ox, oy) = resolve_pattern(filters, pattern=pattern, source=source, move=move, region=region,
                                                 anchor=anchor)
     with open_archive(db) as engine:

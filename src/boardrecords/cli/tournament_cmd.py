@@ -20,6 +20,7 @@ from .common import (
     add_commands,
     make_console,
     note,
+    one_output,
     open_archive,
     print_json,
     reading,
@@ -110,8 +111,7 @@ def crosstable_cmd(
     from ..archive.tournaments.crosstable import crosstable, pairing_from_row, players_of
     from ..archive.tournaments.events import event_rows
 
-    if sum((as_json, as_csv, as_html)) > 1:
-        raise CommandError("--json, --csv and --html exclude each other")
+    one_output(json=as_json, csv=as_csv, html=as_html)
     kind = _game(game)
     with reading(db) as session:
         name, rows = event_rows(session, event, kind)
@@ -173,7 +173,7 @@ def alias_cmd(
     """Make several spellings one player, in every search, statistic, crosstable and rating. Names that differ
     only in case, spacing or punctuation are one player already."""
     from ..archive.core.db import session_scope
-    from ..archive.tournaments.players import AliasError, add_alias, aliases, remove_alias
+    from ..archive.tournaments.players import add_alias, aliases, remove_alias
 
     names = names or []
     if sum((bool(names), list_, remove is not None)) != 1:
@@ -191,10 +191,7 @@ def alias_cmd(
                 raise typer.Exit(EXIT_FAILED)
             return
         if names:
-            try:
-                made = add_alias(engine, names[0], names[1:])
-            except AliasError as exc:
-                raise CommandError(str(exc)) from None
+            made = add_alias(engine, names[0], names[1:])
             if as_json:
                 print_json([{"key": k, "player": c} for k, c in made])
             else:

@@ -21,6 +21,8 @@ import stat
 import sys
 from pathlib import Path
 
+from ..common.errors import InputError
+
 ENV_MAX_FILE_SIZE = "RECORDS_MAX_FILE_SIZE"
 DEFAULT_MAX_FILE_SIZE = 3 * 1024 * 1024
 STDIN = "-"
@@ -32,16 +34,23 @@ _SIZE = re.compile(r"\s*(\d+)\s*([kmg]?)i?b?\s*", re.I)
 _UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
 
 
-class SettingError(ValueError):
-    """An environment variable of these limits holds something that is not a setting: a usage error, never read
-    as the default."""
+class SettingError(InputError):
+    """An environment variable of these limits holds something that is not a setting: a usage error (an
+    InputError), never read as the default."""
 
 
-class InputRefused(OSError):
-    """A path that is not read: not a regular file, or larger than the cap. `strerror` says why in words."""
+class InputRefused(InputError, OSError):
+    """A path that is not read: it cannot be opened, or is not a regular file, or is larger than the cap. An
+    InputError (a path that cannot be opened: `records` exits 2) and an OSError, with its errno, filename and
+    `strerror`, which says why in words (callers that read many files catch OSError to report the file and go on).
+    """
 
     def __init__(self, path: str, reason: str, code: int = errno.EINVAL) -> None:
-        super().__init__(code, reason, path)
+        # OSError's own __init__ sets errno, strerror and filename (InputError's would set only the arguments).
+        OSError.__init__(self, code, reason, path)
+
+    def __str__(self) -> str:
+        return f"{self.filename}: {self.strerror}"
 
 
 def max_file_size() -> int | None:
@@ -117,8 +126,18 @@ def check_path(path: str | Path) -> None:
 
 
 def read_input(path: str | Path) -> bytes:
-    """The bytes of a regular file (or of standard input for `-`), at most the cap; InputRefused otherwise."""
+    """The bytes of a regular file (or of standard input for `-`), at most the cap; InputRefused otherwise (also
+    for a path that cannot be opened or read: its errno and strerror kept)."""
     name = str(path)
+    try:
+        return _read_input(name)
+    except InputRefused:
+        raise
+    except OSError as exc:
+        raise InputRefused(name, exc.strerror or str(exc), exc.errno or errno.EIO) from exc
+
+
+def _read_input(name: str) -> bytes:
     cap = max_file_size()
     if name == STDIN:
         return _read_capped(sys.stdin.buffer.fileno(), name, cap)

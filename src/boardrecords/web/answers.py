@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..cli.tables import pattern_json, record_json, row_json
+from ..common.errors import InputError, NotFound
 from ..records.games import SPECS, Game, MoveKind, game_from_name
 from ..records.model import FormatError
 from ..records.notation import NotationError
@@ -28,12 +29,8 @@ if TYPE_CHECKING:
     from ..verifier.keys.targets import Target
 
 
-class BadRequest(ValueError):
-    """A question the archive cannot answer as asked: a 400 with `{"error": message}`."""
-
-
-class NotFound(LookupError):
-    """Nothing by that name or id: a 404 with `{"error": message}`."""
+class BadRequest(InputError):
+    """A question the archive cannot answer as asked (an InputError): a 400 with `{"error": message}`."""
 
 
 @contextmanager

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
+from ...common.errors import InputError
+
 DEFAULT_LIMIT = 50
 SORT_NAMES = ("id", "date", "moves", "event", "round", "game", "size", "black", "white", "winner", "result", "verdict",
               "problems")
 
 
-class FilterError(ValueError):
-    """A filter value that cannot be understood (the CLI reports it and exits with 2)."""
+class FilterError(InputError):
+    """A filter value that cannot be understood (an InputError: the CLI exits with 2, the web answers 400)."""
 
 
 @dataclass(slots=True)
