@@ -16,6 +16,7 @@ from boardrecords.cli.main import COMMANDS, load
 from boardrecords.common.errors import ArchiveError, InputError, NotFound, RecordsError, Unreadable
 
 from ..shared import EXAMPLES, run
+from ..test_error_family import family_classes, instance_of
 
 GOOD = "(;GM[1]FF[4]SZ[19]PB[Ann]PW[Bob]EV[Cup]RO[1]DT[2024-05-01]RE[B+R];B[pd];W[dp];B[pp];W[dd])\n"
 
@@ -195,6 +196,15 @@ def test_each_family_class_has_its_status() -> None:
         assert found is not None and found.code == code, type(exc).__name__
         assert found.message == str(exc)
     assert str(InputRefused("some.sgf", "a FIFO")) == "some.sgf: a FIFO"
+
+
+@pytest.mark.parametrize("kind", family_classes(), ids=lambda k: f"{k.__module__}.{k.__name__}")
+def test_every_error_of_the_family_has_a_row(kind: type[RecordsError]) -> None:
+    rows = [code for base, code in EXIT_STATUSES if issubclass(kind, base)]
+    assert rows, f"{kind.__name__} has no exit status of its own"
+    exc = instance_of(kind)
+    found = failure(exc)
+    assert found is not None and (found.code, found.message) == (rows[0], str(exc))
 
 
 def test_the_table_is_most_specific_first() -> None:
