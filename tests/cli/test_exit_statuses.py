@@ -240,6 +240,15 @@ def test_a_setting_that_is_no_setting_is_a_usage_error(monkeypatch: pytest.Monke
     assert "RECORDS_MAX_RECORDS=many" in done.output
 
 
+@pytest.mark.parametrize("argv", [["search"], ["search", "--after", "Q16"], ["search", "--pattern", "X"], ["explore"],
+                                  ["players"], ["events"], ["ratings"]])
+def test_an_unknown_game_is_the_same_error_from_every_command(argv: list[str], archive: str) -> None:
+    done = run(*argv, "--db", archive, "--game", "nonsense")
+    assert done.exit_code == EXIT_USAGE, (argv, done.output)
+    assert "error: unknown game 'nonsense' (one of: go-ing, conversion-go, cation, quentin, squer)" in " ".join(
+        done.output.split())
+
+
 def test_examples_still_verify() -> None:
     """The statuses above are those of bad input only: the examples' folder verifies as before (1: some of its
     records are invalid on purpose), with no file unreadable."""

@@ -128,7 +128,7 @@ def game_and_size(filters: Filters) -> tuple[Game, int]:
     """The board a position or a pattern is on: --game (default Go) and --size (default: the game's)."""
     game = game_from_name(filters.game) if filters.game else Game.GO
     if game is None:
-        raise CommandError(f"unknown game {filters.game!r}")
+        raise CommandError(f"unknown game {filters.game!r} (one of: {', '.join(g.value for g in Game)})")
     spec = SPECS[game]
     size = filters.size or spec.default_size
     if size is None:
