@@ -19,13 +19,12 @@ from boardrecords.records.games import Game
 from boardrecords.records.reader import read_file
 from boardrecords.records.writer import new_record, write
 from boardrecords.verifier.keys.patterns import (
-    brute_force,
-    brute_force_continuations,
     parse_pattern,
     placements,
     region_points,
 )
 
+from ..pattern_reference import brute_force, brute_force_continuations
 from ..shared import ROOT, import_games, run
 from ..verifier.test_verify_properties import random_game
 

@@ -13,7 +13,6 @@ from boardrecords.records.games import Game
 from boardrecords.records.reader import read_bytes
 from boardrecords.records.writer import new_record, write
 from boardrecords.verifier.keys.patterns import (
-    brute_force_continuations,
     change_line,
     first_in_region,
     move_list,
@@ -24,6 +23,7 @@ from boardrecords.verifier.keys.patterns import (
 )
 from boardrecords.verifier.rules.engine import BLACK, WHITE
 
+from ..pattern_reference import brute_force_continuations
 from .test_patterns_match import pattern_from_game
 from .test_verify_properties import SIZES, random_game
 

@@ -21,7 +21,6 @@ from boardrecords.verifier.keys.patterns import (
     Pattern,
     PatternError,
     Prefilter,
-    brute_force,
     change_line,
     parse_pattern,
     pattern_of_board,
@@ -30,6 +29,7 @@ from boardrecords.verifier.keys.patterns import (
 )
 from boardrecords.verifier.keys.symmetry import all_symmetries
 
+from ..pattern_reference import brute_force
 from .test_verify_properties import SIZES, random_game
 
 

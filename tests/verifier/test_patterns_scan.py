@@ -19,7 +19,6 @@ from boardrecords.verifier.keys.patterns import (
     Line,
     Pattern,
     Placement,
-    brute_force_continuations,
     candidates,
     mask_bytes,
     moves_of,
@@ -28,6 +27,7 @@ from boardrecords.verifier.keys.patterns import (
 )
 from boardrecords.verifier.keys.scan import NO_MOVE, Hit, Scan, compiled_module
 
+from ..pattern_reference import brute_force_continuations
 from .test_patterns_match import pattern_from_game
 from .test_verify_properties import SIZES, random_game
 

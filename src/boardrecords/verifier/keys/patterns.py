@@ -7,8 +7,9 @@ converted, flipped, filled, relocated, removed) with their new state, and the po
 placed on the board keeps a count of its points that do not hold what it needs, and an appearance begins at the
 move after which that count falls to zero. docs/patterns.md describes the design.
 
-`ChangeWatcher` builds the change list from the verifier's own replay (`verify(record, watch=...)`);
-`brute_force` is the reference that replays a record and tests every position from scratch.
+`ChangeWatcher` builds the change list from the verifier's own replay (`verify(record, watch=...)`); the tests
+compare every answer with a reference that replays a record and tests every position from scratch
+(tests/pattern_reference.py).
 """
 
 from __future__ import annotations
@@ -533,63 +534,7 @@ def search_line(line: Line, found: Sequence[Placement], prefilter: Prefilter | N
     return appearances(line.events, found, which)
 
 
-# -- the reference ------------------------------------------------------------------------------------------
-
-def brute_force(record: Record, found: Sequence[Placement]) -> list[tuple[int, int]]:
-    """The same answer as `appearances`, the slow way: replay the record and test every placement on every
-    position from scratch (the start, then after each move up to the first refused move or a resignation)."""
-    run = Replay(record)
-    engine = run.engine
-    size = engine.size
-
-    def board() -> list[int]:
-        return [_code(engine.stone((i % size, i // size))) for i in range(size * size)]
-
-    out: list[tuple[int, int]] = []
-    standing: set[int] = set()
-
-    def test(ply: int, b: list[int]) -> None:
-        for k, p in enumerate(found):
-            if all(b[i] == v for i, v in p.need):
-                if k not in standing:
-                    standing.add(k)
-                    out.append((ply, k))
-            else:
-                standing.discard(k)
-
-    test(0, board())
-    for s in run:
-        if ends_positions(s):
-            break
-        test(s.number, board())
-    out.sort()
-    return out
-
-
-def brute_force_continuations(record: Record, pattern: Pattern, found: Sequence[Placement]
-                              ) -> list[tuple[int, int, tuple[int, int, int] | None]]:
-    """(move number, placement, its continuation in the region) for each appearance of `brute_force`, the slow
-    way: the moves are read from a replay of the record (each move's point, a relocation's target), not from
-    the change list. The continuation is (move number, point index, BLACK or WHITE), None when the line ended
-    first."""
-    run = Replay(record)
-    size = run.engine.size
-    moves: list[tuple[int, int, int]] = []
-    for s in run:
-        if ends_positions(s):
-            break
-        m = s.move
-        where = m.target if m.kind is MoveKind.RELOCATE else m.point
-        if where is not None and m.kind is not MoveKind.REMOVE:
-            moves.append((s.number, where[1] * size + where[0], BLACK if m.colour is Colour.BLACK else WHITE))
-    out: list[tuple[int, int, tuple[int, int, int] | None]] = []
-    for ply, k in brute_force(record, found):
-        region = set(region_points(pattern, found[k], size))
-        out.append((ply, k, next((m for m in moves if m[0] > ply and m[1] in region), None)))
-    return out
-
-
 __all__ = ["ANY", "ChangeWatcher", "Line", "Pattern", "PatternError", "Placement", "Prefilter", "appearances",
-           "brute_force", "brute_force_continuations", "candidates", "change_line", "first_in_region",
+           "candidates", "change_line", "first_in_region",
            "local_points", "mask_bytes", "mask_of", "move_list", "moves_of", "parse_anchor", "parse_pattern",
            "pattern_of_board", "placements", "region_points", "search_line"]

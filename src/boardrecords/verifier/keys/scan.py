@@ -4,8 +4,8 @@ first move into its region afterwards (its continuation in the region), all from
 
 A compiled helper (`_scan`, from _scan.c, built at install when a C compiler is there) does both for a batch of
 rows per call; in plain Python the replay of every change list with tens of placements alive is what a search of a
-small shape anywhere on the board spends its time on. The plain path here stays the reference: it gives the same
-answers, and the tests compare both with `brute_force`. `RECORDS_SCAN=python` in the environment forces it.
+small shape anywhere on the board spends its time on. The plain path gives the same answers, and the tests compare
+both with the slow reference of tests/pattern_reference.py. `RECORDS_SCAN=python` in the environment forces it.
 """
 
 from __future__ import annotations
