@@ -35,7 +35,7 @@ class BadRequest(InputError):
 
 @contextmanager
 def asked() -> Iterator[None]:
-    """The library's expected failures as BadRequest (what `cli.common.expected_failures` makes exit code 2)."""
+    """The library's expected failures as BadRequest (each an InputError already: a 400 either way)."""
     from ..archive.core.filters import FilterError
     from ..verifier.keys.patterns import PatternError
     from ..verifier.keys.targets import PositionError
