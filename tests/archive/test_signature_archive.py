@@ -75,7 +75,7 @@ def test_an_archive_made_before_the_column(tmp_path: Path) -> None:
 
 
 def test_every_json_listing_gives_the_signature(tmp_path: Path, db_url: str) -> None:
-    """Every record object of every JSON listing carries `signature` (cli/tables.py: row_json), null for a game
+    """Every record object of every JSON listing carries `signature` (archive/answers.py: row_json), null for a game
     without one (Cation; Go with fewer than 20 moves)."""
     folder = tmp_path / "games"
     folder.mkdir()

@@ -11,12 +11,100 @@ the commands' `--json` and the web application's `/api/` routes give. Errors are
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Self
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Self
+
+from ..common.errors import InputError, NotFound
+from ..records.games import SPECS, Game, game_from_name, game_title
+from .core.filters import DEFAULT_LIMIT, Filters
 
 if TYPE_CHECKING:
     from types import TracebackType
 
     from sqlalchemy import Engine
+
+    from ..records.model import Record
+    from ..verifier.judging.analysis import Rows
+    from ..verifier.keys.patterns import Pattern
+    from ..verifier.keys.targets import Target
+    from .answers import (
+        Duplicates,
+        Events,
+        EventTable,
+        Exploration,
+        GamePage,
+        PatternAnswer,
+        Players,
+        Ratings,
+        ReachedPage,
+        Stats,
+        StoredRecord,
+    )
+
+PATTERN_MAX = 2000  # characters of a pattern's text (a 40x40 rectangle)
+
+
+@contextmanager
+def asked() -> Iterator[None]:
+    """The library's expected failures of a question (a filter, a move, a position, a pattern that cannot be
+    used, a stored record that no longer reads) as InputError, with their messages."""
+    from ..records.model import FormatError
+
+    try:
+        yield
+    except InputError:
+        raise
+    except ValueError as exc:
+        # Their modules are loaded here, on a failure only: a plain search does not load positions and patterns.
+        from ..records.notation import NotationError
+        from ..verifier.keys.patterns import PatternError
+        from ..verifier.keys.targets import PositionError
+        from .core.filters import FilterError
+
+        if not isinstance(exc, (FilterError, NotationError, PatternError, PositionError)):
+            raise
+        raise InputError(str(exc)) from exc
+    except FormatError as exc:
+        raise InputError(exc.describe()) from exc
+
+
+def game_of(name: str) -> Game:
+    """The game named `name`, by any of its names (go, go-ing, ConversionGo...)."""
+    found = game_from_name(name)
+    if found is None:
+        raise InputError(f"unknown game {name!r} (one of: {', '.join(g.value for g in Game)})")
+    return found
+
+
+def game_named(name: str | None) -> str | None:
+    """The game a listing is narrowed to, as stored (None: every game)."""
+    return None if name is None else game_of(name).value
+
+
+def merged(filters: Filters | None, criteria: dict[str, Any]) -> Filters:
+    """The filters with the criteria given by name (Filters' fields) put in."""
+    try:
+        return replace(filters or Filters(), **criteria)
+    except TypeError:
+        known = list(Filters.__dataclass_fields__)
+        unknown = ", ".join(sorted(set(criteria) - set(known)))
+        raise InputError(f"no search filter {unknown} (the filters: {', '.join(known)})") from None
+
+
+def reference(pattern: Pattern, size: int) -> tuple[int, int]:
+    """Where a pattern given as rows is drawn to name the points of its continuations: against the edges its
+    anchor names, else one point in from the top left (so that the points around it have names)."""
+    from ..verifier.keys.patterns import offsets
+
+    allowed = offsets(pattern, size)
+    xs = sorted({x for x, _ in allowed})
+    ys = sorted({y for _, y in allowed})
+    if not xs or not ys:
+        raise InputError(f"the pattern ({pattern.width}x{pattern.height}) does not fit the board of size {size}")
+    return (1 if 1 in xs and "left" not in pattern.sides else xs[0],
+            1 if 1 in ys and "top" not in pattern.sides else ys[0])
 
 
 class Archive:
@@ -42,5 +130,259 @@ class Archive:
         self.close()
 
     # -- read questions ------------------------------------------------------------------------------------------
+
+    def board(self, filters: Filters | None = None, **criteria: Any) -> tuple[Game, int]:
+        """The board a position or a pattern is on: the filters' game (default Go) and size (default: the
+        game's), checked against the sizes the game is played on."""
+        f = merged(filters, criteria)
+        game = game_of(f.game) if f.game else Game.GO
+        spec = SPECS[game]
+        size = f.size or spec.default_size
+        if size is None:
+            raise InputError(f"{spec.title} needs --size")
+        if not spec.min_size <= size <= spec.max_size:
+            raise InputError(f"--size {size}: {spec.title} is played on {spec.min_size}x{spec.min_size} to "
+                             f"{spec.max_size}x{spec.max_size} boards ({spec.size_rule})")
+        return game, size
+
+    def search(self, filters: Filters | None = None, *, sort: str = "id", limit: int | None = DEFAULT_LIMIT,
+               offset: int = 0, **criteria: Any) -> GamePage:
+        """The games that match every filter, sorted (`sort`: SORT_NAMES, `-` first for descending, several with
+        commas), one page of them (`limit` None or 0: all, from `offset`), and how many match in all."""
+        from .answers import GamePage
+        from .core.db import session_scope
+        from .core.search import count, search
+
+        f = merged(filters, criteria)
+        with asked(), session_scope(self.engine) as session:
+            found = search(session, f, sort=sort, limit=limit or None, offset=offset, light=True)
+            total = count(session, f) if (limit and len(found) == limit) or offset else len(found)
+        return GamePage(found, total)
+
+    def record(self, record_id: int) -> StoredRecord:
+        """The stored record `record_id`: its row and its stored verdict (NotFound when there is none)."""
+        from .answers import StoredRecord
+        from .core.rows import problems_of, rows_by_ids
+        from .core.stored import stored_verdict
+
+        found, _ = rows_by_ids(self.engine, [record_id])
+        if not found:
+            raise NotFound(f"no record {record_id} in the archive")
+        with asked():
+            return StoredRecord(found[0], stored_verdict(found[0], problems_of(self.engine, record_id)))
+
+    def position(self, moves: str | Target = "", filters: Filters | None = None, **criteria: Any) -> Target:
+        """The position after `moves` (Q16,D4 or pd,dp from the start) on the board of the filters' game and
+        size (`board`); a Target (verifier/keys/targets.py) is taken as it is."""
+        from ..verifier.keys.targets import Target, target_of_moves
+
+        if isinstance(moves, Target):
+            return moves
+        game, size = self.board(filters, **criteria)
+        with asked():
+            return target_of_moves(moves or "", game, size)
+
+    def reached(self, moves: str | Target = "", filters: Filters | None = None, *, limit: int | None = DEFAULT_LIMIT,
+                offset: int = 0, **criteria: Any) -> ReachedPage:
+        """The games that reached the position after `moves` (any move order, any symmetry; or a Target: a
+        record's position, stones), one page of them (`limit` None or 0: all), newest first."""
+        f = merged(filters, criteria)
+        return self._reached(self.position(moves, f), f, limit=limit, offset=offset)
+
+    def _reached(self, at: Target, f: Filters, *, limit: int | None, offset: int,
+                 total: int | None = None) -> ReachedPage:
+        from .answers import ReachedPage
+        from .positions.explore import count_at, games_at
+
+        with asked():
+            found = games_at(self.engine, at.key, f, limit=limit or 1_000_000_000, offset=offset)
+            if total is None:
+                total = count_at(self.engine, at.key, f) if (limit and len(found) == limit) or offset else len(found)
+        return ReachedPage(at, found, total)
+
+    def explore(self, moves: str | Target = "", filters: Filters | None = None, *, games: int = 0, offset: int = 0,
+                **criteria: Any) -> Exploration:
+        """What was played at the position after `moves` (or a Target): each next move with its games, wins,
+        draws, swaps and when last played. At the start of Conversion Go (no moves typed): its openings of turns
+        1-3 (CON-5) instead. `games`: also that many of the games that reached it, from `offset`."""
+        from .answers import Exploration
+        from .positions.explore import explore, opening_report
+
+        f = merged(filters, criteria)
+        at = self.position(moves, f)
+        with asked():
+            if at.game is Game.CONVERSION_GO and isinstance(moves, str) and not moves.strip():
+                from ..verifier.keys.targets import OPENING_TURNS
+
+                report = opening_report(self.engine, at.key, at.game.value, at.size, f, ply=OPENING_TURNS)
+                answer = Exploration(at, report["games"], openings=report)
+                known = None  # the openings' count is not the position's
+            else:
+                total, found = explore(self.engine, at.key, f)
+                answer = Exploration(at, total, found)
+                known = total
+        if games:
+            answer.reached = self._reached(at, f, limit=games, offset=offset, total=known)
+        return answer
+
+    def pattern_search(self, pattern: str | None = None, filters: Filters | None = None, *, anchor: str | None = None,
+                       either_colour: bool = False, pattern_from: int | Record | None = None,
+                       region: str | None = None, move: int | None = None, limit: int | None = DEFAULT_LIMIT,
+                       offset: int = 0, **criteria: Any) -> PatternAnswer:
+        """The games where a pattern appeared and what was played next in and around it.
+
+        The pattern is `pattern` (rows of X, O, . and *, separated by / or newlines) on the board of the filters'
+        game and size, drawn at `region` when the anchor allows it there; or the region `region` of a record
+        (`pattern_from`: a stored record's id, or a Record) after `move` moves (None: the end of its line).
+        `anchor`: anywhere, corner, edge, or sides (top-right...); `either_colour`: with the colours exchanged
+        too."""
+        from ..records.model import Record
+        from ..verifier.keys.patterns import offsets, parse_anchor, parse_pattern, parse_region, pattern_of_region
+        from .answers import PatternAnswer
+        from .core.rows import games_by_id
+        from .patterns.search import search_pattern
+
+        f = merged(filters, criteria)
+        if (pattern is None) == (pattern_from is None):
+            raise InputError("give a pattern (rows of X, O, . and *) or pattern-from (a record, with region and "
+                             "move), not both" if pattern is not None else "give a pattern or pattern-from")
+        if pattern is not None and len(pattern) > PATTERN_MAX:
+            raise InputError(f"a pattern of at most {PATTERN_MAX} characters")
+        board = None
+        with asked():
+            parse_anchor(anchor)
+            if pattern_from is not None:
+                if region is None:
+                    raise InputError("--pattern-from needs --region, e.g. --region Q16:T19")
+                record = pattern_from if isinstance(pattern_from, Record) else self.record(pattern_from).record
+                board = self._board_after(record, move)
+                found, origin = pattern_of_region(board, record.game, region, anchor=anchor)
+                game, size = record.game, record.size
+            else:
+                game, size = self.board(f)
+                found = parse_pattern(pattern or "", anchor)
+                origin = reference(found, size)
+                if region is not None:
+                    left, top, right, bottom = parse_region(region, game, size)
+                    if (right - left + 1, bottom - top + 1) != (found.width, found.height):
+                        raise InputError(f"the region {region!r} is not the pattern's {found.width}x{found.height}")
+                    if (left, top) in offsets(found, size):
+                        origin = (left, top)
+            result = search_pattern(self.engine, found, game, size, f, either_colour=either_colour)
+        hits = result.hits[offset:offset + limit] if limit else result.hits[offset:]
+        rows = games_by_id(self.engine, [h.game_id for h in hits]) if hits else {}
+        shown = [(rows[h.game_id], h.moves) for h in hits if h.game_id in rows]
+        return PatternAnswer(found, game, size, origin, either_colour, result, shown, board)
+
+    def board_after(self, record_id: int, move: int | None = None) -> tuple[Record, Rows]:
+        """A stored record and its board (rows of stones) after `move` moves (None: the end of its line)."""
+        record = self.record(record_id).record
+        return record, self._board_after(record, move)
+
+    @staticmethod
+    def _board_after(record: Record, move: int | None) -> Rows:
+        from ..verifier.keys.targets import board_after
+
+        with asked():
+            return board_after(record, move)
+
+    def signature_search(self, signature: str, *, size: int | None = None, limit: int | None = DEFAULT_LIMIT,
+                         offset: int = 0) -> GamePage:
+        """The games of Go or Conversion Go with the Dyer signature `signature` in any symmetry (of boards of
+        `size`, or of every size its points fit), newest first."""
+        from .answers import GamePage
+        from .core.rows import rows_by_ids
+        from .patterns.signatures import games_by_signature
+
+        try:
+            ids = games_by_signature(self.engine, signature, size)
+        except ValueError as exc:
+            raise InputError(f"--signature: {exc}") from exc
+        page = ids[offset:offset + limit] if limit else ids[offset:]
+        found, _ = rows_by_ids(self.engine, page) if page else ([], [])
+        return GamePage(found, len(ids))
+
+    def duplicates(self) -> Duplicates:
+        """Likely duplicates: groups of games with one Dyer signature, size and players."""
+        from .answers import Duplicates
+        from .core.rows import games_by_id
+        from .patterns.signatures import duplicate_groups
+
+        groups = duplicate_groups(self.engine)
+        return Duplicates(groups, games_by_id(self.engine, [i for g in groups for i in g]) if groups else {})
+
+    def stats(self, filters: Filters | None = None, *, players: int = 20, **criteria: Any) -> Stats:
+        """Per game: records, the share that passes, results by method, win rates, the pie swap; per player
+        (at most `players`, 0: all): games and wins."""
+        from .answers import Stats
+        from .core.db import session_scope
+        from .core.stats import game_stats, player_stats
+
+        f = merged(filters, criteria)
+        with asked(), session_scope(self.engine) as session:
+            return Stats(game_stats(session, f), player_stats(session, f, limit=players))
+
+    def players(self, game: str | None = None) -> Players:
+        """Every player with games, wins, losses and draws per game (of `game`, by any of its names)."""
+        from .answers import Players
+        from .core.db import session_scope
+        from .tournaments.players import player_list
+
+        kind = game_named(game)
+        with session_scope(self.engine) as session:
+            return Players(player_list(session, kind))
+
+    def events(self, game: str | None = None) -> Events:
+        """Every event (EV): its games, dates, rounds, players, records and how many pass."""
+        from .answers import Events
+        from .core.db import session_scope
+        from .tournaments.events import list_events
+
+        kind = game_named(game)
+        with session_scope(self.engine) as session:
+            return Events(list_events(session, kind))
+
+    def crosstable(self, event: str, game: str | None = None) -> EventTable:
+        """The crosstable of `event` (named as EV names it; case, spacing and punctuation do not matter) with its
+        tie-breaks; InputError when the event holds records of several games and `game` names none."""
+        from .answers import EventTable
+        from .core.db import session_scope
+        from .core.names import load_identities, player_names
+        from .tournaments.crosstable import crosstable, pairing_from_row, players_of
+        from .tournaments.events import event_rows
+
+        kind = game_named(game)
+        with session_scope(self.engine) as session:
+            name, rows = event_rows(session, event, kind)
+            ids = load_identities(session)
+            names = player_names(session, ids, players_of(rows))
+        if not rows or name is None:
+            raise NotFound(f"no records of event {event!r}" + (f" in {game_title(kind)}" if kind else ""))
+        kinds = sorted({r.game for r in rows})
+        if len(kinds) > 1:
+            raise InputError(f"event {name!r} holds records of several games ({', '.join(kinds)}): name one with "
+                             "--game")
+        pairings = [p for p in (pairing_from_row(r, ids.key) for r in rows) if p is not None]
+        return EventTable(crosstable(name, pairings, names))
+
+    def ratings(self, game: str | None = None, player: str | None = None, limit: int = 0) -> Ratings:
+        """Whole-History Rating of every player, per game (at most `limit` players per game, 0: all); with
+        `player`, that player's ratings with their history (NotFound when none is rated)."""
+        from .answers import Ratings
+        from .core.db import session_scope
+        from .core.names import load_identities
+        from .tournaments.ratings import ratings
+
+        kind = game_named(game)
+        with session_scope(self.engine) as session:
+            run = ratings(session, kind)
+            ids = load_identities(session)
+        if player is None:
+            return Ratings(run, run.best(limit))
+        key = ids.key(player)
+        mine = [r for r in run.ratings if r.key == key]
+        if not mine:
+            raise NotFound(f"no rated records of {player!r}")
+        return Ratings(run, run.best(limit), player, mine)
 
     # -- writers -------------------------------------------------------------------------------------------------

@@ -27,11 +27,11 @@ from .common import (
     EXIT_USAGE,
     CommandError,
     add_commands,
+    archive,
     make_console,
     note,
     open_archive,
     print_json,
-    reading,
 )
 from .options import (
     DbOption,
@@ -42,7 +42,7 @@ from .options import (
     whole_number,
     with_filters,
 )
-from .tables import percent, print_table, record_json
+from .tables import percent, print_table
 from .views.layout import Column
 from .views.safe_text import plain as shown
 from .views.words import plural, totals_line
@@ -60,7 +60,8 @@ def register(app: typer.Typer) -> None:
 
 
 def import_cmd(
-    paths: Annotated[list[Path], typer.Argument(help="Record files (.rec, .sgf) and folders (searched recursively).",
+    paths: Annotated[list[Path], typer.Argument(help="Record files (.rec, .sgf, .gib, .ngf, .ugf, .ugi) and folders "
+                                                "(searched recursively).",
                                                 show_default=False)],
     db: DbOption = None,
     workers: Annotated[int | None, typer.Option("--workers", "-j", help="Worker processes that parse and verify "
@@ -87,7 +88,7 @@ def import_cmd(
     if not files:
         if missing:
             raise typer.Exit(EXIT_USAGE)
-        raise CommandError("no record files found (.rec or .sgf)", EXIT_FAILED)
+        raise CommandError("no record files found (.rec, .sgf, .gib, .ngf, .ugf or .ugi)", EXIT_FAILED)
     with open_archive(db, create=True) as engine:
         progress = Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
                             TextColumn("{task.fields[records]} records"), TimeElapsedColumn(), console=err,
@@ -161,20 +162,13 @@ def show_cmd(
     = False,
 ) -> None:
     """A stored record: its verdict as `verify` gives it, every problem, and the final position."""
-    from ..archive.core.rows import problems_of, rows_by_ids
-    from ..archive.core.stored import parse_row, stored_verdict
-
-    with open_archive(db) as engine:
-        found, _ = rows_by_ids(engine, [record_id])
-        problems = problems_of(engine, record_id) if found else []
-    if not found:
-        raise CommandError(f"no record {record_id} in the archive", EXIT_FAILED)
-    row = found[0]
-    verdict = stored_verdict(row, problems)
+    with archive(db) as opened:
+        stored = opened.record(record_id)
+    row, verdict = stored.row, stored.verdict
     if as_json:
-        print_json({**record_json(row, verdict), **({"history": _history_json(db, record_id)} if history else {})})
+        print_json({**stored.to_json(), **({"history": _history_json(db, record_id)} if history else {})})
         return
-    record = parse_row(row)
+    record = stored.record  # a stored record that no longer reads: unreadable (1), as every command says it
     from ..records.notation import Notation
     from ..verifier.judging.analysis import analyse
 
@@ -334,17 +328,13 @@ def stats_cmd(
 ) -> None:
     """Per game: records, the share that passes, results by method, win rates, the pie swap; per player: games
     and wins."""
-    from ..archive.core.stats import game_stats, player_stats
-
-    filters = Filters(game=game)
-    with reading(db) as session:
-        per_game = game_stats(session, filters)
-        per_player = player_stats(session, filters, limit=players)
+    with archive(db) as opened:
+        found = opened.stats(game=game, players=players)
     if as_json:
-        print_json({"games": [g.to_json() for g in per_game], "players": [p.to_json() for p in per_player]})
+        print_json(found.to_json())
     else:
-        _print_stats(per_game, per_player)
-    if not per_game:
+        _print_stats(found.games, found.players)
+    if not found.games:
         raise typer.Exit(EXIT_FAILED)
 
 

@@ -12,10 +12,10 @@ from ..common.errors import InputError
 from ..records.model import Colour
 from ..records.notation import NotationError, parse_point_text
 from .common import CommandError
-from .options import game_and_size
 
 if TYPE_CHECKING:
     from ..archive.core.filters import Filters
+    from ..archive.front import Archive
     from ..records.games import Game
     from ..records.model import Record
     from ..records.points import Point
@@ -33,19 +33,19 @@ def first_record(path: Path) -> Record:
     return records[0]
 
 
-def resolve(filters: Filters, *, moves: str | None = None, like: Path | None = None, move: int | None = None,
-            stones: str | None = None, to_move: str | None = None) -> Target:
-    """The position asked for: that of the record `like` after `move`, else of `stones`, else after `moves` (none:
-    the start); on the board of --game and --size but for a record."""
-    from ..verifier.keys.targets import target_of_board, target_of_moves, target_of_record
+def resolve(archive: Archive, filters: Filters, *, moves: str | None = None, like: Path | None = None,
+            move: int | None = None, stones: str | None = None, to_move: str | None = None) -> Target | str:
+    """The position asked for: that of the record `like` after `move`, else of `stones` (on the board of --game
+    and --size, as the archive checks it), else the moves typed (none: the start), which the archive reads."""
+    from ..verifier.keys.targets import target_of_board, target_of_record
 
     if like is not None:
         return target_of_record(first_record(like), move)
-    game, size = game_and_size(filters)
     if stones is not None:
+        game, size = archive.board(filters)
         board = _stones(stones, game, size)
         return target_of_board(game, size, board, _colour(to_move))
-    return target_of_moves(moves or "", game, size)
+    return moves or ""
 
 
 def _colour(to_move: str | None) -> Colour | None:

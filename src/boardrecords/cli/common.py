@@ -6,7 +6,8 @@
   `add_commands` registers commands so that either ends as one line `error: ...` on stderr and its exit code, never
   a traceback: `failure()` is the one translation, by EXIT_STATUSES (an unreadable file 1, a path that cannot be
   opened 2, the same from every command). `one_output()` refuses two output formats at once.
-- `open_archive` is the archive as a context manager: opened, and disposed of however the block ends.
+- `archive` is the archive as an `Archive` (archive/front.py) that the read commands ask, `open_archive` its engine
+  for the commands that write: each a context manager, closed however the block ends.
 - Consoles: `make_console()`, standard output, and `make_console(stderr=True)`; colours off with NO_COLOR or
   --no-color, or when not a terminal; as wide as the terminal, or when piped as wide as COLUMNS says (else
   layout.PIPE_WIDTH). `SafeConsole` never writes a control character it did not make itself: the text of every
@@ -42,7 +43,8 @@ from .views.safe_text import json_text, terminal
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
-    from sqlmodel import Session
+
+    from ..archive.front import Archive
 
 P = ParamSpec("P")
 
@@ -224,9 +226,11 @@ def open_archive(db: str | None, *, create: bool = False, write: bool = False) -
 
 
 @contextmanager
-def reading(db: str | None) -> Iterator[Session]:
-    """A read session on the archive `db` (see `open_archive`)."""
-    from ..archive.core.db import session_scope
+def archive(db: str | None) -> Iterator[Archive]:
+    """The archive `db` (`--db`; None: env RECORDS_DB, else records.db) as an Archive, read-only, closed when the
+    block ends (ArchiveError when it cannot be used: `reporting` ends the command with it)."""
+    from ..archive.core.db import DEFAULT_DB, ENV_DB
+    from ..archive.front import Archive
 
-    with open_archive(db) as engine, session_scope(engine) as session:
-        yield session
+    with Archive(db or os.environ.get(ENV_DB) or DEFAULT_DB) as opened:
+        yield opened

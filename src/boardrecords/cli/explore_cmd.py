@@ -11,7 +11,6 @@ import typer
 from rich.text import Text
 
 from ..archive.core.filters import Filters
-from ..records.games import SPECS, Game, MoveKind
 from ..records.model import Colour
 from ..records.notation import column_name
 from .asked_positions import resolve
@@ -19,6 +18,7 @@ from .common import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
     add_commands,
+    archive,
     make_console,
     one_output,
     open_archive,
@@ -32,6 +32,7 @@ from .views.stars import star_points
 from .views.words import plural
 
 if TYPE_CHECKING:
+    from ..archive.answers import Exploration
     from ..verifier.keys.targets import Target
 
 
@@ -76,28 +77,17 @@ def explore_cmd(
 
 def _explore(filters: Filters, *, moves: str | None, like: Path | None, move: int | None, db: str | None,
              as_json: bool, as_csv: bool) -> None:
-    from ..archive.positions.explore import explore
-
-    target = resolve(filters, moves=moves, like=like, move=move)
-    if target.game is Game.CONVERSION_GO and moves is None and like is None:
-        return opening_table(target, filters, db=db, as_json=as_json, as_csv=as_csv)
-    with open_archive(db) as engine:
-        total, found = explore(engine, target.key, filters)
-    pie = MoveKind.SWAP in SPECS[target.game].kinds
-    data = []
-    for c in found:
-        item: dict[str, Any] = {"move": target.shown(c.move), "games": c.games, "black_wins": c.black_wins,
-                                "white_wins": c.white_wins, "draws": c.draws, "mover_wins": c.mover_wins,
-                                "last_played": c.last_played}
-        if pie:
-            item |= {"swapped": c.swapped, "swapper_wins": c.swapper_wins}
-        data.append(item)
+    with archive(db) as opened:
+        found = opened.explore(resolve(opened, filters, moves=moves, like=like, move=move), filters)
+    if found.openings is not None:
+        return opening_table(found, as_json=as_json, as_csv=as_csv)
+    target, total, pie = found.target, found.total, found.pie
+    data = found.continuation_json()
     if as_json:
-        print_json({"game": target.game.value, "size": target.size, "key": target.key, "games": total,
-                    "continuations": data})
+        print_json(found.to_json())
     elif as_csv:
         fields = ["move", "games", "black_wins", "white_wins", "draws", "mover_wins", "last_played"]
-        write_out(dicts_csv(data, fields + (["swapped", "swapper_wins"] if pie else [])))
+        write_out(dicts_csv([dict(item) for item in data], fields + (["swapped", "swapper_wins"] if pie else [])))
     else:
         out = make_console()
         out.print(_board(target))
@@ -108,32 +98,30 @@ def _explore(filters: Filters, *, moves: str | None, like: Path | None, move: in
             columns += [Column("swap", justify="right", drop=5), Column("swapper", justify="right", drop=4)]
         columns.append(Column("last", drop=6))
         rows: list[list[Text | str]] = []
-        for c, item in zip(found, data, strict=True):
+        for c, item in zip(found.continuations, data, strict=True):
             cells: list[Text | str] = [Text(item["move"]), str(c.games), percent(c.black_wins, c.games),
                                        percent(c.white_wins, c.games), str(c.draws), percent(c.mover_wins, c.games)]
             if pie:
                 cells += [percent(c.swapped, c.games), percent(c.swapper_wins, c.swapped)]
             cells.append(c.last_played or "")
             rows.append(cells)
-        if found:
+        if found.continuations:
             print_table(out, columns, rows)
         out.print(Text(f"{total} game{'s' if total != 1 else ''} reached this position", style="dim"))
     if not total:
         raise typer.Exit(EXIT_FAILED)
 
 
-def opening_table(target: Target, filters: Filters, *, db: str | None, as_json: bool, as_csv: bool) -> None:
+def opening_table(found: Exploration, *, as_json: bool, as_csv: bool) -> None:
     """`records explore` at the start of Conversion Go: every opening of turns 1-3 (CON-5), how often the second
     player swapped on turn 4, and who won after it."""
-    from ..archive.positions.explore import opening_report
     from ..verifier.keys.targets import OPENING_TURNS
 
-    with open_archive(db) as engine:
-        report = opening_report(engine, target.key, target.game.value, target.size, filters, ply=OPENING_TURNS)
+    report = found.openings or {}
     data: list[dict[str, Any]] = report["openings"]
     total = report["games"]
     if as_json:
-        print_json(report)
+        print_json(found.to_json())
     elif as_csv:
         fields = ["black", "white", "games", "swapped", "swap_rate", "black_wins", "white_wins", "draws",
                   "first_player_wins", "second_player_wins", "swapper_wins", "last_played"]

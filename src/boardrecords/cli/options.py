@@ -10,15 +10,9 @@ import functools
 import inspect
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
-
-from ..records.games import SPECS, Game, game_from_name
-from .common import CommandError
-
-if TYPE_CHECKING:
-    from ..archive.core.filters import Filters
 
 DB_INT_MAX = 2**63 - 1  # the largest integer SQLite and PostgreSQL (bigint) compare with: ids, sizes, limits
 
@@ -122,18 +116,3 @@ def with_filters(func: Callable[..., Any]) -> Callable[..., Any]:
     wrapper.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
     wrapper.__annotations__ = {p.name: p.annotation for p in params}
     return wrapper
-
-
-def game_and_size(filters: Filters) -> tuple[Game, int]:
-    """The board a position or a pattern is on: --game (default Go) and --size (default: the game's)."""
-    game = game_from_name(filters.game) if filters.game else Game.GO
-    if game is None:
-        raise CommandError(f"unknown game {filters.game!r} (one of: {', '.join(g.value for g in Game)})")
-    spec = SPECS[game]
-    size = filters.size or spec.default_size
-    if size is None:
-        raise CommandError(f"{spec.title} needs --size")
-    if not spec.min_size <= size <= spec.max_size:
-        raise CommandError(f"--size {size}: {spec.title} is played on {spec.min_size}x{spec.min_size} to "
-                           f"{spec.max_size}x{spec.max_size} boards ({spec.size_rule})")
-    return game, size

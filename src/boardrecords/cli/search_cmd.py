@@ -22,31 +22,27 @@ from .common import (
     EXIT_FAILED,
     CommandError,
     add_commands,
+    archive,
     make_console,
     note,
     one_output,
-    open_archive,
     print_json,
     write_out,
 )
-from .options import CsvOption, DbOption, JsonOption, game_and_size, number, with_filters
+from .options import CsvOption, DbOption, JsonOption, number, with_filters
 from .tables import (
     Extra,
     count_line,
     dicts_csv,
     game_table,
-    pattern_json,
     percent,
     print_table,
-    row_json,
     rows_csv,
 )
 from .views.layout import Column
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-    from ..archive.core.models import GameRow
+    from ..archive.answers import GamePage
     from ..archive.patterns.search import PatternContinuation
     from ..verifier.keys.patterns import Pattern
 
@@ -110,50 +106,28 @@ def search_cmd(
         position_search(filters, db=db, moves=after, like=like, move=move, stones=stones, to_move=to_move,
                         limit=limit, as_json=as_json, as_csv=as_csv)
         return
-    from ..archive.core.db import session_scope
-    from ..archive.core.rows import rows
-    from ..archive.core.search import count
-
-    if signature is not None:
-        signature_search(signature, db=db, size=filters.size, limit=limit, as_json=as_json, as_csv=as_csv)
-        return
-    with open_archive(db) as engine:
-        found = rows(engine, filters, sort=sort, limit=limit or None, light=True)
-        total = len(found)
-        if limit and total == limit:
-            with session_scope(engine) as session:
-                total = count(session, filters)
-    print_games(found, total, as_json=as_json, as_csv=as_csv, none="no records match")
+    with archive(db) as opened:
+        if signature is not None:
+            page = opened.signature_search(signature, size=filters.size, limit=limit)
+        else:
+            page = opened.search(filters, sort=sort, limit=limit)
+    print_games(page, as_json=as_json, as_csv=as_csv,
+                none="no records have this signature" if signature is not None else "no records match")
 
 
 # -- by signature and likely duplicates ------------------------------------------------------------------------
 
-def signature_search(signature: str, *, db: str | None, size: int | None, limit: int, as_json: bool,
-                     as_csv: bool) -> None:
-    """`records search --signature SIG`: the games with that Dyer signature in any symmetry, newest first."""
-    from ..archive.core.rows import rows_by_ids
-    from ..archive.patterns.signatures import games_by_signature
-
-    with open_archive(db) as engine:
-        try:
-            ids = games_by_signature(engine, signature, size)
-        except InputError as exc:
-            raise InputError(f"--signature: {exc}") from None
-        shown = ids[:limit] if limit else ids
-        found, _ = rows_by_ids(engine, shown) if shown else ([], [])
-    print_games(found, len(ids), as_json=as_json, as_csv=as_csv, none="no records have this signature")
-
-
-def print_games(found: Sequence[GameRow], total: int, *, as_json: bool, as_csv: bool, none: str) -> None:
+def print_games(page: GamePage, *, as_json: bool, as_csv: bool, none: str) -> None:
     """A listing of games as JSON, CSV or the games table with its count; `none` said, and exit 1, when empty."""
+    found = page.games
     if as_json:
-        print_json([row_json(r) for r in found])
+        print_json(page.to_json())
     elif as_csv:
         write_out(rows_csv(found))
     elif found:
         out = make_console()
         out.print(game_table(found, out.width))
-        out.print(Text(count_line(len(found), total), style="dim"))
+        out.print(Text(count_line(len(found), page.total), style="dim"))
     if not found:
         if not as_json and not as_csv:
             note(none)
@@ -163,21 +137,16 @@ def print_games(found: Sequence[GameRow], total: int, *, as_json: bool, as_csv: 
 def duplicates_cmd(db: DbOption = None, as_json: JsonOption = False) -> None:
     """Likely duplicates: games with one Dyer signature, size and players, whatever their headers, comments or
     orientation (docs/patterns.md). Exit 1 when there are none."""
-    from ..archive.core.rows import rows_by_ids
-    from ..archive.patterns.signatures import duplicate_groups
-
-    with open_archive(db) as engine:
-        groups = duplicate_groups(engine)
-        found, _ = rows_by_ids(engine, [i for grp in groups for i in grp]) if groups else ([], [])
-    by_id = {r.id: r for r in found}
+    with archive(db) as opened:
+        found = opened.duplicates()
+    groups = found.groups
     if as_json:
-        print_json([{"signature": by_id[grp[0]].signature, "ids": grp,
-                     "records": [row_json(by_id[i]) for i in grp if i in by_id]} for grp in groups])
+        print_json(found.to_json())
     else:
         out = make_console()
         for grp in groups:
-            out.print(Text(f"{by_id[grp[0]].signature}: {len(grp)} records", style="bold"))
-            out.print(game_table([by_id[i] for i in grp if i in by_id], out.width))
+            out.print(Text(f"{found.rows[grp[0]].signature}: {len(grp)} records", style="bold"))
+            out.print(game_table(found.games(grp), out.width))
         if groups:
             out.print(Text(f"{len(groups)} group{'s' if len(groups) != 1 else ''} of likely duplicates, "
                            f"{sum(len(g) for g in groups)} records", style="dim"))
@@ -192,24 +161,21 @@ def duplicates_cmd(db: DbOption = None, as_json: JsonOption = False) -> None:
 def position_search(filters: Filters, *, db: str | None, moves: str | None, like: Path | None, move: int | None,
                     stones: str | None, to_move: str | None, limit: int, as_json: bool, as_csv: bool) -> None:
     """`records search` with a position: the games that reached it, where, and what came next."""
-    from ..archive.positions.explore import count_at, games_at
-
-    target = resolve(filters, moves=moves, like=like, move=move, stones=stones, to_move=to_move)
-    with open_archive(db) as engine:
-        found = games_at(engine, target.key, filters, limit=limit or 1_000_000)
-        total = count_at(engine, target.key, filters) if limit and len(found) == limit else len(found)
-    data = [row_json(r.game) | {"at_move": r.ply, "next": target.shown(r.next) if r.next else None} for r in found]
+    with archive(db) as opened:
+        target = resolve(opened, filters, moves=moves, like=like, move=move, stones=stones, to_move=to_move)
+        page = opened.reached(target, filters, limit=limit)
+    data = page.to_json()
     if as_json:
         print_json(data)
     elif as_csv:
-        write_out(dicts_csv(data))
-    elif found:
+        write_out(dicts_csv([dict(item) for item in data]))
+    elif page.found:
         out = make_console()
         extra: list[Extra] = [(Column("at", justify="right"), [str(item["at_move"]) for item in data]),
                               (Column("next"), [Text(item["next"] or "") for item in data])]
-        out.print(game_table([r.game for r in found], out.width, extra=extra))
-        out.print(Text(count_line(len(found), total), style="dim"))
-    if not found:
+        out.print(game_table(page.games, out.width, extra=extra))
+        out.print(Text(count_line(len(page.found), page.total), style="dim"))
+    if not page.found:
         if not as_json and not as_csv:
             note("no records reached this position")
         raise typer.Exit(EXIT_FAILED)
@@ -222,79 +188,39 @@ SIDE_ORDER = ("top", "bottom", "left", "right")
 LABELS = [ch for ch in string.ascii_lowercase if ch not in "ox"]
 
 
-def resolve_pattern(filters: Filters, *, pattern: str | None, source: Path | None, move: int | None,
-                    region: str | None, anchor: str | None) -> tuple[Pattern, Game, int, tuple[int, int]]:
-    """The pattern asked for, its game and board size, and where it is drawn (the offset of its top left)."""
-    from ..verifier.keys.patterns import parse_pattern, pattern_of_region
-    from ..verifier.keys.targets import board_after
-
-    if source is not None:
-        if region is None:
-            raise CommandError("--pattern-from needs --region, e.g. --region Q16:T19")
-        record = first_record(source)
-        found, origin = pattern_of_region(board_after(record, move), record.game, region, anchor=anchor)
-        return found, record.game, record.size, origin
-    game, size = game_and_size(filters)
-    assert pattern is not None
-    found = parse_pattern(pattern, anchor)
-    return found, game, size, reference(found, size)
-
-
-def reference(pattern: Pattern, size: int) -> tuple[int, int]:
-    """Where a pattern given as rows is drawn: against the edges its anchor names, else one point in from the
-    top left (so that the points around it have names)."""
-    from ..verifier.keys.patterns import offsets
-
-    allowed = offsets(pattern, size)
-    xs = sorted({x for x, _ in allowed})
-    ys = sorted({y for _, y in allowed})
-    return (1 if 1 in xs and "left" not in pattern.sides else xs[0],
-            1 if 1 in ys and "top" not in pattern.sides else ys[0])
-
-
 def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, source: Path | None,
                    move: int | None, region: str | None, anchor: str | None, either_colour: bool, limit: int,
                    as_json: bool, as_csv: bool, next_move: bool = False) -> None:
-    from ..archive.patterns.search import search_pattern
-    from ..verifier.keys.patterns import parse_anchor
-
-    one_output(json=as_json, csv=as_csv)
-    if anchor is not None:
-        parse_anchor(anchor)
-    pat, game, size, (ox, oy) = resolve_pattern(filters, pattern=pattern, source=source, move=move, region=region,
-                                                anchor=anchor)
-    with open_archive(db) as engine:
-        result = search_pattern(engine, pat, game, size, filters, either_colour=either_colour)
-        shown = result.hits[:limit] if limit else result.hits
-        from ..archive.core.rows import rows_by_ids
-
-        rows, _ = rows_by_ids(engine, [h.game_id for h in shown]) if shown else ([], [])
-    by_id = {r.id: r for r in rows}
-
-    games = [row_json(by_id[h.game_id]) | {"at_moves": h.moves} for h in shown if h.game_id in by_id]
-    total = len(result.hits)
-    data = pattern_json(result, pat, game, size, (ox, oy), either_colour=either_colour, games=games)
+    record = first_record(source) if source is not None else None
+    with archive(db) as opened:
+        answer = opened.pattern_search(pattern, filters, anchor=anchor, either_colour=either_colour,
+                                       pattern_from=record, region=region, move=move, limit=limit)
+    data = answer.to_json()
+    games = data["records"]
+    total = answer.total
     if as_json:
         print_json(data)
     elif as_csv:
-        write_out(dicts_csv([g | {"at_moves": " ".join(map(str, g["at_moves"]))} for g in games]))
+        write_out(dicts_csv([dict(g) | {"at_moves": " ".join(map(str, g["at_moves"]))} for g in games]))
     else:
         out = make_console()
         labels: dict[tuple[int, int], str] = {}
+        result = answer.result
         counted = result.next_moves if next_move else result.continuations
         for c in counted:
             if c.local is not None and c.local not in labels and len(labels) < len(LABELS):
                 labels[c.local] = LABELS[len(labels)]
-        out.print(_drawing(pat, game, size, ox, oy, labels))
+        ox, oy = answer.origin
+        out.print(_drawing(answer.pattern, answer.game, answer.size, ox, oy, labels))
         if counted:
-            _continuation_table(out, counted, data["next_moves" if next_move else "continuations"], labels,
-                                tenuki=not next_move)
-        if shown:
+            items = [dict(m) for m in (data["next_moves"] if next_move else data["continuations"])]
+            _continuation_table(out, counted, items, labels, tenuki=not next_move)
+        if answer.shown:
             at = [Text(_moves_text(g["at_moves"])) for g in games]
-            out.print(game_table([by_id[h.game_id] for h in shown if h.game_id in by_id], out.width,
+            out.print(game_table([row for row, _ in answer.shown], out.width,
                                  extra=[(Column("at", shorten=True, least=4), at)]))
         if total:
-            out.print(Text(f"{count_line(len(shown), total)}, {result.appearances} appearance"
+            out.print(Text(f"{count_line(len(answer.shown), total)}, {result.appearances} appearance"
                            f"{'s' if result.appearances != 1 else ''}", style="dim"))
     if not total:
         if not as_json and not as_csv:

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..archive.answers import JSON_FIELDS, row_json
 from ..records.games import short_name
 from ..verifier.judging.status import ResultStatus, VerdictClass
 from .views.layout import Column, fitted_table
@@ -22,10 +23,6 @@ from .views.words import status_word, verdict_word
 
 if TYPE_CHECKING:
     from ..archive.core.models import GameRow
-    from ..archive.patterns.search import PatternResult
-    from ..records.games import Game
-    from ..verifier.judging.verdict import Verdict
-    from ..verifier.keys.patterns import Pattern
 
 
 def _date(row: GameRow) -> str:
@@ -49,30 +46,6 @@ def _winner(row: GameRow) -> str:
     return f"{row.winner_colour} {row.winner_player}" if row.winner_player else row.winner_colour
 
 
-def row_json(row: GameRow) -> dict[str, Any]:
-    """A stored game in every JSON listing (the command's and the web application's) and CSV: its row, with its
-    Dyer signature (None for a game without one)."""
-    return {
-        "id": row.id, "sha256": row.sha256, "game": row.game, "size": row.size,
-        "black": row.black, "white": row.white, "black_final": row.black_final, "white_final": row.white_final,
-        "event": row.event, "round": row.round, "date": row.date_raw,
-        "date_first": row.date_first.isoformat() if row.date_first else None,
-        "date_last": row.date_last.isoformat() if row.date_last else None,
-        "place": row.place, "result": row.result, "result_canonical": row.result_canonical,
-        "computed_result": row.computed_result, "result_status": row.result_status, "agrees": row.agrees,
-        "winner_colour": row.winner_colour, "winner_player": row.winner_player, "swapped": row.swapped,
-        "moves": row.move_count, "verdict": row.verdict, "valid": row.valid, "passes": row.passes,
-        "problems": row.problem_count, "source_file": row.source_file, "source_index": row.source_index,
-        "signature": row.signature,
-    }
-
-
-JSON_FIELDS = ("id", "sha256", "game", "size", "black", "white", "black_final", "white_final", "event", "round", "date",
-               "date_first", "date_last", "place", "result", "result_canonical", "computed_result", "result_status",
-               "agrees", "winner_colour", "winner_player", "swapped", "moves", "verdict", "valid", "passes",
-               "problems", "source_file", "source_index", "signature")
-
-
 # The table's columns; `drop` is the order they are left out in when the width does not afford them all (the
 # highest first: winner, moves, event, status, date, game, result, verdict); id and the players always stay, the
 # names, the event and the result shortened with an ellipsis when they must be.
@@ -94,34 +67,6 @@ GAME_COLUMNS: list[tuple[Column, Callable[[GameRow], Text | str]]] = [
 Extra = tuple[Column, Sequence[Text | str]]
 
 
-def record_json(row: GameRow, verdict: Verdict) -> dict[str, Any]:
-    """`records show ID --json` (and the web application's): the row (with its signature) and its stored verdict."""
-    return {**row_json(row), **verdict.to_json(), "id": row.id}
-
-
-def pattern_json(result: PatternResult, pattern: Pattern, game: Game, size: int, origin: tuple[int, int], *,
-                 either_colour: bool, games: list[dict[str, Any]]) -> dict[str, Any]:
-    """`records search --pattern --json` (and the web application's): the continuations in the region and the
-    moves right after, each named on the board where the pattern is drawn (`origin`: its top-left point)."""
-    from ..records.notation import point_name
-
-    ox, oy = origin
-
-    def name(local: tuple[int, int]) -> str:
-        return point_name((ox + local[0], oy + local[1]), game, size)
-
-    nexts = [{"move": f"{c.colour} {name(c.local)}" if c.local is not None else "elsewhere",
-              "hits": c.hits, "games": c.games, "black_wins": c.black_wins, "white_wins": c.white_wins}
-             for c in result.next_moves]
-    regions = [{"move": f"{c.colour} {name(c.local)}" if c.local is not None else "ended",
-                "colour": c.colour or None, "point": name(c.local) if c.local is not None else None,
-                "hits": c.hits, "tenuki": c.tenuki, "games": c.games, "black_wins": c.black_wins,
-                "white_wins": c.white_wins} for c in result.continuations]
-    return {"game": game.value, "size": size, "pattern": pattern.rows(), "anchor": sorted(pattern.sides),
-            "either_colour": either_colour, "games": len(result.hits), "appearances": result.appearances,
-            "records": games, "continuations": regions, "next_moves": nexts}
-
-
 def game_table(found: Sequence[GameRow], width: int, *, extra: Sequence[Extra] = ()) -> Table:
     """The games in `width` terminal cells (views/layout.fitted_table), `extra` columns after the games' own."""
     columns = [col for col, _ in GAME_COLUMNS] + [col for col, _ in extra]
@@ -131,7 +76,7 @@ def game_table(found: Sequence[GameRow], width: int, *, extra: Sequence[Extra] =
 
 def rows_csv(found: Sequence[GameRow]) -> str:
     """The games as CSV, the JSON fields as columns (`dicts_csv`)."""
-    return dicts_csv([row_json(r) for r in found], None if found else list(JSON_FIELDS))
+    return dicts_csv([dict(row_json(r)) for r in found], None if found else list(JSON_FIELDS))
 
 
 def dicts_csv(data: Sequence[Mapping[str, Any]], fields: Sequence[str] | None = None) -> str:

@@ -13,17 +13,17 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from ..records.games import game_title, short_name
+from ..records.games import short_name
 from .common import (
     EXIT_FAILED,
     CommandError,
     add_commands,
+    archive,
     make_console,
     note,
     one_output,
     open_archive,
     print_json,
-    reading,
     write_out,
 )
 from .options import CsvOption, DbOption, ForceOption, JsonOption, number
@@ -39,17 +39,6 @@ GameOption = Annotated[str | None, typer.Option("--game", help="Only this game (
 def register(app: typer.Typer) -> None:
     add_commands(app, {"events": events_cmd, "crosstable": crosstable_cmd, "players": players_cmd,
                        "alias": alias_cmd, "ratings": ratings_cmd})
-
-
-def _game(game: str | None) -> str | None:
-    from ..records.games import Game, game_from_name
-
-    if game is None:
-        return None
-    found = game_from_name(game)
-    if found is None:
-        raise CommandError(f"unknown game {game!r} (one of: {', '.join(g.value for g in Game)})")
-    return found.value
 
 
 def _date(value: Any) -> str:
@@ -73,13 +62,11 @@ def _dates(first: Any, last: Any) -> str:
 def events_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption = False) -> None:
     """Every event (EV) in the archive: its games, first and last date, rounds, players, records and how many
     pass."""
-    from ..archive.tournaments.events import list_events
-
-    kind = _game(game)
-    with reading(db) as session:
-        found = list_events(session, kind)
+    with archive(db) as opened:
+        answer = opened.events(game)
+    found = answer.events
     if as_json:
-        print_json([e.to_json() for e in found])
+        print_json(answer.to_json())
     elif found:
         columns = [Column("event", shorten=True, least=16), Column("game", drop=3), Column("dates", drop=4),
                    Column("rounds", justify="right", drop=5), Column("players", justify="right", drop=2),
@@ -107,25 +94,12 @@ def crosstable_cmd(
 ) -> None:
     """An event's players ranked by score, each round's opponent (by rank), colour and result, and the
     tie-breaks (docs/tournaments.md)."""
-    from ..archive.core.names import load_identities, player_names
-    from ..archive.tournaments.crosstable import crosstable, pairing_from_row, players_of
-    from ..archive.tournaments.events import event_rows
-
     one_output(json=as_json, csv=as_csv, html=as_html)
-    kind = _game(game)
-    with reading(db) as session:
-        name, rows = event_rows(session, event, kind)
-        ids = load_identities(session)
-        names = player_names(session, ids, players_of(rows))
-    if not rows or name is None:
-        raise CommandError(f"no records of event {event!r}" + (f" in {game_title(kind)}" if kind else ""), EXIT_FAILED)
-    kinds = sorted({r.game for r in rows})
-    if len(kinds) > 1:
-        raise CommandError(f"event {name!r} holds records of several games ({', '.join(kinds)}): name one with --game")
-    pairings = [p for p in (pairing_from_row(r, ids.key) for r in rows) if p is not None]
-    table = crosstable(name, pairings, names)
+    with archive(db) as opened:
+        answer = opened.crosstable(event, game)
+    table = answer.table
     if as_json:
-        print_json(table.to_json())
+        print_json(answer.to_json())
     elif as_csv:
         write_out(crosstable_csv(table))
     elif as_html:
@@ -138,13 +112,11 @@ def crosstable_cmd(
 
 def players_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOption = False) -> None:
     """Every player with games, wins, losses and draws per game, and the first and last date."""
-    from ..archive.tournaments.players import player_list
-
-    kind = _game(game)
-    with reading(db) as session:
-        found = player_list(session, kind)
+    with archive(db) as opened:
+        answer = opened.players(game)
+    found = answer.players
     if as_json:
-        print_json([p.to_json() for p in found])
+        print_json(answer.to_json())
     elif found:
         columns = [Column("player", shorten=True, least=14), Column("game", drop=3),
                    Column("games", justify="right"), Column("wins", justify="right", drop=1),
@@ -226,21 +198,13 @@ def ratings_cmd(
 ) -> None:
     """Whole-History Rating of every player, per game, from the archive's records in date order, with the games
     played and a 95% interval (docs/tournaments.md says which records count)."""
-    from ..archive.core.names import load_identities
-    from ..archive.tournaments.ratings import ratings
-
-    kind = _game(game)
     if svg is not None and player is None:
         raise CommandError("--svg needs --player")
-    with reading(db) as session:
-        run = ratings(session, kind)
-        ids = load_identities(session)
-    found = run.ratings
+    with archive(db) as opened:
+        answer = opened.ratings(game, player, limit)
+    run = answer.run
     if player is not None:
-        key = ids.key(player)
-        found = [r for r in found if r.key == key]
-        if not found:
-            raise CommandError(f"no rated records of {player!r}", EXIT_FAILED)
+        found = answer.mine
         if svg is not None:
             from .output_files import OutputError, write_output
 
@@ -249,7 +213,7 @@ def ratings_cmd(
             except OutputError as exc:
                 raise CommandError(str(exc), EXIT_FAILED) from None
         if as_json:
-            print_json([r.to_json(history=True) for r in found])
+            print_json(answer.to_json())
             return
         out = make_console()
         for r in found:
@@ -259,10 +223,9 @@ def ratings_cmd(
                         [[day.isoformat(), f"{value:.0f}", f"{value - 1.96 * sd:.0f} .. {value + 1.96 * sd:.0f}"]
                          for day, value, sd in r.history])
         return
-    found = run.best(limit)
+    found = answer.shown
     if as_json:
-        print_json({"ratings": [r.to_json() for r in found], "records_rated": run.counted,
-                    "records_left_out": dict(run.skipped)})
+        print_json(answer.to_json())
     elif found:
         columns = [Column("#", justify="right"), Column("player", shorten=True, least=14), Column("game", drop=3),
                    Column("rating", justify="right"), Column("95% interval", drop=2),

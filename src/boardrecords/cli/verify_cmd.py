@@ -11,10 +11,10 @@ import typer
 from ..records.files import FileFailure, read_records, record_files, why_unopened
 from ..records.model import Problem, Severity
 from ..records.notation import Notation
+from ..verifier.files import FileOutcome, Options, verify_records
 from ..verifier.judging.status import VerdictClass
 from .common import EXIT_FAILED, EXIT_USAGE, add_commands, make_console
 from .options import SgfPointsJsonOption, number
-from .verify_work import Item, Options, verify_paths, verify_records
 from .views.safe_text import json_text
 from .views.verdict_view import render_report, render_summary
 
@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from ..records.model import Record
 
 def verify_command(
-    paths: Annotated[list[Path], typer.Argument(help="Record files (.rec, .sgf), folders to search, or - (stdin).")],
+    paths: Annotated[list[Path], typer.Argument(help="Record files (.rec, .sgf, .gib, .ngf, .ugf, .ugi), folders to "
+                                                "search, or - (stdin).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per record (JSON Lines).")] = False,
     variations: Annotated[
         bool, typer.Option("--variations", help="Check every line of play, not only the main line.")
@@ -61,7 +62,7 @@ def verify_command(
         else:
             missing.append(FileFailure(str(path), why_unopened(path), None, unopened=True))
 
-    items: Iterable[Item]
+    items: Iterable[FileOutcome]
     if len(files) == 1 and not missing:
         # One file is read here, once (it may be standard input); one record of it gets the full report.
         records = read_records(files[0], strict=options.strict)
@@ -70,25 +71,25 @@ def verify_command(
             return
         items = [records] if isinstance(records, FileFailure) else verify_records(files[0], records, options)
     else:
-        from ..common.workers import default_workers, file_size, in_order
+        from ..verifier.files import verify_files
 
-        items = in_order(verify_paths, [(f, options) for f in files], workers=workers or default_workers(),
-                         preload="boardrecords.cli.verify_work", sizes=[file_size(f) for f in files])
-    kept: list[Item] = list(missing)
+        items = verify_files(files, workers=workers, strict=options.strict, variations=options.variations,
+                             require_complete=options.require_complete, notation=options.notation)
+    kept: list[FileOutcome] = list(missing)
     failed = unopened = bool(missing)
     count = len(missing)
     with _progress(console, len(files), quiet or as_json) as advance:
         last_file = None
         for item in items:
             count += 1
-            file = item.file if isinstance(item, FileFailure) else item["file"]
+            file = item.file
             if file != last_file:
                 advance()
                 last_file = file
             if isinstance(item, FileFailure):
                 failed = True
                 unopened = unopened or item.unopened
-            elif item["verdict"] != VerdictClass.PASS:
+            elif item.verdict.verdict is not VerdictClass.PASS:
                 failed = True
             if as_json:
                 typer.echo(json_text(_json_line(item)))
@@ -147,9 +148,9 @@ class _progress:
             self.bar.stop()
 
 
-def _json_line(item: Item) -> dict[str, object]:
+def _json_line(item: FileOutcome) -> dict[str, object]:
     if not isinstance(item, FileFailure):
-        return item
+        return item.to_json()
     err = item.error
     problem = err.problem() if err else Problem("unreadable", item.message, Severity.ERROR)
     return {"file": item.file, "index": None, "game": None, "verdict": VerdictClass.UNREADABLE.value,

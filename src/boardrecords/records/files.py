@@ -1,4 +1,5 @@
-"""Finding record files (the paths a user names, folders searched recursively for `.rec` and `.sgf`) and reading
+"""Finding record files (the paths a user names, folders searched recursively for `.rec` and `.sgf`, and the other
+formats of Go records FMT-13 reads: `.gib`, `.ngf`, `.ugf`, `.ugi`, whatever the case of the suffix) and reading
 one of them, with the reason it cannot be read as data: `verify` and `import` read through the same function, so
 they agree on every file."""
 
@@ -9,6 +10,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from .formats import SUFFIXES as OTHER_FORMATS
 from .limits import STDIN, read_input
 from .model import FormatError, Record
 from .reader import read_bytes
@@ -39,15 +41,16 @@ def read_records(path: str, *, strict: bool = False) -> list[Record] | FileFailu
         return FileFailure(path, f"{path}: cannot be read: {type(err).__name__}: {err}", None)
     return records or FileFailure(path, f"{path}: holds no game record", None)
 
-SUFFIXES = (".rec", ".sgf")
+SUFFIXES = (".rec", ".sgf", *OTHER_FORMATS)
 
 
 def record_files(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
     """(path, exists) for every file named or found below a named folder, in a stable order.
 
-    A file named directly is taken whatever its suffix (`-` is standard input); inside folders only `.rec` and
-    `.sgf` files count. A path that does not exist, and a folder (or subfolder) that cannot be read, is yielded with
-    exists=False so the caller can report it (`why_unopened` says why).
+    A file named directly is taken whatever its suffix (`-` is standard input); inside folders only record files
+    count. A path that does not exist, and a folder (or subfolder) that cannot be read, is yielded with
+    exists=False so the caller can report it (`why_unopened` says why). Inside folders the suffixes of SUFFIXES
+    count, in any case (`.SGF`, `.Gib`).
     """
     for raw in paths:
         path = Path(raw)

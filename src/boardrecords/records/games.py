@@ -1,4 +1,4 @@
-"""The five games: identifiers, board sizes and the move kinds each one allows."""
+"""The five games: identifiers, board sizes and the move kinds each one allows, and the two colours that play them."""
 
 from __future__ import annotations
 
@@ -12,6 +12,19 @@ class Game(StrEnum):
     CATION = "cation"
     QUENTIN = "quentin"
     SQUER = "squer"
+
+
+class Colour(StrEnum):
+    BLACK = "B"
+    WHITE = "W"
+
+    @property
+    def other(self) -> Colour:
+        return Colour.WHITE if self is Colour.BLACK else Colour.BLACK
+
+    @property
+    def word(self) -> str:
+        return "Black" if self is Colour.BLACK else "White"
 
 
 class MoveKind(StrEnum):
@@ -92,3 +105,13 @@ def game_from_gm(value: str) -> Game | None:
 def game_from_name(value: str) -> Game | None:
     """A game from a user's spelling: `go`, `go-ing`, `ConversionGo`, `conversion-go`, `cation`..."""
     return game_from_gm(value) or _GM_ALIASES.get(value.strip().lower().replace("_", "-"))
+
+
+def game_named(value: Game | str) -> Game:
+    """A Game, or the game a name spells (as `game_from_name` reads it); ValueError for a name of no game."""
+    if isinstance(value, Game):
+        return value
+    found = game_from_name(str(value))
+    if found is None:
+        raise ValueError(f"unknown game {value!r}")
+    return found

@@ -14,21 +14,8 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from ..common.errors import Unreadable
-from .games import Game, MoveKind
-from .points import Point, format_point
-
-
-class Colour(StrEnum):
-    BLACK = "B"
-    WHITE = "W"
-
-    @property
-    def other(self) -> Colour:
-        return Colour.WHITE if self is Colour.BLACK else Colour.BLACK
-
-    @property
-    def word(self) -> str:
-        return "Black" if self is Colour.BLACK else "White"
+from .games import SPECS, Colour, Game, GameSpec, MoveKind, game_named
+from .points import Point, format_point, letter_index, parse_point
 
 
 class SourcePos:
@@ -406,6 +393,81 @@ class Move:
     def __str__(self) -> str:
         value = self.sgf_value()
         return f"{self.colour.value}[{value}]"
+
+    @classmethod
+    def parse(cls, text: str, game: Game | str, size: int, colour: Colour = Colour.BLACK) -> Move:
+        """The move a player writes, in the game's notation or in SGF letters, for `colour` (Black unless told).
+
+        Points as players name them (`Q16` in Go and Conversion Go, `d3` in Cation, Quentin and Squer, either case)
+        or in SGF letters (`pd`); `pass`, `swap`, `resign`; Cation's relocations `d3-f1` and removals `d3-`; Squer's
+        sweeps `sweep-3` (Black sweeps a row, White a column, each named as in a point). `game` is a Game or a name
+        of one (`go`, `cation`...). The move is the one reading its value from a file gives (`Move.parse("Q16",
+        "go", 19).sgf_value()` is `pd`); whether it is legal, in its game and position, is for `verify` to say.
+
+        Raises NotationError (a ValueError) for text that names no move of the board.
+        """
+        from .notation import parse_move_text
+
+        spec = SPECS[game_named(game)]
+        colour = Colour(colour)
+        return parse_move(spec, size, colour, parse_move_text(text, spec.game, size, colour))
+
+
+_PASS_TT = (Game.GO, Game.CONVERSION_GO)
+
+
+def parse_move(spec: GameSpec, size: int, colour: Colour, value: str) -> Move:
+    """The move a `B`/`W` value stands for in `spec`'s game on a `size` board (0: size unknown, no board check).
+
+    Every kind is recognised in every game (`swap-sides` is a SWAP even in Go): the engines refuse the kinds
+    their game lacks, citing their own rule. A value that fits no kind, or names a point off the board, is an
+    INVALID move carrying the reason and the rule (the notation rule, or the size rule for a point off the board).
+    """
+    if value == "":
+        return Move(colour, MoveKind.PASS, raw=value)
+    n = len(value)
+    if n == 2:
+        point = parse_point(value)
+        if point is not None:
+            if value == "tt" and spec.game in _PASS_TT and size <= 19:
+                # FF[3] habit kept by FF[4]: `tt` is a pass on boards up to 19x19 (ING-10, CON-8).
+                return Move(colour, MoveKind.PASS, raw=value)
+            off = _off_board(spec, size, colour, value, point)
+            return off or Move(colour, MoveKind.PLACE, point, raw=value)
+    elif value in ("swap-sides", "swap"):
+        return Move(colour, MoveKind.SWAP, raw=value)
+    elif value == "resign":
+        return Move(colour, MoveKind.RESIGN, raw=value)
+    elif n == 7 and value.startswith("sweep-"):
+        line = letter_index(value[6])
+        if line is not None:
+            if size and line >= size:
+                return _invalid(colour, value, f"{value}: line {value[6]} is off the {size}x{size} board "
+                                f"({spec.size_rule})", spec.size_rule, None)
+            return Move(colour, MoveKind.SWEEP, line=line, raw=value)
+    elif n == 3 and value[2] == "-":
+        point = parse_point(value[:2])
+        if point is not None:
+            off = _off_board(spec, size, colour, value, point)
+            return off or Move(colour, MoveKind.REMOVE, point, raw=value)
+    elif n == 5 and value[2] == "-":
+        point, target = parse_point(value[:2]), parse_point(value[3:])
+        if point is not None and target is not None:
+            off = _off_board(spec, size, colour, value, point) or _off_board(spec, size, colour, value, target)
+            return off or Move(colour, MoveKind.RELOCATE, point, target, raw=value)
+    return _invalid(colour, value, f"{colour.value}[{value}] is not a move value ({spec.notation_rule})",
+                    spec.notation_rule, None)
+
+
+def _off_board(spec: GameSpec, size: int, colour: Colour, value: str, point: tuple[int, int]) -> Move | None:
+    if size and (point[0] >= size or point[1] >= size):
+        return _invalid(colour, value, f"point {format_point(point)} is off the {size}x{size} board "
+                        f"({spec.size_rule})", spec.size_rule, point)
+    return None
+
+
+def _invalid(colour: Colour, value: str, problem: str, rule: str, point: tuple[int, int] | None) -> Move:
+    return Move(colour, MoveKind.INVALID, point, raw=value, problem=problem, rule=rule)
 
 
 class ResultMethod(StrEnum):

@@ -21,10 +21,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Protocol
 
 from ..common.errors import InputError
-from .games import SPECS, Game, MoveKind
-from .model import Colour, Move
+from .games import SPECS, Colour, Game, MoveKind
 from .points import Point, format_point, index_letter, letter_index, parse_point
 
 GO_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"  # Go coordinates skip I
@@ -188,6 +188,28 @@ def parse_move_text(text: str, game: Game, size: int, colour: Colour = Colour.BL
     return format_point(parse_point_text(t, game, size))
 
 
+class ShownMove(Protocol):
+    """What a display reads of a move (model.py's Move): this module sits below the record model, which parses
+    the moves players write with it (`Move.parse`)."""
+
+    @property
+    def colour(self) -> Colour: ...
+
+    @property
+    def kind(self) -> MoveKind: ...
+
+    @property
+    def point(self) -> Point | None: ...
+
+    @property
+    def target(self) -> Point | None: ...
+
+    @property
+    def line(self) -> int | None: ...
+
+    def sgf_value(self) -> str: ...
+
+
 @dataclass(frozen=True, slots=True)
 class PointNames:
     """The names of one board's points in one notation: call it with a point to get its name."""
@@ -216,7 +238,7 @@ class PointNames:
     def points(self, points: list[Point] | tuple[Point, ...]) -> str:
         return " ".join(self(p) for p in points)
 
-    def move(self, move: Move) -> str:
+    def move(self, move: ShownMove) -> str:
         """A move's value in this notation: `Q16`, `d3-f1`, `d3-`, `sweep-3`, `pass`, `swap-sides`, `resign`."""
         k = move.kind
         if k is MoveKind.PLACE and move.point is not None:

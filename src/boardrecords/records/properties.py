@@ -1,4 +1,5 @@
-"""Typed property values: moves of every game, board size, result, date, komi, handicap, player to move.
+"""Typed property values: moves of every game (read by model.parse_move, shared by the records of one game and
+board size), board size, result, date, komi, handicap, player to move.
 
 Each reader returns the typed value and, when the text needed a reading or could not be read, a `Problem`
 (code, message, severity, rule) that the record keeps as a diagnostic. Nothing here raises on a bad value.
@@ -13,69 +14,11 @@ from datetime import date
 from typing import Any
 
 from .charset import Decoder
-from .games import SPECS, Game, GameSpec, MoveKind
+from .games import SPECS, Game, MoveKind
 from .grammar import MoveSource, Where
-from .model import Colour, Move, Problem, RecordDate, Result, ResultMethod, Severity, SourcePos
-from .points import format_point, letter_index, parse_point
+from .model import Colour, Move, Problem, RecordDate, Result, ResultMethod, Severity, SourcePos, parse_move
 
 # -- moves -------------------------------------------------------------------------------------------------------
-
-_PASS_TT = (Game.GO, Game.CONVERSION_GO)
-
-
-def parse_move(spec: GameSpec, size: int, colour: Colour, value: str) -> Move:
-    """The move a `B`/`W` value stands for in `spec`'s game on a `size` board (0: size unknown, no board check).
-
-    Every kind is recognised in every game (`swap-sides` is a SWAP even in Go): the engines refuse the kinds
-    their game lacks, citing their own rule. A value that fits no kind, or names a point off the board, is an
-    INVALID move carrying the reason and the rule (the notation rule, or the size rule for a point off the board).
-    """
-    if value == "":
-        return Move(colour, MoveKind.PASS, raw=value)
-    n = len(value)
-    if n == 2:
-        point = parse_point(value)
-        if point is not None:
-            if value == "tt" and spec.game in _PASS_TT and size <= 19:
-                # FF[3] habit kept by FF[4]: `tt` is a pass on boards up to 19x19 (ING-10, CON-8).
-                return Move(colour, MoveKind.PASS, raw=value)
-            off = _off_board(spec, size, colour, value, point)
-            return off or Move(colour, MoveKind.PLACE, point, raw=value)
-    elif value in ("swap-sides", "swap"):
-        return Move(colour, MoveKind.SWAP, raw=value)
-    elif value == "resign":
-        return Move(colour, MoveKind.RESIGN, raw=value)
-    elif n == 7 and value.startswith("sweep-"):
-        line = letter_index(value[6])
-        if line is not None:
-            if size and line >= size:
-                return _invalid(colour, value, f"{value}: line {value[6]} is off the {size}x{size} board "
-                                f"({spec.size_rule})", spec.size_rule, None)
-            return Move(colour, MoveKind.SWEEP, line=line, raw=value)
-    elif n == 3 and value[2] == "-":
-        point = parse_point(value[:2])
-        if point is not None:
-            off = _off_board(spec, size, colour, value, point)
-            return off or Move(colour, MoveKind.REMOVE, point, raw=value)
-    elif n == 5 and value[2] == "-":
-        point, target = parse_point(value[:2]), parse_point(value[3:])
-        if point is not None and target is not None:
-            off = _off_board(spec, size, colour, value, point) or _off_board(spec, size, colour, value, target)
-            return off or Move(colour, MoveKind.RELOCATE, point, target, raw=value)
-    return _invalid(colour, value, f"{colour.value}[{value}] is not a move value ({spec.notation_rule})",
-                    spec.notation_rule, None)
-
-
-def _off_board(spec: GameSpec, size: int, colour: Colour, value: str, point: tuple[int, int]) -> Move | None:
-    if size and (point[0] >= size or point[1] >= size):
-        return _invalid(colour, value, f"point {format_point(point)} is off the {size}x{size} board "
-                        f"({spec.size_rule})", spec.size_rule, point)
-    return None
-
-
-def _invalid(colour: Colour, value: str, problem: str, rule: str, point: tuple[int, int] | None) -> Move:
-    return Move(colour, MoveKind.INVALID, point, raw=value, problem=problem, rule=rule)
-
 
 class MoveTable:
     """The typed moves of one game and board size, shared by every record of them (moves are immutable).

@@ -17,6 +17,7 @@ from .charset import (
     detect_codec,
     utf16_codec,
 )
+from .formats import Converted, convert
 from .games import Game, game_from_gm
 from .grammar import Note, ParsedTree, parse_tree, scan_root, show_byte
 from .limits import ENV_MAX_RECORDS, max_records, read_input
@@ -63,6 +64,9 @@ def read_bytes(data: bytes, source: str | None = None, *, strict: bool = False) 
     was_enabled = gc.isenabled()
     gc.disable()
     try:
+        converted = convert(data, source)  # FMT-13: a Tygem, WBaduk or Pandanet file, read as the SGF it makes
+        if converted is not None:
+            return _ConvertedReader(data, converted, source, strict).read()
         utf16 = utf16_codec(data)
         if utf16 is not None:
             return _Utf16Reader(data, utf16[0], utf16[1], source, strict).read()
@@ -321,6 +325,41 @@ class _Utf16Reader(_Reader):
             note += "; bytes that are not valid UTF-16 are shown as \ufffd (the record keeps the file's bytes)"
         records[0].diagnostics.insert(0, Problem("utf-16", note, Severity.WARNING, "FMT-3",
                                                  pos=SourcePos(1, 1, 0)))
+        return records
+
+
+class _ConvertedReader(_Reader):
+    """FMT-13: a file of another format read through the SGF text it converts to; the record keeps the file's bytes
+    and charset, and carries what the conversion found (the values read by a server's habit, FMT-13)."""
+
+    forced_codec = "utf-8"
+
+    def __init__(self, original: bytes, converted: Converted, source: str | None, strict: bool) -> None:
+        self.original = original
+        self.converted = converted
+        super().__init__(converted.sgf, source, strict)
+
+    @property
+    def file_encoding(self) -> str | None:
+        return self.converted.codec
+
+    def raw(self, start: int, end: int) -> bytes:
+        return self.original
+
+    def read(self) -> list[Record]:
+        records = super().read()
+        found = self.converted
+        notes = [Problem(code, message, Severity.WARNING, rule, pos=SourcePos(line, 1, -1))
+                 for code, message, line, rule in sorted(found.notes, key=lambda n: n[2])]
+        if found.detected:
+            how = "no charset fits better" if found.codec == FALLBACK else "the charset they show (detected)"
+            notes.insert(0, Problem("charset-fallback", f"the {found.format} file names no charset and its bytes "
+                                    f"are not UTF-8; read as {charset_name(found.codec)}, {how}", Severity.WARNING,
+                                    "FMT-11", pos=SourcePos(1, 1, 0)))
+        for record in records:
+            record.diagnostics[:0] = notes
+            if self.strict:
+                self.refuse_warnings(record)
         return records
 
 

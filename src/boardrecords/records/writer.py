@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from .charset import encode_value
-from .games import SPECS, Game
+from .games import SPECS, Game, game_named
 from .grammar import escape
 from .model import Colour, Move, Node, Property, Record, RecordDate, Result
 
@@ -146,14 +146,9 @@ def new_record(game: Game | str, size: int, moves: Iterable[Move | str | tuple[C
     any other keyword in capitals is written as that root property (`GC="a note"`, `AB=["dd", "pp"]`).
     The record is written and read back, so it is exactly what a file with the same text would give.
     """
-    from .games import game_from_name
     from .reader import read_bytes
 
-    if not isinstance(game, Game):
-        found = game_from_name(str(game))
-        if found is None:
-            raise ValueError(f"unknown game {game!r}")
-        game = found
+    game = game_named(game)
     root_props: dict[str, Property] = {}
 
     def put(ident: str, values: list[str]) -> None:

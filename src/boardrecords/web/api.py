@@ -1,18 +1,32 @@
 """The JSON routes, one per command: `/api/search`, `/api/show/{id}`, `/api/explore`, `/api/players`,
 `/api/events`, `/api/crosstable`, `/api/ratings`. Their query parameters are the commands' option names, their
-JSON the objects of the commands' `--json`; a listing cut into pages says how many there are in all in the header
-`X-Total-Count`.
+JSON the objects of the commands' `--json` (each answer's `to_json()`, archive/answers.py, whose shape is the
+route's response model in the OpenAPI description); a listing cut into pages says how many there are in all in
+the header `X-Total-Count`.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Request, UploadFile
+from fastapi import APIRouter, Depends, Path, Query, UploadFile
 from fastapi.responses import JSONResponse
 
+from ..archive.answers import (
+    CrosstableJson,
+    EventJson,
+    ExplorationJson,
+    GameJson,
+    PatternJson,
+    PlayerJson,
+    RatingJson,
+    RatingsJson,
+    ReachedGameJson,
+    RecordJson,
+)
 from ..archive.core.filters import DEFAULT_LIMIT, Filters
-from . import answers
+from ..archive.front import PATTERN_MAX
+from .deps import Asked
 from .params import (
     DB_INT_MAX,
     TEXT_MAX,
@@ -25,6 +39,7 @@ from .params import (
     Sort,
     filters,
 )
+from .upload import VerifiedJson, read_upload, verify_upload
 
 router = APIRouter(prefix="/api", tags=["archive"])
 
@@ -32,24 +47,22 @@ Game = Annotated[str | None, Query(max_length=40, description="Only this game (g
                                    "quentin, squer; also go, ConversionGo).")]
 
 
-def _engine(request: Request) -> Any:
-    return request.app.state.engine
+def _json(data: Any, total: int | None = None) -> JSONResponse:
+    """The answer's JSON as it is (the response model documents it), with the count of a page's listing."""
+    return JSONResponse(data, headers={"X-Total-Count": str(total)} if total is not None else None)
 
 
-def _page(page: answers.Page) -> JSONResponse:
-    return JSONResponse(page.items, headers={"X-Total-Count": str(page.total)})
-
-
-@router.get("/search", summary="records search --json")
+@router.get("/search", summary="records search --json",
+            response_model=list[GameJson] | list[ReachedGameJson] | PatternJson)
 def search(
-    request: Request,
+    archive: Asked,
     found: Annotated[Filters, Depends(filters)],
     sort: Sort = "id",
     limit: Limit = DEFAULT_LIMIT,
     offset: Offset = 0,
     after: Annotated[Moves, Query(alias="after", description="Games that reached the position after these moves "
                                   "(any order, any symmetry), as `search --after`.")] = None,
-    pattern: Annotated[str | None, Query(max_length=answers.PATTERN_MAX, description="Games where this pattern "
+    pattern: Annotated[str | None, Query(max_length=PATTERN_MAX, description="Games where this pattern "
                                          "appeared: rows of X, O, . and *, separated by /.")] = None,
     anchor: Annotated[str | None, Query(max_length=40, description="anywhere, corner, edge, or sides: "
                                         "top-right...")] = None,
@@ -58,79 +71,68 @@ def search(
     pattern_from: PatternFrom = None,
     region: Region = None,
     move: AtMove = None,
-) -> Any:
+) -> JSONResponse:
     """The records that match every filter given (as `records search --json`), one page of them: `limit` and
     `offset`; `X-Total-Count` says how many match in all. With `after`: by a position; with `pattern` or
     `pattern-from`: by a pattern (an object with the continuations and the records, as `search --pattern --json`
     and `search --pattern-from --json`)."""
     if pattern is not None or pattern_from is not None:
-        engine = _engine(request)
-        asked = answers.asked_pattern(engine, found, pattern, source=pattern_from, move=move, region=region,
-                                      anchor=anchor)
-        return answers.pattern_search(engine, found, asked, either_colour=either_colour, limit=limit, offset=offset)
+        return _json(archive.pattern_search(pattern, found, anchor=anchor, either_colour=either_colour,
+                                            pattern_from=pattern_from, region=region, move=move, limit=limit,
+                                            offset=offset).to_json())
     if after is not None:
-        return _page(answers.position_search(_engine(request), found, after, limit=limit, offset=offset))
-    return _page(answers.search(_engine(request), found, sort=sort, limit=limit, offset=offset))
+        reached = archive.reached(after, found, limit=limit, offset=offset)
+        return _json(reached.to_json(), reached.total)
+    page = archive.search(found, sort=sort, limit=limit, offset=offset)
+    return _json(page.to_json(), page.total)
 
 
-@router.get("/show/{record_id}", summary="records show ID --json")
-def show(request: Request, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> dict[str, Any]:
+@router.get("/show/{record_id}", summary="records show ID --json", response_model=RecordJson)
+def show(archive: Asked, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> JSONResponse:
     """A stored record: its fields, its verdict and every problem with its rule, as `records show ID --json`."""
-    return answers.show(_engine(request), record_id)
+    return _json(archive.record(record_id).to_json())
 
 
-@router.get("/explore", summary="records explore --json")
-def explore(request: Request, found: Annotated[Filters, Depends(filters)], moves: Moves = None) -> dict[str, Any]:
+@router.get("/explore", summary="records explore --json", response_model=ExplorationJson)
+def explore(archive: Asked, found: Annotated[Filters, Depends(filters)], moves: Moves = None) -> JSONResponse:
     """What was played next at the position after `moves` on the board of `game` and `size`, with games, wins by
     colour and by mover, draws, last played, and for the pie games the swaps (as `records explore --json`)."""
-    return answers.explore(_engine(request), found, moves)[1]
+    return _json(archive.explore(moves or "", found).to_json())
 
 
-@router.get("/players", summary="records players --json")
-def players(request: Request, game: Game = None) -> list[dict[str, Any]]:
+@router.get("/players", summary="records players --json", response_model=list[PlayerJson])
+def players(archive: Asked, game: Game = None) -> JSONResponse:
     """Every player with games, wins, losses and draws per game."""
-    return answers.players(_engine(request), game)
+    return _json(archive.players(game).to_json())
 
 
-@router.get("/events", summary="records events --json")
-def events(request: Request, game: Game = None) -> list[dict[str, Any]]:
+@router.get("/events", summary="records events --json", response_model=list[EventJson])
+def events(archive: Asked, game: Game = None) -> JSONResponse:
     """Every event: games, dates, rounds, players, records and how many pass."""
-    return answers.events(_engine(request), game)
+    return _json(archive.events(game).to_json())
 
 
-@router.get("/crosstable", summary="records crosstable EVENT --json")
-def crosstable(request: Request, event: Annotated[str, Query(min_length=1, max_length=TEXT_MAX)],
-               game: Game = None) -> dict[str, Any]:
+@router.get("/crosstable", summary="records crosstable EVENT --json", response_model=CrosstableJson)
+def crosstable(archive: Asked, event: Annotated[str, Query(min_length=1, max_length=TEXT_MAX)],
+               game: Game = None) -> JSONResponse:
     """An event's crosstable with its tie-breaks."""
-    return answers.crosstable(_engine(request), event, game)
+    return _json(archive.crosstable(event, game).to_json())
 
 
-@router.get("/ratings", summary="records ratings --json")
-def ratings(request: Request, game: Game = None,
+@router.get("/ratings", summary="records ratings --json", response_model=RatingsJson | list[RatingJson])
+def ratings(archive: Asked, game: Game = None,
             player: Annotated[str | None, Query(max_length=TEXT_MAX, description="One player's rating "
                                                 "history.")] = None,
             limit: Annotated[int, Query(ge=0, le=100_000, description="At most this many players per game "
-                                        "(0: all).")] = 0) -> Any:
+                                        "(0: all).")] = 0) -> JSONResponse:
     """Whole-History Rating of every player, per game (with `player`: that player's history)."""
-    return answers.ratings(_engine(request), game, player, limit)
+    return _json(archive.ratings(game, player, limit).to_json())
 
 
-async def read_upload(file: UploadFile) -> tuple[bytes, str]:
-    """The upload's bytes, refused past the file cap of `records verify` (RECORDS_MAX_FILE_SIZE, default 3 MiB)."""
-    from ..records.limits import describe_size, max_file_size
-
-    cap = max_file_size()
-    data = await file.read(cap + 1 if cap is not None else -1)
-    if cap is not None and len(data) > cap:
-        raise answers.BadRequest(f"the file is larger than {describe_size(cap)} (RECORDS_MAX_FILE_SIZE)")
-    name = (file.filename or "upload")[:200]
-    return data, name
-
-
-@router.post("/verify", summary="records verify --json (an uploaded file)")
-async def verify(file: UploadFile) -> list[dict[str, Any]]:
+@router.post("/verify", summary="records verify --json (an uploaded file)", response_model=list[VerifiedJson])
+async def verify(file: UploadFile) -> JSONResponse:
     """Verify an uploaded record file, storing nothing: each record's `records verify --json` object."""
     from starlette.concurrency import run_in_threadpool
 
     data, name = await read_upload(file)
-    return await run_in_threadpool(answers.verify_upload, data, name)
+    return _json(await run_in_threadpool(verify_upload, data, name))

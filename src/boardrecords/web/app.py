@@ -1,7 +1,8 @@
 """The web application of `records serve`: the archive, read-only, to a browser (pages) and to programs (`/api/`).
 
 - The archive is opened once, read-only (SQLite `mode=ro`, PostgreSQL read-only transactions), when the
-  application is made; a request never writes.
+  application is made, as one `Archive` (archive/front.py) that every route asks (deps.py); a request never
+  writes.
 - Safety: every page is a Jinja template with autoescape on, so every text from a record is escaped; the
   Content-Security-Policy allows scripts, styles and images from the server itself only (no inline script); every
   query parameter has bounds (params.py); a bad parameter is a 400 with `{"error": ...}`; the library's errors
@@ -86,9 +87,12 @@ class BlankFieldsAreAbsent:
 def create_app(db: str | None) -> FastAPI:
     """The application over the archive `db` (a SQLite path or an SQLAlchemy URL; None: env RECORDS_DB, else
     records.db). Raises the archive's ArchiveError when it cannot be opened."""
-    from ..archive.store.access import open_archive
+    import os
 
-    engine = open_archive(db)  # read-only
+    from ..archive.core.db import DEFAULT_DB, ENV_DB
+    from ..archive.front import Archive
+
+    archive = Archive(db or os.environ.get(ENV_DB) or DEFAULT_DB)  # read-only
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -97,12 +101,13 @@ def create_app(db: str | None) -> FastAPI:
         # lists) sets off; that walk made the slowest first views of a game page.
         gc.freeze()
         yield
-        engine.dispose()
+        archive.close()
 
     app = FastAPI(lifespan=lifespan, title="records", version="1", docs_url=None, redoc_url=None,
                   description="The archive of `records`, read-only: the JSON of the commands' --json, by the "
                               "commands' option names.")
-    app.state.engine = engine
+    app.state.archive = archive
+    app.state.engine = archive.engine
     app.state.game_pages = OrderedDict()  # pages.py: the game pages made last
 
     @app.middleware("http")

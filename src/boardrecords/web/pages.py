@@ -1,13 +1,15 @@
 """The pages: games (the search form, sortable columns, pages), a game (the replay of `records html`), the
 explorer, players and events with their crosstables. Each is a Jinja template (templates/, autoescape on) over the
-same answers as the JSON routes (answers.py), at a stable URL whose query is the JSON route's.
+same answers as the JSON routes (one question to the archive, archive/front.py), at a stable URL whose query is the
+JSON route's.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Path, Query, Request, UploadFile
@@ -16,10 +18,13 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from ..archive.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
+from ..archive.front import PATTERN_MAX
+from ..common.errors import InputError
 from ..records.games import SPECS, Game
+from ..records.model import FormatError
 from ..records.notation import Notation, PointNames
-from . import answers
 from .assets import package_dir
+from .deps import Asked
 from .params import (
     DB_INT_MAX,
     FILTER_NAMES,
@@ -33,6 +38,7 @@ from .params import (
     Sort,
     filters,
 )
+from .upload import read_upload, verify_upload
 
 router = APIRouter(include_in_schema=False)
 GAME_PAGES_KEPT = 256  # game pages kept made (a long game's page takes a replay of every move to make)
@@ -50,12 +56,15 @@ templates.globals["urlencode"] = urlencode
 templates.globals["GAMES"] = [(g.value, SPECS[g].title) for g in Game]
 
 
+class Listing(NamedTuple):
+    """One page of a listing as the templates read it: its objects (the answer's JSON) and how many in all."""
+
+    items: Sequence[Any]
+    total: int
+
+
 def render(template: str, **context: Any) -> HTMLResponse:
     return HTMLResponse(templates.get_template(template).render(**context))
-
-
-def _engine(request: Request) -> Any:
-    return request.app.state.engine
 
 
 def _query(request: Request, **changes: Any) -> str:
@@ -75,11 +84,12 @@ def home() -> RedirectResponse:
 
 
 @router.get("/games")
-def games_page(request: Request, found: Annotated[Filters, Depends(filters)], sort: Sort = "-id",
+def games_page(request: Request, archive: Asked, found: Annotated[Filters, Depends(filters)], sort: Sort = "-id",
                limit: Limit = DEFAULT_LIMIT, offset: Offset = 0) -> HTMLResponse:
-    page = answers.search(_engine(request), found, sort=sort, limit=limit, offset=offset)
+    page = archive.search(found, sort=sort, limit=limit, offset=offset)
     values = {name: request.query_params.get(name, "") for name in FILTER_NAMES}
-    return render("games.html", page=page, values=values, sort=sort, limit=limit, offset=offset,
+    return render("games.html", page=Listing(page.to_json(), page.total), values=values, sort=sort,
+                  limit=limit, offset=offset,
                   sorts=SORT_NAMES, query=lambda **c: _query(request, **c))
 
 
@@ -94,9 +104,9 @@ def _frame(game: Game, size: int, notation: Notation) -> Markup:
 
 
 @router.get("/games/{record_id}")
-def game_page(request: Request, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> HTMLResponse:
+def game_page(request: Request, archive: Asked,
+              record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> HTMLResponse:
     """The replay of `records html` (cli/views/html_page.py: page_data) from one replay of the record."""
-    from ..archive.core.stored import parse_row
     from ..cli.views.boards import header_lines
     from ..cli.views.html_page import board_html, header_html, page_data, script_json, status_html
     from ..cli.views.svg import Geometry
@@ -107,9 +117,12 @@ def game_page(request: Request, record_id: Annotated[int, Path(ge=1, le=DB_INT_M
     if record_id in kept:
         kept.move_to_end(record_id)
         return HTMLResponse(kept[record_id])
-    row, verdict = answers.stored(_engine(request), record_id)
-    with answers.asked():
-        record = parse_row(row)
+    stored = archive.record(record_id)
+    row, verdict = stored.row, stored.verdict
+    try:
+        record = stored.record
+    except FormatError as exc:
+        raise InputError(exc.describe()) from None
     analysis = analyse(record)
     geo = Geometry.of(record.game, record.size, caption=False)
     data = page_data(analysis, geo)
@@ -128,30 +141,27 @@ def game_page(request: Request, record_id: Annotated[int, Path(ge=1, le=DB_INT_M
 
 
 @router.get("/games/{record_id}/original")
-def original(request: Request, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> Response:
+def original(archive: Asked, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> Response:
     """The record's original bytes, as imported."""
-    from ..archive.core.rows import get_row
-
-    row = get_row(_engine(request), record_id)
-    if row is None:
-        raise answers.NotFound(f"no record {record_id} in the archive")
+    row = archive.record(record_id).row
     name = f"record-{record_id}.{'sgf' if row.raw[:2] == b'(;' else 'rec'}"
     return Response(bytes(row.raw), media_type="application/octet-stream",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 @router.get("/explore")
-def explore_page(request: Request, found: Annotated[Filters, Depends(filters)], moves: Moves = None,
-                 limit: Limit = 20, offset: Offset = 0) -> HTMLResponse:
+def explore_page(request: Request, archive: Asked, found: Annotated[Filters, Depends(filters)],
+                 moves: Moves = None, limit: Limit = 20, offset: Offset = 0) -> HTMLResponse:
     from ..cli.views.svg import CELL, Geometry, frame_shapes, stone_shapes, to_xml
     from ..records.model import Colour
     from ..records.notation import names_for, point_name
 
-    at, data = answers.explore(_engine(request), found, moves)
-    # The explorer's count is the count of the games that reached the position (under the same filters); the
-    # opening table of Conversion Go counts its openings' games.
-    reached = answers.position_search(_engine(request), found, moves, limit=limit, offset=offset,
-                                      total=data["games"] if "continuations" in data else None)
+    # The games that reached the position come with it (the explorer's count is theirs; the opening table of
+    # Conversion Go counts its openings' games).
+    answer = archive.explore(moves or "", found, games=limit, offset=offset)
+    at, data = answer.target, answer.to_json()
+    assert answer.reached is not None
+    reached = Listing(answer.reached.to_json(), answer.reached.total)
     geo = Geometry.of(at.game, at.size, caption=False)
     typed = [m.strip() for m in (moves or "").split(",") if m.strip()]
     base = {k: v for k, v in request.query_params.items() if v != "" and k not in ("moves", "offset")}
@@ -160,7 +170,7 @@ def explore_page(request: Request, found: Annotated[Filters, Depends(filters)], 
         return "/explore?" + urlencode({**base, "moves": ",".join([*typed, move])})
 
     continuations = []
-    for c in data.get("continuations", []):
+    for c in answer.continuation_json():
         word = c["move"].split(" ", 1)[-1]  # `B Q16` -> Q16
         continuations.append(c | {"href": step(word)})
     empty = []
@@ -181,25 +191,25 @@ def explore_page(request: Request, found: Annotated[Filters, Depends(filters)], 
 
 
 @router.get("/players")
-def players_page(request: Request, game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
-    return render("players.html", players=answers.players(_engine(request), game or None), game=game or "")
+def players_page(archive: Asked, game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
+    return render("players.html", players=archive.players(game or None).to_json(), game=game or "")
 
 
 @router.get("/events")
-def events_page(request: Request, game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
-    return render("events.html", events=answers.events(_engine(request), game or None), game=game or "")
+def events_page(archive: Asked, game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
+    return render("events.html", events=archive.events(game or None).to_json(), game=game or "")
 
 
 @router.get("/crosstable")
-def crosstable_page(request: Request, event: Annotated[str, Query(min_length=1, max_length=TEXT_MAX)],
+def crosstable_page(archive: Asked, event: Annotated[str, Query(min_length=1, max_length=TEXT_MAX)],
                     game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
-    table = answers.crosstable(_engine(request), event, game or None)
+    table = archive.crosstable(event, game or None).to_json()
     return render("crosstable.html", table=table, game=game or "")
 
 
 @router.get("/patterns")
-def patterns_page(request: Request, found: Annotated[Filters, Depends(filters)],
-                  pattern: Annotated[str | None, Query(max_length=answers.PATTERN_MAX)] = None,
+def patterns_page(archive: Asked, found: Annotated[Filters, Depends(filters)],
+                  pattern: Annotated[str | None, Query(max_length=PATTERN_MAX)] = None,
                   anchor: Annotated[str | None, Query(max_length=40)] = None,
                   either_colour: Annotated[bool, Query(alias="either-colour")] = False,
                   pattern_from: PatternFrom = None, region: Region = None, move: AtMove = None,
@@ -207,22 +217,21 @@ def patterns_page(request: Request, found: Annotated[Filters, Depends(filters)],
     """Draw a pattern and drag its region (static/patterns.js fills the form), or take it from a stored game's
     position (`pattern-from`, `move`: the position is drawn, a region dragged over it is the pattern); its
     continuations and games as `records search --pattern` gives them, every field of the continuations shown."""
-    engine = _engine(request)
     result = None
     board = None
     origin = (1, 1)
     if pattern_from is not None and region is None:  # a position to drag a region over
-        record, board = answers.board_of_record(engine, pattern_from, move)
+        record, board = archive.board_after(pattern_from, move)
         game, size = record.game, record.size
     elif pattern or pattern_from is not None:
-        asked = answers.asked_pattern(engine, found, pattern or None, source=pattern_from, move=move,
-                                      region=region, anchor=anchor)
-        game, size, board, origin = asked.game, asked.size, asked.board, asked.origin
-        result = answers.pattern_search(engine, found, asked, either_colour=either_colour, limit=limit,
+        answer = archive.pattern_search(pattern or None, found, anchor=anchor, either_colour=either_colour,
+                                        pattern_from=pattern_from, region=region, move=move, limit=limit,
                                         offset=offset)
+        game, size, board, origin = answer.game, answer.size, answer.board, answer.origin
+        result = answer.to_json()
         pattern = "/".join(result["pattern"])
     else:
-        game, size = answers.board_of(found)
+        game, size = archive.board(found)
     names = PointNames(game, size)
     position = "".join(s or "." for row in board for s in row) if board is not None else ""
     return render("patterns.html", result=result, game=game.value, size=size, text=pattern or "",
@@ -242,20 +251,19 @@ async def verify_page(file: UploadFile) -> HTMLResponse:
     """The report of an uploaded file (nothing stored): each record's verdict and problems with their rules."""
     from starlette.concurrency import run_in_threadpool
 
-    from .api import read_upload
-
     data, name = await read_upload(file)
-    report = await run_in_threadpool(answers.verify_upload, data, name)
+    report = await run_in_threadpool(verify_upload, data, name)
     return render("verify.html", report=report, name=name)
 
 
 @router.get("/ratings")
-def ratings_page(request: Request, game: Annotated[str | None, Query(max_length=40)] = None,
+def ratings_page(archive: Asked, game: Annotated[str | None, Query(max_length=40)] = None,
                  player: Annotated[str | None, Query(max_length=TEXT_MAX)] = None) -> HTMLResponse:
     """Every player's rating per game; with `player`: that player's history as a chart and a table."""
     from ..cli.views.tournament import rating_svg
 
-    run, mine = answers.rating_run(_engine(request), game or None, player or None)
+    answer = archive.ratings(game or None, player or None)
+    run, mine = answer.run, answer.mine
     chart = Markup(rating_svg(mine)) if mine else None
     return render("ratings.html", ratings=[r.to_json() for r in run.ratings], mine=[r.to_json(history=True)
                   for r in mine], chart=chart, player=player or "", game=game or "")

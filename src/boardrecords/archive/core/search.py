@@ -351,7 +351,7 @@ _HEAVY = cast("tuple[QueryableAttribute[Any], ...]", (col(GameRow.raw), col(Game
 
 
 def search_statement(f: Filters, *, sort: str = "id", limit: int | None = DEFAULT_LIMIT, light: bool = False,
-                     **plan: Any) -> SelectOfScalar[GameRow]:
+                     offset: int = 0, **plan: Any) -> SelectOfScalar[GameRow]:
     # With a rare range filter the sort is kept off the indexes, so that the planner reads the few matches through
     # the range's index and sorts them, instead of walking the whole table in sort order.
     if plan.get("rare"):
@@ -359,6 +359,9 @@ def search_statement(f: Filters, *, sort: str = "id", limit: int | None = DEFAUL
         ids = select(col(GameRow.id)).where(*conditions(f, **plan)).order_by(*order_by(sort, unindexed=True))
         if limit is not None and limit > 0:
             ids = ids.limit(limit)
+        if offset:
+            ids = ids.offset(offset)
+        offset = 0
         stmt = select(GameRow).where(col(GameRow.id).in_(ids.scalar_subquery())).order_by(*order_by(sort))
         limit = None
     else:
@@ -367,17 +370,19 @@ def search_statement(f: Filters, *, sort: str = "id", limit: int | None = DEFAUL
         stmt = stmt.options(*(defer(c) for c in _HEAVY))
     if limit is not None and limit > 0:
         stmt = stmt.limit(limit)
+    if offset:
+        stmt = stmt.offset(offset)
     return stmt
 
 
 def search(session: Session, f: Filters, *, sort: str = "id", limit: int | None = DEFAULT_LIMIT,
-           light: bool = False) -> list[GameRow]:
-    """The matching records, sorted, at most `limit` (None or 0: all).
+           light: bool = False, offset: int = 0) -> list[GameRow]:
+    """The matching records, sorted, at most `limit` (None or 0: all), leaving out the first `offset`.
 
     `light` leaves out the original bytes, the moves and the text (for listings; they load on access while the
     session is open).
     """
-    stmt = search_statement(f, sort=sort, limit=limit, light=light, **query_plan(session, f, sort))
+    stmt = search_statement(f, sort=sort, limit=limit, light=light, offset=offset, **query_plan(session, f, sort))
     return list(session.exec(stmt).all())
 
 

@@ -17,9 +17,9 @@ from ...records.games import SPECS, short_name
 from ...records.model import Record, Severity
 from ...records.notation import PointNames, names_for
 from ...records.points import parse_point
+from ...verifier.files import FileOutcome
 from ...verifier.judging.status import ResultStatus, VerdictClass
 from ...verifier.judging.verdict import Verdict
-from ..verify_work import Item
 from .layout import Column, fit, fitted_rows
 from .safe_text import plain as shown
 from .words import ending, status_word, totals_line, verdict_word
@@ -119,10 +119,9 @@ def _excerpt(analysis: Analysis | None) -> object | None:
 CHUNK = 1000
 
 
-def render_summary(console: Console, outcomes: list[Item]) -> None:
-    """One line per record, then the first problem of each record that does not pass, then totals. Records come as
-    their `verify --json` objects (what the workers send back)."""
-    base = _common_folder([o.file if isinstance(o, FileFailure) else o["file"] for o in outcomes])
+def render_summary(console: Console, outcomes: list[FileOutcome]) -> None:
+    """One line per record, then the first problem of each record that does not pass, then totals."""
+    base = _common_folder([o.file for o in outcomes])
     rows: list[list[Text]] = []
     notes: list[Text] = []
     classes: Counter[VerdictClass] = Counter()
@@ -135,9 +134,9 @@ def render_summary(console: Console, outcomes: list[Item]) -> None:
             rows.append([Text(name), Text(""), Text(""), verdict_word(VerdictClass.UNREADABLE), Text(""), Text(rule)])
             notes.append(Text.assemble((name, "bold"), ": ", shown(outcome.message)))
             continue
-        verdict = Verdict.from_json(outcome)
-        index = outcome["index"]
-        name = shown(_relative(outcome["file"], base)) + (f" #{index + 1}" if index else "")
+        verdict = outcome.verdict
+        index = outcome.index
+        name = shown(_relative(outcome.file, base)) + (f" #{index + 1}" if index else "")
         classes[verdict.verdict] += 1
         statuses[verdict.status] += 1
         first = verdict.first_error

@@ -1,0 +1,489 @@
+"""The answers of the archive's questions (archive/front.py, `Archive`): one dataclass per question, holding what
+the library found (rows, verdicts, positions, counts) and giving its JSON with `to_json()`: the object that the
+commands' `--json` print and the web application's `/api/` routes send.
+
+The shape of each JSON object is declared here too, as a TypedDict (`GameJson`, `RecordJson`...): `to_json()`
+returns it, and the web application names it as its routes' response model, so that its OpenAPI description shows
+each answer's fields. Parts whose JSON another layer owns (a verdict's problems, a crosstable's standings) are
+plain objects there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NotRequired
+
+from typing_extensions import TypedDict
+
+from ..records.games import SPECS, Game, MoveKind
+
+# The answers' parts are only named here (the database layer is not loaded by importing the answers).
+if TYPE_CHECKING:
+    from ..records.model import Record
+    from ..verifier.judging.analysis import Rows
+    from ..verifier.judging.verdict import Verdict
+    from ..verifier.keys.patterns import Pattern
+    from ..verifier.keys.targets import Target
+    from .core.models import GameRow
+    from .core.stats import GameStats, PlayerStats
+    from .patterns.search import PatternResult
+    from .positions.explore import Continuation, Reached
+    from .tournaments.crosstable import Crosstable
+    from .tournaments.events import EventSummary
+    from .tournaments.players import PlayerSummary
+    from .tournaments.ratings import Rating, RatingRun
+
+
+# -- the JSON shapes ------------------------------------------------------------------------------------------
+
+class GameJson(TypedDict):
+    """A stored game in every listing (and CSV): its row, with its Dyer signature (None for a game without one)."""
+
+    id: int | None
+    sha256: str
+    game: str
+    size: int | None
+    black: str | None
+    white: str | None
+    black_final: str | None
+    white_final: str | None
+    event: str | None
+    round: str | None
+    date: str | None
+    date_first: str | None
+    date_last: str | None
+    place: str | None
+    result: str | None
+    result_canonical: str | None
+    computed_result: str
+    result_status: str
+    agrees: bool | None
+    winner_colour: str | None
+    winner_player: str | None
+    swapped: bool
+    moves: int
+    verdict: str
+    valid: bool
+    passes: bool
+    problems: int
+    source_file: str | None
+    source_index: int
+    signature: str | None
+
+
+# The fields of a game's JSON, in order: the CSV's columns when there is no row to take them from.
+JSON_FIELDS = tuple(GameJson.__annotations__)
+
+
+class ReachedGameJson(GameJson):
+    """A game that reached a position: where (`at_move`) and the move played next (None: the game ended)."""
+
+    at_move: int
+    next: str | None
+
+
+class PatternGameJson(GameJson):
+    """A game where a pattern appeared, and after which moves."""
+
+    at_moves: list[int]
+
+
+class RecordJson(TypedDict):
+    """`records show ID --json`: the row's fields and the stored verdict (`records verify --json`'s object)."""
+
+    id: int | None
+    sha256: str
+    game: str
+    size: int | None
+    black: str | None
+    white: str | None
+    black_final: str | None
+    white_final: str | None
+    event: str | None
+    round: str | None
+    date: str | None
+    date_first: str | None
+    date_last: str | None
+    place: str | None
+    result: dict[str, Any]
+    result_canonical: str | None
+    computed_result: str
+    result_status: str
+    agrees: bool | None
+    winner_colour: str | None
+    winner_player: str | None
+    swapped: bool
+    moves: dict[str, int]
+    verdict: str
+    valid: bool
+    passes: bool
+    problems: list[dict[str, Any]]
+    source_file: str | None
+    source_index: int
+    signature: str | None
+    winner: dict[str, Any]
+    score: dict[str, Any] | None
+    end: str | None
+    replayed: bool
+    players: dict[str, str | None]
+
+
+class ContinuationJson(TypedDict):
+    """A move played at a position, with its games and how they went (the pie games: and the swaps)."""
+
+    move: str
+    games: int
+    black_wins: int
+    white_wins: int
+    draws: int
+    mover_wins: int
+    last_played: str | None
+    swapped: NotRequired[int]
+    swapper_wins: NotRequired[int]
+
+
+class OpeningJson(TypedDict):
+    """An opening of Conversion Go (its stones after turn 3), how often the swap came next, and who won."""
+
+    black: list[str]
+    white: list[str]
+    games: int
+    swapped: int
+    swap_rate: float | None
+    black_wins: int
+    white_wins: int
+    draws: int
+    first_player_wins: int
+    second_player_wins: int
+    swapper_wins: int
+    last_played: str | None
+
+
+class ExplorationJson(TypedDict):
+    """`records explore --json`: the position, how many games reached it, and each move played next; at the start
+    of Conversion Go instead the openings of turns 1-3 (`turns`, `openings`)."""
+
+    game: str
+    size: int
+    games: int
+    key: NotRequired[int]
+    continuations: NotRequired[list[ContinuationJson]]
+    turns: NotRequired[int]
+    openings: NotRequired[list[OpeningJson]]
+
+
+class PatternMoveJson(TypedDict):
+    move: str
+    hits: int
+    games: int
+    black_wins: int
+    white_wins: int
+
+
+class RegionMoveJson(PatternMoveJson):
+    colour: str | None
+    point: str | None
+    tenuki: int
+
+
+class PatternJson(TypedDict):
+    """`records search --pattern --json`: the pattern, the games where it appeared, the first moves in its region
+    (`continuations`) and the moves right after (`next_moves`), each named where the pattern is drawn."""
+
+    game: str
+    size: int
+    pattern: list[str]
+    anchor: list[str]
+    either_colour: bool
+    games: int
+    appearances: int
+    records: list[PatternGameJson]
+    continuations: list[RegionMoveJson]
+    next_moves: list[PatternMoveJson]
+
+
+class DuplicateJson(TypedDict):
+    """A group of likely duplicates: one Dyer signature, size and players."""
+
+    signature: str | None
+    ids: list[int]
+    records: list[GameJson]
+
+
+class StatsJson(TypedDict):
+    games: list[dict[str, Any]]
+    players: list[dict[str, Any]]
+
+
+class PlayerJson(TypedDict):
+    player: str
+    game: str
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    first: str | None
+    last: str | None
+    spellings: list[str]
+
+
+# An event's JSON (`pass` is a keyword: the functional form names it).
+EventJson = TypedDict("EventJson", {
+    "event": str, "games": list[str], "first": str | None, "last": str | None, "rounds": int, "players": int,
+    "records": int, "pass": int})
+
+
+class CrosstableJson(TypedDict):
+    event: str
+    game: str
+    family: str
+    rounds: list[int]
+    rounds_from: str
+    tie_breaks: list[str]
+    standings: list[dict[str, Any]]
+
+
+class RatingJson(TypedDict):
+    player: str
+    game: str
+    rating: float
+    interval95: list[float]
+    sd: float
+    games: int
+    last: str | None
+    history: NotRequired[list[dict[str, Any]]]
+
+
+class RatingsJson(TypedDict):
+    ratings: list[RatingJson]
+    records_rated: int
+    records_left_out: dict[str, int]
+
+
+# -- the answers ----------------------------------------------------------------------------------------------
+
+def row_json(row: GameRow) -> GameJson:
+    """A stored game as every listing gives it (JSON and CSV)."""
+    return {
+        "id": row.id, "sha256": row.sha256, "game": row.game, "size": row.size,
+        "black": row.black, "white": row.white, "black_final": row.black_final, "white_final": row.white_final,
+        "event": row.event, "round": row.round, "date": row.date_raw,
+        "date_first": row.date_first.isoformat() if row.date_first else None,
+        "date_last": row.date_last.isoformat() if row.date_last else None,
+        "place": row.place, "result": row.result, "result_canonical": row.result_canonical,
+        "computed_result": row.computed_result, "result_status": row.result_status, "agrees": row.agrees,
+        "winner_colour": row.winner_colour, "winner_player": row.winner_player, "swapped": row.swapped,
+        "moves": row.move_count, "verdict": row.verdict, "valid": row.valid, "passes": row.passes,
+        "problems": row.problem_count, "source_file": row.source_file, "source_index": row.source_index,
+        "signature": row.signature,
+    }
+
+
+@dataclass(slots=True)
+class GamePage:
+    """One page of games (`search`, `signature_search`): its rows and how many match in all. The rows are light
+    (without the original bytes, the moves and the text)."""
+
+    games: list[GameRow]
+    total: int
+
+    def to_json(self) -> list[GameJson]:
+        return [row_json(r) for r in self.games]
+
+
+@dataclass
+class StoredRecord:
+    """A stored record (`record`): its row, its stored verdict, and the record read back from its original bytes
+    (`record`, read when first asked for; the reader's FormatError if the bytes no longer read)."""
+
+    row: GameRow
+    verdict: Verdict
+    parsed: Record | None = field(default=None, repr=False)
+
+    @property
+    def record(self) -> Record:
+        if self.parsed is None:
+            from .core.stored import parse_row
+
+            self.parsed = parse_row(self.row)
+        return self.parsed
+
+    def to_json(self) -> RecordJson:
+        return {**row_json(self.row), **self.verdict.to_json(), "id": self.row.id}  # type: ignore[typeddict-item]
+
+
+@dataclass(slots=True)
+class ReachedPage:
+    """The games that reached a position (`reached`), one page of them, newest first: each with the move number
+    where it first stood there and the move played next; `total` how many reached it in all."""
+
+    target: Target
+    found: list[Reached]
+    total: int
+
+    @property
+    def games(self) -> list[GameRow]:
+        return [r.game for r in self.found]
+
+    def to_json(self) -> list[ReachedGameJson]:
+        at = self.target
+        return [{**row_json(r.game), "at_move": r.ply, "next": at.shown(r.next) if r.next else None}
+                for r in self.found]
+
+
+@dataclass(slots=True)
+class Exploration:
+    """What was played at a position (`explore`): how many games reached it and each move played next; at the
+    start of Conversion Go, `openings` instead (every opening of turns 1-3, CON-5). `reached`: the first page of
+    the games that reached it, when asked for."""
+
+    target: Target
+    total: int
+    continuations: list[Continuation] = field(default_factory=list)
+    openings: dict[str, Any] | None = None
+    reached: ReachedPage | None = None
+
+    @property
+    def pie(self) -> bool:
+        """Whether the game has the pie swap (the continuations count swaps)."""
+        return MoveKind.SWAP in SPECS[self.target.game].kinds
+
+    def continuation_json(self) -> list[ContinuationJson]:
+        at, pie = self.target, self.pie
+        data: list[ContinuationJson] = []
+        for c in self.continuations:
+            item: ContinuationJson = {"move": at.shown(c.move), "games": c.games, "black_wins": c.black_wins,
+                                      "white_wins": c.white_wins, "draws": c.draws, "mover_wins": c.mover_wins,
+                                      "last_played": c.last_played}
+            if pie:
+                item |= {"swapped": c.swapped, "swapper_wins": c.swapper_wins}
+            data.append(item)
+        return data
+
+    def to_json(self) -> ExplorationJson:
+        if self.openings is not None:
+            return self.openings  # type: ignore[return-value]  # positions/explore.py's opening_report
+        at = self.target
+        return {"game": at.game.value, "size": at.size, "key": at.key, "games": self.total,
+                "continuations": self.continuation_json()}
+
+
+@dataclass(slots=True)
+class PatternAnswer:
+    """The games where a pattern appeared (`pattern_search`) and what was played next in and around it.
+
+    `origin` is where the pattern is drawn (its top-left point), where its continuations are named; `shown` the
+    page of games asked for, each with the moves after which it appeared; `board` the position a `pattern_from`
+    record's pattern was taken from."""
+
+    pattern: Pattern
+    game: Game
+    size: int
+    origin: tuple[int, int]
+    either_colour: bool
+    result: PatternResult
+    shown: list[tuple[GameRow, list[int]]]
+    board: Rows | None = None
+
+    @property
+    def total(self) -> int:
+        return len(self.result.hits)
+
+    def name(self, local: tuple[int, int]) -> str:
+        """A point of the pattern's frame named on the board where it is drawn."""
+        from ..records.notation import point_name
+
+        ox, oy = self.origin
+        return point_name((ox + local[0], oy + local[1]), self.game, self.size)
+
+    def games_json(self) -> list[PatternGameJson]:
+        return [{**row_json(row), "at_moves": moves} for row, moves in self.shown]
+
+    def to_json(self) -> PatternJson:
+        name = self.name
+        nexts: list[PatternMoveJson] = [
+            {"move": f"{c.colour} {name(c.local)}" if c.local is not None else "elsewhere",
+             "hits": c.hits, "games": c.games, "black_wins": c.black_wins, "white_wins": c.white_wins}
+            for c in self.result.next_moves]
+        regions: list[RegionMoveJson] = [
+            {"move": f"{c.colour} {name(c.local)}" if c.local is not None else "ended",
+             "colour": c.colour or None, "point": name(c.local) if c.local is not None else None,
+             "hits": c.hits, "tenuki": c.tenuki, "games": c.games, "black_wins": c.black_wins,
+             "white_wins": c.white_wins} for c in self.result.continuations]
+        return {"game": self.game.value, "size": self.size, "pattern": self.pattern.rows(),
+                "anchor": sorted(self.pattern.sides), "either_colour": self.either_colour,
+                "games": len(self.result.hits), "appearances": self.result.appearances,
+                "records": self.games_json(), "continuations": regions, "next_moves": nexts}
+
+
+@dataclass(slots=True)
+class Duplicates:
+    """Groups of likely duplicates (`duplicates`): the ids of each group, and the rows by id."""
+
+    groups: list[list[int]]
+    rows: dict[int, GameRow]
+
+    def games(self, group: list[int]) -> list[GameRow]:
+        return [self.rows[i] for i in group if i in self.rows]
+
+    def to_json(self) -> list[DuplicateJson]:
+        return [{"signature": self.rows[grp[0]].signature, "ids": grp,
+                 "records": [row_json(r) for r in self.games(grp)]} for grp in self.groups]
+
+
+@dataclass(slots=True)
+class Stats:
+    """`stats`: per game and per player."""
+
+    games: list[GameStats]
+    players: list[PlayerStats]
+
+    def to_json(self) -> StatsJson:
+        return {"games": [g.to_json() for g in self.games], "players": [p.to_json() for p in self.players]}
+
+
+@dataclass(slots=True)
+class Players:
+    """`players`: every player with games, wins, losses and draws per game."""
+
+    players: list[PlayerSummary]
+
+    def to_json(self) -> list[PlayerJson]:
+        return [p.to_json() for p in self.players]  # type: ignore[misc]  # tournaments/players.py's object
+
+
+@dataclass(slots=True)
+class Events:
+    """`events`: every event with its games, dates, rounds, players and records."""
+
+    events: list[EventSummary]
+
+    def to_json(self) -> list[EventJson]:
+        return [e.to_json() for e in self.events]  # type: ignore[misc]  # tournaments/events.py's object
+
+
+@dataclass(slots=True)
+class EventTable:
+    """`crosstable`: an event's crosstable with its tie-breaks."""
+
+    table: Crosstable
+
+    def to_json(self) -> CrosstableJson:
+        return self.table.to_json()  # type: ignore[return-value]  # tournaments/crosstable.py's object
+
+
+@dataclass(slots=True)
+class Ratings:
+    """`ratings`: the run over every player (`run`), the players shown (`shown`: at most `limit` per game), and
+    with `player`, that player's ratings (`mine`, one per game, with their history)."""
+
+    run: RatingRun
+    shown: list[Rating]
+    player: str | None = None
+    mine: list[Rating] = field(default_factory=list)
+
+    def to_json(self) -> RatingsJson | list[RatingJson]:
+        if self.player is not None:
+            return [r.to_json(history=True) for r in self.mine]  # type: ignore[misc]
+        shown: list[RatingJson] = [r.to_json() for r in self.shown]  # type: ignore[misc]
+        return {"ratings": shown, "records_rated": self.run.counted, "records_left_out": dict(self.run.skipped)}
