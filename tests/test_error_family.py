@@ -90,16 +90,13 @@ def test_the_errors_the_library_raises_are_of_the_family() -> None:
     from boardrecords.records.notation import NotationError
     from boardrecords.verifier.keys.patterns import PatternError
     from boardrecords.verifier.keys.targets import PositionError
-    from boardrecords.web.answers import BadRequest
-    from boardrecords.web.answers import NotFound as WebNotFound
 
     for kind in (FormatError, NotationError, SettingError, InputRefused, FilterError, AliasError, FixError,
-                 PatternError, PositionError, BadRequest):
+                 PatternError, PositionError):
         assert issubclass(kind, InputError), kind
         assert issubclass(kind, ValueError), kind  # what callers that catch ValueError still catch
     assert issubclass(InputRefused, OSError)  # a file that cannot be read is reported as any OSError
     assert db.ArchiveError is ArchiveError  # one class, named where the archive raises it
-    assert WebNotFound is NotFound
 
 
 def test_an_input_refused_keeps_its_os_fields() -> None:

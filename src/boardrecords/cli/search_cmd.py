@@ -14,13 +14,11 @@ from rich.console import Console
 from rich.text import Text
 
 from ..archive.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
-from ..common.errors import InputError
 from ..records.games import Game
 from ..records.notation import column_name
 from .asked_positions import first_record, resolve
 from .common import (
     EXIT_FAILED,
-    CommandError,
     add_commands,
     archive,
     make_console,
