@@ -62,3 +62,32 @@ def exact_counts(engine: Any) -> list[tuple[object, ...]]:
     assert stored == [row for row in fresh if row[0] in counted]
     assert {k for k, n in reached.items() if n >= positions.COUNTED_AT} <= counted
     return stored
+
+
+def imported_modules(path: Path, module: str) -> set[str]:
+    """Every module the source of `module` (at `path`) names in an import statement, at any depth (imports inside
+    functions too), relative imports resolved to absolute names; `from X import a` also counts `X.a`, which may be
+    a module."""
+    import ast
+
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[:len(parts) - node.level + 1])
+                source = f"{base}.{node.module}" if node.module else base
+            else:
+                source = node.module or ""
+            out.add(source)
+            out.update(f"{source}.{alias.name}" for alias in node.names)
+    return out
+
+
+def package_modules(folder: Path, package: str) -> dict[str, Path]:
+    """Every module of the package in `folder` by its dotted name (`package.sub.mod`)."""
+    return {".".join([package, *p.relative_to(folder).with_suffix("").parts]).removesuffix(".__init__"): p
+            for p in sorted(folder.rglob("*.py"))}

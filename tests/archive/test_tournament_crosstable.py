@@ -136,9 +136,10 @@ def test_marks_for_unconfirmed_results_and_failing_records():
 
 
 def test_gen_8_a_result_outside_the_vocabulary_scores_the_verdicts_winner():
-    # GEN-8, who won everywhere: RE[B+J] is unrecognised, so the computed winner of the finished game counts.
+    # GEN-8, who won everywhere: text that names no one winner is unrecognised, so the computed winner of the
+    # finished game counts.
     r = row(1, "go-ing", "Ann", "Bob", None, ro="1", status="unrecognised")
-    r.result, r.winner_colour = "B+J", "W"
+    r.result, r.winner_colour = "not counted", "W"
     t = table_of("Judged", [r])
     assert t.standings[0].name == "Bob" and t.standings[0].points == 1.0
 

@@ -18,7 +18,9 @@ RECORDS = {
     # ING-9: a territory ruleset; the declared winner (White) stands over the area count.
     "japanese.sgf": f"(;GM[1]SZ[7]KM[0.5]RU[Japanese]PB[Aiko]PW[Bruno]RE[W+3.5]{PASSES})",
     # GEN-8: text outside the vocabulary on a finished game: the computed winner (Black).
-    "unrecognised.sgf": f"(;GM[1]SZ[7]KM[0.5]PB[Chen]PW[Dara]RE[W+J]{PASSES})",
+    "unrecognised.sgf": f"(;GM[1]SZ[7]KM[0.5]PB[Chen]PW[Dara]RE[not counted]{PASSES})",
+    # ... but a win by a method outside the vocabulary (a referee's judgement) credits the colour it names (White).
+    "judged.sgf": f"(;GM[1]SZ[7]KM[0.5]PB[Eve]PW[Fay]RE[W+J]{PASSES})",
     # ... and on a game that does not finish: nobody.
     "adjourned.sgf": "(;GM[1]SZ[7]PB[Chen]PW[Bruno]RE[has adjourned.];B[da];W[ea])",
     # Self-play: one game, neither won nor lost.
@@ -35,16 +37,17 @@ def winners(db: str, *args: str) -> dict[str, str | None]:
 
 def test_gen_8_the_verdicts_winner_in_search_players_and_stats(tmp_path, db_url):
     import_games(tmp_path, db_url, RECORDS)
-    assert winners(db_url) == {"japanese.sgf": "Bruno", "unrecognised.sgf": "Chen", "adjourned.sgf": None,
-                               "self-play.sgf": "AlphaGo"}
-    assert set(winners(db_url, "--winner", "W")) == {"japanese.sgf"}
+    assert winners(db_url) == {"japanese.sgf": "Bruno", "unrecognised.sgf": "Chen", "judged.sgf": "Fay",
+                               "adjourned.sgf": None, "self-play.sgf": "AlphaGo"}
+    assert set(winners(db_url, "--winner", "W")) == {"japanese.sgf", "judged.sgf"}
     assert set(winners(db_url, "--winner", "B")) == {"unrecognised.sgf", "self-play.sgf"}
-    assert set(winners(db_url, "--status", "unrecognised")) == {"unrecognised.sgf", "adjourned.sgf"}
+    assert set(winners(db_url, "--status", "unrecognised")) == {"unrecognised.sgf", "judged.sgf", "adjourned.sgf"}
 
     players = {p["player"]: p for p in json.loads(run("players", "--db", db_url, "--json").stdout)}
     assert (players["Bruno"]["wins"], players["Bruno"]["losses"]) == (1, 0)
     assert (players["Aiko"]["wins"], players["Aiko"]["losses"]) == (0, 1)
     assert (players["Chen"]["games"], players["Chen"]["wins"], players["Chen"]["losses"]) == (2, 1, 0)
+    assert (players["Fay"]["wins"], players["Eve"]["losses"]) == (1, 1)
     alpha = players["AlphaGo"]
     assert (alpha["games"], alpha["wins"], alpha["losses"]) == (1, 0, 0)
 

@@ -1,4 +1,4 @@
-"""Go boards as players know them, in every view: star points (cli/views/stars.py), the stones each colour has
+"""Go boards as players know them, in every view: star points (render/stars.py), the stones each colour has
 taken (counted once by the replay's trace), komi, handicap and rules with the players, and legends that draw a
 mark as the board does."""
 
@@ -12,12 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console, RenderableType
 
-from boardrecords.cli.views.boards import board_renderable, header_lines, taken_line
-from boardrecords.cli.views.html_page import html_page, marks_used
-from boardrecords.cli.views.stars import star_points
+from boardrecords.cli.views.boards import board_renderable
 from boardrecords.records.games import Game
 from boardrecords.records.notation import PointNames
 from boardrecords.records.reader import read_bytes
+from boardrecords.render.game_lines import header_lines, taken_line
+from boardrecords.render.html_replay import html_page, marks_used
+from boardrecords.render.stars import star_points
 from boardrecords.verifier.judging.analysis import Analysis, analyse
 
 # ING-3: move 6 (W B9) leaves White's A9-B9 without liberties and captures nothing: the string dies by suicide,

@@ -1,4 +1,4 @@
-"""Hostile record text never reaches an output raw: terminals, CSV, SVG, HTML and JSON (cli/safe_text.py)."""
+"""Hostile record text never reaches an output raw: terminals, CSV, SVG, HTML and JSON (render/safe_text.py)."""
 
 from __future__ import annotations
 
@@ -18,13 +18,13 @@ from boardrecords.archive.core.ingest import game_values
 from boardrecords.archive.core.models import GameRow
 from boardrecords.cli.common import SafeConsole
 from boardrecords.cli.main import app
-from boardrecords.cli.tables import rows_csv as _csv
-from boardrecords.cli.views.html_page import html_page
 from boardrecords.cli.views.interactive import position_view
-from boardrecords.cli.views.safe_text import csv_cell, json_text, terminal, xml_text
-from boardrecords.cli.views.svg import diagram_svg
 from boardrecords.cli.views.verdict_view import render_report
 from boardrecords.records.reader import read_bytes
+from boardrecords.render.csv_out import rows_csv as _csv
+from boardrecords.render.html_replay import html_page
+from boardrecords.render.safe_text import csv_cell, json_text, terminal, xml_text
+from boardrecords.render.svg import diagram_svg
 from boardrecords.verifier.judging.analysis import analyse
 from boardrecords.verifier.judging.verdict import verify
 

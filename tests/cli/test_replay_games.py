@@ -11,14 +11,15 @@ import xml.etree.ElementTree as ET
 import pytest
 from rich.console import Console
 
-from boardrecords.cli.views.boards import board_renderable, change_lines, to_move_line
-from boardrecords.cli.views.html_page import page_data
-from boardrecords.cli.views.svg import Geometry, diagram_svg
+from boardrecords.cli.views.boards import board_renderable
 from boardrecords.records.games import SPECS
 from boardrecords.records.model import Colour
 from boardrecords.records.notation import Notation
 from boardrecords.records.points import parse_point
 from boardrecords.records.reader import read_bytes
+from boardrecords.render.game_lines import change_lines, to_move_line
+from boardrecords.render.html_replay import page_data
+from boardrecords.render.svg import Geometry, diagram_svg
 from boardrecords.verifier.judging.analysis import Analysis, analyse
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -167,7 +167,7 @@ def test_g_number_enter_jumps(term) -> None:
     screen = t.frame("Move 12 of 14: White C3 (Bob)")
     assert _row(screen, "3")[6:9] == "(○)"  # cg = C3: column c of row g, the last move
     assert _row(screen, "3")[12:15] == " ● "  # eg (move 9)
-    assert _row(screen, "3")[18:21] == " + "  # gg (move 13) not yet played: a star point (cli/views/stars.py)
+    assert _row(screen, "3")[18:21] == " + "  # gg (move 13) not yet played: a star point (render/stars.py)
     assert _row(screen, "2")[21:24] == " · "  # hh (move 14) not yet played
     t.send(b"g99\r")
     t.frame("Move 14 of 14", "the replay has 14 moves")

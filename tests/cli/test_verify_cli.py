@@ -124,6 +124,20 @@ def test_strict_reading_turns_warnings_into_errors(tmp_path):
     assert run("--strict", str(path)).exit_code == 1
 
 
+def test_fmt_14_a_fox_record_passes_with_its_repairs_shown_as_warnings(tmp_path):
+    path = tmp_path / "fox.sgf"
+    path.write_text("(;GM[1]FF[4]SZ[19]AP[foxwq]RU[Chinese]KM[375]HA[0]DT[2016-12-30 12:35:24]PB[Ann]PW[Bob]"
+                    "RE[B+R];B[pd];W[dp];B[pp];W[resign])")
+    result = CliRunner().invoke(app, ["verify", str(path)], env={"COLUMNS": "400"})  # one line per message
+    assert result.exit_code == 0, result.output
+    assert "pass" in result.output and "FMT-14" in result.output and "warning" in result.output
+    assert "KM[375] read as 7.5" in result.output and "read as the day 2016-12-30" in result.output
+    verdict = json.loads(run("--json", str(path)).output)
+    assert verdict["verdict"] == "pass" and verdict["score"] is None
+    assert [(p["code"], p["rule"], p["severity"]) for p in verdict["problems"]] == [
+        ("date-time", "FMT-14", "warning"), ("fox-komi", "FMT-14", "warning")]
+
+
 def test_the_bundled_examples_verify_as_their_folders_say():
     result = run("--json", str(EXAMPLES))
     for line in result.stdout.splitlines():

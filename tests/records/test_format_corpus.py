@@ -31,7 +31,7 @@ REPORTED_AS = {
     "bom": {"bom"},
     "sz-rect": {"bad-size"},
     "ha-odd": {"bad-handicap"},
-    "km-odd": {"komi-scaled", "bad-komi"},
+    "km-odd": {"fox-komi", "komi-odd", "komi-empty", "bad-komi"},  # FMT-14 (and FMT-8 for no number)
 }
 MULTI = {"repeated-property", "conflicting-property", "two-moves"}  # `multi-XX`: a property given twice
 

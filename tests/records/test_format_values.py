@@ -185,7 +185,10 @@ def test_gm_selects_the_game(gm, game):
     ("Void", ResultMethod.VOID, None, None, "Void"),
     ("?", ResultMethod.UNKNOWN, None, None, "?"),
     ("", ResultMethod.UNKNOWN, None, None, "?"),
-    ("W+Time Over", ResultMethod.OTHER, None, None, "W+Time Over"),
+    ("W+Time Over", ResultMethod.OTHER, "W", None, "W+Time Over"),  # GEN-8: one colour named, by another method
+    ("B+J", ResultMethod.OTHER, "B", None, "B+J"),
+    ("W+AW", ResultMethod.OTHER, "W", None, "W+AW"),
+    ("B+W", ResultMethod.OTHER, None, None, "B+W"),  # two colours: no one winner named
     ("Black resigns.", ResultMethod.OTHER, None, None, "Black resigns."),
     ("B+1.5 ? W+timeout", ResultMethod.OTHER, None, None, "B+1.5 ? W+timeout"),
 ])
@@ -243,9 +246,10 @@ def test_a_date_that_is_not_iso_keeps_its_text_with_a_warning(raw):
 
 @pytest.mark.parametrize(("raw", "game", "komi", "code"), [
     ("6.5", Game.GO, 6.5, None), ("0", Game.GO, 0.0, None), ("-3", Game.GO, -3.0, None),
-    ("750", Game.GO, 7.5, "komi-scaled"), ("375", Game.GO, 3.75, "komi-scaled"), ("650", Game.GO, 6.5, "komi-scaled"),
+    # FMT-14: Fox's hundredths are read as written unless the file shows it is Fox's (records/dialects.py).
+    ("750", Game.GO, 750.0, "komi-odd"), ("375", Game.GO, 375.0, "komi-odd"), ("650", Game.GO, 650.0, "komi-odd"),
     ("110", Game.GO, 110.0, None), ("750", Game.CONVERSION_GO, 750.0, None),
-    ("5 1/2", Game.GO, None, "bad-komi"), ("nan", Game.GO, None, "bad-komi"), ("", Game.GO, None, None),
+    ("5 1/2", Game.GO, None, "bad-komi"), ("nan", Game.GO, None, "bad-komi"), ("", Game.GO, None, "komi-empty"),
 ])
 def test_komi(raw, game, komi, code):
     value, problem = read_komi(raw, game)
@@ -254,9 +258,9 @@ def test_komi(raw, game, komi, code):
 
 
 def test_the_raw_komi_stays_in_the_root_property():
-    r = one(b"(;GM[1]KM[750])")
+    r = one(b"(;GM[1]AP[foxwq]KM[750])")
     assert r.komi == 7.5 and r.root.get("KM") == "750"
-    assert [d.code for d in r.diagnostics] == ["komi-scaled"]
+    assert [d.code for d in r.diagnostics] == ["fox-komi"]
 
 
 def test_a_handicap_that_is_not_a_whole_number_is_a_warning():

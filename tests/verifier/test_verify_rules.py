@@ -169,15 +169,50 @@ def test_gen_8_an_unfinished_game():
 
 
 def test_gen_8_a_result_outside_the_vocabulary_is_unrecognised_with_a_warning_that_quotes_it():
-    v = go("KM[0.5]RE[B+J]")
+    v = go("KM[0.5]RE[has adjourned.]")
     assert v.status is ResultStatus.UNRECOGNISED and v.agrees is None and v.passes
     warning = next(p for p in v.warnings if p.code == "result-unrecognised")
-    assert "RE[B+J]" in warning.message and warning.rule == "GEN-8"
+    assert "RE[has adjourned.]" in warning.message and warning.rule == "GEN-8"
     assert v.winner_colour is Colour.WHITE  # who won: the computed winner of a finished game
-    unfinished = read_bytes(b"(;GM[1]SZ[5]PB[Al]PW[Bo]RE[B+J];B[aa])", "test.rec")[0]
+    unfinished = read_bytes(b"(;GM[1]SZ[5]PB[Al]PW[Bo]RE[has adjourned.];B[aa])", "test.rec")[0]
     assert verify(unfinished).winner_colour is None  # ... and nobody otherwise
     strict = verify(unfinished, require_complete=True)
     assert strict.verdict is VerdictClass.UNCONFIRMED and not strict.passes
+
+
+@pytest.mark.parametrize("declared", ["B+J", "B+Illegal", "B+AW", "B+Time Over"])
+def test_gen_8_a_win_by_a_method_outside_the_vocabulary_credits_the_colour_it_names(declared):
+    # The finished game is White's on the board (KM[0.5]: White wins by 0.5); the event published a win for Black.
+    v = go(f"KM[0.5]RE[{declared}]")
+    assert v.computed == "W+0.5"
+    assert v.status is ResultStatus.UNRECOGNISED and v.agrees is None and v.passes
+    assert (v.winner_colour, v.winner_player) == (Colour.BLACK, "Ann")
+    warning = next(p for p in v.warnings if p.code == "result-unrecognised")
+    assert f"RE[{declared}]" in warning.message and warning.rule == "GEN-8"
+    # A record that stops before the end, and one that ends by a resignation, credit the named colour alike.
+    unfinished = verify(read_bytes(f"(;GM[1]SZ[5]PB[Al]PW[Bo]RE[W+{declared[2:]}];B[aa])".encode())[0])
+    assert (unfinished.status, unfinished.winner_colour, unfinished.winner_player) == (
+        ResultStatus.UNRECOGNISED, Colour.WHITE, "Bo")
+    resigned = verify(read_bytes(f"(;GM[1]SZ[5]PB[Al]PW[Bo]RE[{declared}];B[aa];W[resign])".encode())[0])
+    assert (resigned.status, resigned.winner_colour, resigned.computed) == (
+        ResultStatus.UNRECOGNISED, Colour.BLACK, "B+R")
+    strict = verify(read_bytes(f"(;GM[1]SZ[5]RE[{declared}];B[aa])".encode())[0], require_complete=True)
+    assert strict.verdict is VerdictClass.UNCONFIRMED and strict.winner_colour is Colour.BLACK
+
+
+@pytest.mark.parametrize("declared", ["B+W", "W+ Black", "B+1.5 ? W+timeout", "Black wins"])
+def test_gen_8_text_that_names_no_one_colour_credits_the_computed_winner_only(declared):
+    v = go(f"KM[0.5]RE[{declared}]")
+    assert v.status is ResultStatus.UNRECOGNISED and v.winner_colour is Colour.WHITE  # the board's winner
+    unfinished = verify(read_bytes(f"(;GM[1]SZ[5]RE[{declared}];B[aa])".encode())[0])
+    assert unfinished.winner_colour is None
+
+
+def test_gen_8_the_named_winner_follows_a_swap():
+    # Quentin, a swap on turn 2: the player who held White (Bo) holds Black at the end; B+J credits Black's player.
+    v = verdict("(;GM[Quentin]SZ[6]PB[Ann]PW[Bo]RE[B+J];B[cc];W[swap-sides];W[dd])")
+    assert v.swapped and v.status is ResultStatus.UNRECOGNISED
+    assert (v.winner_colour, v.winner_player) == (Colour.BLACK, "Bo")
 
 
 def test_a_missing_size_for_a_connection_game_is_an_error():

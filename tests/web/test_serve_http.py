@@ -399,11 +399,11 @@ def test_a_form_with_blank_fields_filters_by_the_others(client):
 
 
 def test_the_game_page_draws_the_star_points_of_its_board(client):
-    """Every stored game's page draws exactly its board's star points (cli/views/stars.py): a Go board its hoshi,
+    """Every stored game's page draws exactly its board's star points (render/stars.py): a Go board its hoshi,
     a connection game's board none."""
-    from boardrecords.cli.views.stars import star_points
     from boardrecords.records.games import Game
     from boardrecords.records.points import format_point
+    from boardrecords.render.stars import star_points
 
     seen = set()
     for row in client.get("/api/search", params={"limit": 500}).json():

@@ -20,6 +20,7 @@ from rich.text import Text
 
 from ..archive.core.filters import Filters
 from ..records.games import short_name
+from ..render.safe_text import plain as shown
 from ..verifier.judging.status import ResultStatus, VerdictClass
 from .common import (
     EXIT_FAILED,
@@ -44,7 +45,6 @@ from .options import (
 )
 from .tables import percent, print_table
 from .views.layout import Column
-from .views.safe_text import plain as shown
 from .views.words import plural, totals_line
 
 if TYPE_CHECKING:

@@ -38,8 +38,8 @@ from rich.text import Text
 
 from ..common.errors import ArchiveError, InputError, NotFound, RecordsError, Unreadable
 from ..records.limits import check_settings
+from ..render.safe_text import json_text, terminal
 from .views.layout import output_width
-from .views.safe_text import json_text, terminal
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine

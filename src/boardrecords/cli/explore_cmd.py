@@ -13,6 +13,8 @@ from rich.text import Text
 from ..archive.core.filters import Filters
 from ..records.model import Colour
 from ..records.notation import column_name
+from ..render.csv_out import dicts_csv
+from ..render.stars import star_points
 from .asked_positions import resolve
 from .common import (
     EXIT_FAILED,
@@ -26,9 +28,8 @@ from .common import (
     write_out,
 )
 from .options import CsvOption, DbOption, JsonOption, with_filters
-from .tables import dicts_csv, percent, print_table
+from .tables import percent, print_table
 from .views.layout import Column
-from .views.stars import star_points
 from .views.words import plural
 
 if TYPE_CHECKING:

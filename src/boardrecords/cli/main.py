@@ -7,7 +7,8 @@ shows its own --help). tests/cli/test_cli_startup.py checks that this table and 
 
 Command modules (`*_cmd.py`) import only the shared ones, never each other: common.py (exit codes, consoles, JSON,
 CommandError, the archive), options.py (option types, search filters), tables.py (the games' tables),
-positions.py (the position asked for) and the views (views/).
+positions.py (the position asked for), the terminal views (views/) and the renderers below both faces
+(render/).
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ def write_file(path: Path, data: bytes, *, force: bool) -> Path:
 def write_output(output: Path | None, text: str, *, force: bool) -> Path | None:
     """A page or picture to `output` (None or `-`: standard output) as UTF-8; the path written, or None.
 
-    Record text in it is already made safe (cli/views/safe_text.py); "replace" only guards the encoding.
+    Record text in it is already made safe (render/safe_text.py); "replace" only guards the encoding.
     """
     data = text.encode("utf-8", "replace")
     if output is None or str(output) == "-":

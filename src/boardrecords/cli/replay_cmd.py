@@ -19,9 +19,10 @@ from rich.text import Text
 from ..common.errors import RecordsError
 from ..records.limits import STDIN
 from ..records.model import Record
+from ..render.game_lines import move_line
 from .common import EXIT_FAILED, CommandError, add_commands, make_console, note
 from .options import DB_INT_MAX, ForceOption, SgfPointsOption, number
-from .views.boards import console_needs_ascii, move_line
+from .views.boards import console_needs_ascii
 from .views.words import plural
 
 if TYPE_CHECKING:
@@ -203,8 +204,8 @@ def diagram_command(
 ) -> None:
     """Write an SVG diagram of one position (stones, coordinates, owned edges, last move and what it changed), or
     numbered figures of moves as Go books print them."""
-    from .views.figures import figure_ranges, figure_svg, playable_last
-    from .views.svg import diagram_svg
+    from ..render.figures import figure_ranges, figure_svg, playable_last
+    from ..render.svg import diagram_svg
 
     chosen = [name for name, given in (("--move", move is not None), ("--numbers", numbers is not None),
                                        ("--figures", figures)) if given]
@@ -227,8 +228,8 @@ def diagram_command(
 
 
 def _write_figures(data: Analysis, folder: Path, ranges: list[tuple[int, int]], force: bool) -> None:
+    from ..render.figures import figure_svg
     from .output_files import OutputError, write_files
-    from .views.figures import figure_svg
 
     if not ranges:
         raise CommandError("no figure to draw: the record has no moves")
@@ -254,7 +255,7 @@ def html_command(
     sgf_points: SgfPointsOption = False,
 ) -> None:
     """Write one self-contained HTML page (no network access) that replays the game with buttons and arrow keys."""
-    from .views.html_page import html_page
+    from ..render.html_replay import html_page
 
     data = load_replay(source, db, index, sgf_points)
     _write(output, html_page(data), force)

@@ -16,6 +16,7 @@ from rich.text import Text
 from ..archive.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
 from ..records.games import Game
 from ..records.notation import column_name
+from ..render.csv_out import dicts_csv, rows_csv
 from .asked_positions import first_record, resolve
 from .common import (
     EXIT_FAILED,
@@ -31,11 +32,9 @@ from .options import CsvOption, DbOption, JsonOption, number, with_filters
 from .tables import (
     Extra,
     count_line,
-    dicts_csv,
     game_table,
     percent,
     print_table,
-    rows_csv,
 )
 from .views.layout import Column
 

@@ -1,24 +1,21 @@
-"""The stored games as the archive's commands list them (a table fitted to the terminal, JSON, CSV), and the
-compact tables and counts beside them. Every text that comes from a record is shown literally.
+"""The stored games as the archive's commands list them in a terminal (a table fitted to its width), and the
+compact tables and counts beside them; their JSON is archive/answers.py's, their CSV render/csv_out.py's. Every text
+that comes from a record is shown literally.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..archive.answers import JSON_FIELDS, row_json
 from ..records.games import short_name
+from ..render.safe_text import plain as shown
 from ..verifier.judging.status import ResultStatus, VerdictClass
 from .views.layout import Column, fitted_table
-from .views.safe_text import csv_cell
-from .views.safe_text import plain as shown
 from .views.words import status_word, verdict_word
 
 if TYPE_CHECKING:
@@ -72,25 +69,6 @@ def game_table(found: Sequence[GameRow], width: int, *, extra: Sequence[Extra] =
     columns = [col for col, _ in GAME_COLUMNS] + [col for col, _ in extra]
     rows = [[fmt(r) for _, fmt in GAME_COLUMNS] + [cells[n] for _, cells in extra] for n, r in enumerate(found)]
     return fitted_table(columns, rows, width)[0]
-
-
-def rows_csv(found: Sequence[GameRow]) -> str:
-    """The games as CSV, the JSON fields as columns (`dicts_csv`)."""
-    return dicts_csv([dict(row_json(r)) for r in found], None if found else list(JSON_FIELDS))
-
-
-def dicts_csv(data: Sequence[Mapping[str, Any]], fields: Sequence[str] | None = None) -> str:
-    """CSV of `data`, one row each, with `fields` as the columns (default: the first row's keys; no row, no
-    header); no cell a spreadsheet would evaluate, no control character (safe_text.csv_cell): every CSV the
-    commands write is made here or in views/tournament.py, which escapes the same way."""
-    buf = io.StringIO()
-    if fields is None and data:
-        fields = list(data[0])
-    if fields is not None:
-        w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
-        w.writeheader()
-        w.writerows({k: csv_cell(v) for k, v in row.items()} for row in data)
-    return buf.getvalue()
 
 
 def count_line(shown: int, total: int) -> str:

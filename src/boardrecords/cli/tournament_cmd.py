@@ -1,5 +1,5 @@
 """Tournament commands: `records events`, `crosstable`, `players`, `alias`, `ratings` (views/tournament.py draws
-crosstables and rating charts).
+the crosstable in a terminal; render/crosstable.py writes it as CSV and HTML, render/rating_chart.py the rating charts).
 
 Every text from a record is shown through rich Text (never read as markup). Exit codes as in common.py: 0 ok;
 1 nothing found; 2 bad usage or an unreachable database.
@@ -14,6 +14,8 @@ import typer
 from rich.text import Text
 
 from ..records.games import short_name
+from ..render.crosstable import crosstable_csv, crosstable_html
+from ..render.rating_chart import rating_svg
 from .common import (
     EXIT_FAILED,
     CommandError,
@@ -29,7 +31,7 @@ from .common import (
 from .options import CsvOption, DbOption, ForceOption, JsonOption, number
 from .tables import print_table
 from .views.layout import Column
-from .views.tournament import crosstable_csv, crosstable_html, print_crosstable, rating_svg
+from .views.tournament import print_crosstable
 from .views.words import plural
 
 GameOption = Annotated[str | None, typer.Option("--game", help="Only this game (go-ing, conversion-go, cation, "

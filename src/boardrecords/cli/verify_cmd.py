@@ -11,11 +11,11 @@ import typer
 from ..records.files import FileFailure, read_records, record_files, why_unopened
 from ..records.model import Problem, Severity
 from ..records.notation import Notation
+from ..render.safe_text import json_text
 from ..verifier.files import FileOutcome, Options, verify_records
 from ..verifier.judging.status import VerdictClass
 from .common import EXIT_FAILED, EXIT_USAGE, add_commands, make_console
 from .options import SgfPointsJsonOption, number
-from .views.safe_text import json_text
 from .views.verdict_view import render_report, render_summary
 
 if TYPE_CHECKING:

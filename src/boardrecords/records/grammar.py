@@ -48,6 +48,12 @@ _WS_AT = re.compile(rb"\s*+")
 # A backslash escapes the next byte; a backslash before a line break (any style) removes both (soft break).
 _ESCAPE = re.compile(rb"\\(?:\r\n|\n\r|\r|\n|(.))", re.S)
 _LOWER = bytes(range(ord("a"), ord("z") + 1))
+# FMT-14: servers that write a line break in a text value as the four characters `\r\n` (needless escapes of `r`
+# and `n`, which SGF reads as the letters "rn"). The first alternative is tried at each backslash before the plain
+# escape, so an escaped backslash (`\\r`) is never taken for one.
+_WRITTEN_BREAK = b"\\r\\n"
+_ESCAPE_OR_BREAK = re.compile(rb"(\\r\\n)|\\(?:\r\n|\n\r|\r|\n|(.))", re.S)
+_MOVES = frozenset({"B", "W"})
 
 # SGF properties whose value is a list; every other known property takes one value.
 LIST_PROPERTIES = frozenset({"AB", "AW", "AE", "AR", "CR", "DD", "LB", "LN", "MA", "SL", "SQ", "TR", "TB", "TW",
@@ -265,13 +271,13 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
             ident = names[0]
             raw, more = m.group(4, 5)
             if b"\\" in raw:
-                raw = escape_sub(rb"\1", raw)
+                raw = escape_sub(rb"\1", raw) if ident in _MOVES else text_value(ident, raw, m.start(4), notes)
             try:
                 values = [raw.decode(codec)]
             except UnicodeDecodeError:
                 values = [decoder.bad_bytes(raw, m.start(4))]
             if more:
-                _more_values(more, m.start(5), values, decoder)
+                _more_values(ident, more, m.start(5), values, decoder, notes)
             props = node.properties
             if ident in props:
                 _repeat(props[ident], values, m.start(), notes, joined)
@@ -349,12 +355,42 @@ def _names(raw_ident: bytes, offset: int, seen_lower: set[bytes], notes: list[No
     return ident, raw
 
 
-def _more_values(more: bytes, base: int, values: list[str], decoder: Decoder) -> None:
+def text_value(ident: str, raw: bytes, offset: int, notes: list[Note]) -> bytes:
+    """The bytes of a value that holds a backslash, escapes resolved; a line break written as the four characters
+    `\\r\\n` is read as a line break, with a warning (FMT-14). The same four characters in the value itself (the
+    file escapes its backslashes: `\\\\r\\\\n`) may be text: they are kept, with a warning that they look odd."""
+    if _WRITTEN_BREAK not in raw:
+        text = _ESCAPE.sub(rb"\1", raw)
+    else:
+        breaks = 0
+
+        def resolve(m: re.Match[bytes]) -> bytes:
+            nonlocal breaks
+            if m.group(1) is not None:
+                breaks += 1
+                return b"\n"
+            return m.group(2) or b""
+
+        text = _ESCAPE_OR_BREAK.sub(resolve, raw)
+        if breaks:
+            times = "once" if breaks == 1 else f"{breaks} times"
+            notes.append(("text-line-break", f"{ident}: the file writes a line break as the four characters \\r\\n "
+                          f"({times}), as some servers do; read as a line break", offset, Severity.WARNING,
+                          "FMT-14"))
+    if _WRITTEN_BREAK in text:
+        notes.append(("text-backslash-rn", f"{ident} holds the characters \\r\\n as text (the file writes them "
+                      "escaped); they may stand for a line break, but nothing shows it: kept as written", offset,
+                      Severity.WARNING, "FMT-14"))
+    return text
+
+
+def _more_values(ident: str, more: bytes, base: int, values: list[str], decoder: Decoder,
+                 notes: list[Note]) -> None:
     codec = decoder.codec
     for vm in VALUES.finditer(more):
         raw = vm.group(1)
         if b"\\" in raw:
-            raw = _ESCAPE.sub(rb"\1", raw)
+            raw = _ESCAPE.sub(rb"\1", raw) if ident in _MOVES else text_value(ident, raw, base + vm.start(1), notes)
         try:
             values.append(raw.decode(codec))
         except UnicodeDecodeError:

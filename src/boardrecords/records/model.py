@@ -484,7 +484,10 @@ class ResultMethod(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """A declared result: the raw text kept, parsed into winner / method / margin."""
+    """A declared result: the raw text kept, parsed into winner / method / margin.
+
+    A result outside the vocabulary (OTHER) has a winner when its text names one colour by a method the vocabulary
+    lacks (`B+J`, `W+AW`): GEN-8 credits that colour."""
 
     raw: str
     method: ResultMethod
@@ -528,6 +531,7 @@ class RecordDate:
     first: date | None = None
     last: date | None = None
     dates: tuple[str, ...] = ()  # each date as normalised ISO text (`2024`, `2024-05`, `2024-05-03`)
+    time: str | None = None  # the time of day a server wrote after the date (`12:35:24`, FMT-14), as written
 
     @property
     def iso(self) -> bool:

@@ -119,6 +119,9 @@ def read_size(game: Game, value: str | None) -> tuple[int, Problem | None]:
 # -- result -------------------------------------------------------------------------------------------------------
 
 _RESULT = re.compile(r"([BW])\+(.*)", re.S)
+# GEN-8: what after `B+` names a second colour (`B+W`, `B+ White`, `B+1.5 ? W+timeout`), so that the text names no
+# one winner.
+_SECOND_COLOUR = re.compile(r"\s*(?:[BW]|black|white)\s*|.*[BW]\s*\+.*", re.S | re.I)
 _MARGIN = re.compile(r"\d+(?:\.\d+)?|\.\d+")
 # A score counts points of a 52x52 board at most, komi aside: anything above this is no score (and may not fit a
 # number at all: RE[B+999...9]).
@@ -134,7 +137,9 @@ _METHODS = {
 def read_result(raw: str | None) -> tuple[Result, Problem | None]:
     """`RE` in the vocabulary of the rules: B+ / W+, B+3.5, 0 / Draw, B+R / B+Resign, B+T / B+Time, B+F /
     B+Forfeit, Void, ? (and empty). A bare `B` / `W` reads as B+ / W+ with a warning; any other text is kept as
-    OTHER with the raw text (the words R, Resign, T, Time, F, Forfeit, Draw and Void in any case)."""
+    OTHER with the raw text (the words R, Resign, T, Time, F, Forfeit, Draw and Void in any case). Text that names
+    one colour as the winner by a method outside the vocabulary (`B+J`, `W+AW`, `B+Illegal`: a colour, `+`, and no
+    second colour) is OTHER with that colour as its winner (GEN-8: the verdict credits it)."""
     if raw is None:
         return Result("", ResultMethod.UNKNOWN), None
     text = raw.strip()
@@ -159,10 +164,13 @@ def read_result(raw: str | None) -> tuple[Result, Problem | None]:
             margin = float(rest)
             if margin <= MAX_MARGIN:
                 return Result(raw, ResultMethod.SCORE, winner, margin), None
-            # No board gives such a score: kept as text outside the vocabulary (GEN-8), never a number.
-            return Result(raw, ResultMethod.OTHER), Problem(
+            # No board gives such a score: kept as text outside the vocabulary (GEN-8), never a number; the
+            # text still names the winner.
+            return Result(raw, ResultMethod.OTHER, winner), Problem(
                 "result-margin", f"the margin of RE[{text[:2]}{rest[:12]}{'...' if len(rest) > 12 else ''}] is "
                 f"larger than any board can give ({MAX_MARGIN:,}); read as text", rule="FMT-9")
+        if not _SECOND_COLOUR.fullmatch(rest):
+            return Result(raw, ResultMethod.OTHER, winner), None
     return Result(raw, ResultMethod.OTHER), None
 
 
@@ -173,17 +181,32 @@ _MONTH = re.compile(r"(\d{4})-(\d{2})")
 _YEAR = re.compile(r"\d{4}")
 _MONTH_DAY = re.compile(r"(\d{2})-(\d{2})")
 _TWO = re.compile(r"\d{2}")
+# A day and its time: `2016-12-30 12:35:24`, `2016-12-30T12:35`, seconds' fractions and a zone (`Z`, `+08:00`, `UTC`).
+_DATE_TIME = re.compile(r"(\d{4}-\d{2}-\d{2})(?:\s+|T)(\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+                        r"(?:\s*(?:Z|[+-]\d{2}(?::?\d{2})?|UTC|GMT|UT))?)")
 
 
 def read_date(raw: str | None) -> tuple[RecordDate | None, Problem | None]:
     """`DT` as SGF writes it: ISO dates, partial (`2024`, `2024-05`) and several separated by commas, where a
     later one may leave out what it shares with the one before (`1996-05-06,07,08`, `1996-05,06`,
-    `1996-12-27,1997-01-03`, `1996-05-06,06-01`). Anything else keeps its raw text, with a warning."""
+    `1996-12-27,1997-01-03`, `1996-05-06,06-01`). One date with a time of day (`2016-12-30 12:35:24`, as the Fox
+    and Tygem servers write it) is read as its day, the time kept, with a warning (FMT-14). Anything else keeps
+    its raw text, with a warning."""
     if raw is None:
         return None, None
     text = raw.strip()
     if not text:
         return RecordDate(raw), None
+    timed = _DATE_TIME.fullmatch(text)
+    if timed is not None:
+        day, problem = read_date(timed.group(1))
+        time = timed.group(2)
+        hour, minute = time.split(":")[:2]
+        if day is None or problem is not None or int(hour) > 23 or int(minute) > 59:
+            return RecordDate(raw), _not_iso(raw)
+        return RecordDate(raw, day.first, day.last, day.dates, time), Problem(
+            "date-time", f"DT[{raw}] read as the day {day.dates[0]}; the time of day, {time}, is kept",
+            rule="FMT-14")
     days: list[tuple[date, date]] = []
     shown: list[str] = []
     prev: tuple[int, int | None, int | None] | None = None  # the previous date: year, month or None, day or None
@@ -232,20 +255,31 @@ def _not_iso(raw: str) -> Problem:
 
 
 def read_komi(raw: str | None, game: Game) -> tuple[float | None, Problem | None]:
-    """`KM` as a number. Fox writes a Go komi 100 times too big (`KM[750]` for 7.5): a Go komi of 100 or more
-    that is a multiple of 25 is read as value/100, with a warning (the raw text stays in the root property)."""
-    if raw is None or not raw.strip():
+    """`KM` as a number, as written. An empty `KM[]` is no komi, with a warning (FMT-14). A Go komi in the Fox
+    server's hundredths (`KM[750]`) is read as written here, with a warning that it looks odd: only a file that
+    shows it is Fox's has it read in Fox's units (records/dialects.py, FMT-14)."""
+    if raw is None:
         return None, None
+    if not raw.strip():
+        return None, Problem("komi-empty", f"KM[{raw}] is empty: read as no komi stated (0 when the game is "
+                             "scored)", rule="FMT-14")
     try:
         komi = float(raw.strip())
     except ValueError:
         return None, Problem("bad-komi", f"KM[{raw}] is not a number; komi left unknown", rule="FMT-8")
     if not math.isfinite(komi):
         return None, Problem("bad-komi", f"KM[{raw}] is not a number; komi left unknown", rule="FMT-8")
-    if game is Game.GO and abs(komi) >= 100 and komi % 25 == 0:
-        return komi / 100, Problem("komi-scaled", f"KM[{raw}] read as {komi / 100:g} (a komi written 100 times "
-                                   "too big, as the Fox server does)", rule="FMT-8")
+    if game is Game.GO and in_hundredths(komi):
+        return komi, Problem("komi-odd", f"KM[{raw}] looks like a komi in the Fox server's hundredths, but nothing "
+                             "in the file shows it comes from Fox (AP[foxwq], or its TC and TT): read as written, "
+                             f"{komi:g}", rule="FMT-14")
     return komi, None
+
+
+def in_hundredths(komi: float) -> bool:
+    """Whether a Go komi looks written in the Fox server's hundredths (`KM[750]`, `KM[375]`): no komi is 100 points
+    or more, and Fox's are multiples of a quarter point."""
+    return abs(komi) >= 100 and komi % 25 == 0
 
 
 def read_handicap(raw: str | None) -> tuple[int | None, Problem | None]:

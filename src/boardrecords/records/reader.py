@@ -17,6 +17,7 @@ from .charset import (
     detect_codec,
     utf16_codec,
 )
+from .dialects import read_dialects
 from .formats import Converted, convert
 from .games import Game, game_from_gm
 from .grammar import Note, ParsedTree, parse_tree, scan_root, show_byte
@@ -258,6 +259,7 @@ class _Reader:
             if found is not None:
                 diags.append(Problem("setup-not-go", f"setup ({found.ident}) is only for Go records",
                                      Severity.ERROR, "FMT-10", pos=found.pos))
+        read_dialects(record)  # FMT-14: values some servers write in their own way
         return record
 
     def charset_notes(self, record: Record, src: RecordSource, ca_values: list[bytes] | None, declared: bool,

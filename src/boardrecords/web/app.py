@@ -153,7 +153,7 @@ def create_app(db: str | None) -> FastAPI:
 
     @app.get("/replay/{name}", include_in_schema=False)
     def replayer(name: str) -> Response:
-        """The replayer of `records html` (cli/views), for the game page."""
+        """The replayer of `records html` (render/), for the game page."""
         kinds = {"replay.js": "text/javascript", "replay.css": "text/css"}
         if name not in kinds:
             raise NotFound(f"no asset {name!r}")

@@ -12,5 +12,5 @@ def package_dir(name: str) -> Path:
 
 
 def replay_asset(name: str) -> str:
-    """The replayer of `records html` (cli/views: replay.js, replay.css), for the game page."""
-    return resources.files("boardrecords.cli.views").joinpath(name).read_text(encoding="utf-8")
+    """The replayer of `records html` (render/: replay.js, replay.css), for the game page."""
+    return resources.files("boardrecords.render").joinpath(name).read_text(encoding="utf-8")

@@ -97,7 +97,7 @@ def games_page(request: Request, archive: Asked, found: Annotated[Filters, Depen
 def _frame(game: Game, size: int, notation: Notation) -> Markup:
     """The board's frame (lines, star points, coordinates), the same for every game of that game, size and
     notation."""
-    from ..cli.views.svg import Geometry, frame_shapes, to_xml
+    from ..render.svg import Geometry, frame_shapes, to_xml
 
     geo = Geometry.of(game, size, caption=False)
     return Markup(to_xml(frame_shapes(geo, PointNames(game, size, notation))))
@@ -106,10 +106,10 @@ def _frame(game: Game, size: int, notation: Notation) -> Markup:
 @router.get("/games/{record_id}")
 def game_page(request: Request, archive: Asked,
               record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> HTMLResponse:
-    """The replay of `records html` (cli/views/html_page.py: page_data) from one replay of the record."""
-    from ..cli.views.boards import header_lines
-    from ..cli.views.html_page import board_html, header_html, page_data, script_json, status_html
-    from ..cli.views.svg import Geometry
+    """The replay of `records html` (render/html_replay.py: page_data) from one replay of the record."""
+    from ..render.game_lines import header_lines
+    from ..render.html_replay import board_html, header_html, page_data, script_json, status_html
+    from ..render.svg import Geometry
     from ..verifier.judging.analysis import analyse
 
     # The archive is read-only while it is served, so a game's page, once made, stays right: the last ones are kept.
@@ -152,9 +152,9 @@ def original(archive: Asked, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)
 @router.get("/explore")
 def explore_page(request: Request, archive: Asked, found: Annotated[Filters, Depends(filters)],
                  moves: Moves = None, limit: Limit = 20, offset: Offset = 0) -> HTMLResponse:
-    from ..cli.views.svg import CELL, Geometry, frame_shapes, stone_shapes, to_xml
     from ..records.model import Colour
     from ..records.notation import names_for, point_name
+    from ..render.svg import CELL, Geometry, frame_shapes, stone_shapes, to_xml
 
     # The games that reached the position come with it (the explorer's count is theirs; the opening table of
     # Conversion Go counts its openings' games).
@@ -260,7 +260,7 @@ async def verify_page(file: UploadFile) -> HTMLResponse:
 def ratings_page(archive: Asked, game: Annotated[str | None, Query(max_length=40)] = None,
                  player: Annotated[str | None, Query(max_length=TEXT_MAX)] = None) -> HTMLResponse:
     """Every player's rating per game; with `player`: that player's history as a chart and a table."""
-    from ..cli.views.tournament import rating_svg
+    from ..render.rating_chart import rating_svg
 
     answer = archive.ratings(game or None, player or None)
     run, mine = answer.run, answer.mine

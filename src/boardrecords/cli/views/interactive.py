@@ -18,20 +18,18 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from ...verifier.judging.analysis import Analysis
-from .boards import (
-    board_renderable,
+from ...render.game_lines import (
     change_lines,
     comment_of,
     header_lines,
-    label_width,
     move_line,
-    narrow_fits,
     swap_line,
     taken_line,
     to_move_line,
     verdict_lines,
 )
+from ...verifier.judging.analysis import Analysis
+from .boards import board_renderable, label_width, narrow_fits
 
 # The key help, longest first: the status line shows the longest that fits the terminal's width (never wrapped).
 HELP = ("→/n next   ←/p back   Home/End   g <number> Enter: jump   q quit",

@@ -17,12 +17,13 @@ from ...records.games import SPECS, short_name
 from ...records.model import Record, Severity
 from ...records.notation import PointNames, names_for
 from ...records.points import parse_point
+from ...render.ending import ending
+from ...render.safe_text import plain as shown
 from ...verifier.files import FileOutcome
 from ...verifier.judging.status import ResultStatus, VerdictClass
 from ...verifier.judging.verdict import Verdict
 from .layout import Column, fit, fitted_rows
-from .safe_text import plain as shown
-from .words import ending, status_word, totals_line, verdict_word
+from .words import status_word, totals_line, verdict_word
 
 if TYPE_CHECKING:
     from ...verifier.judging.analysis import Analysis

@@ -85,7 +85,8 @@ def _resigned(declared: Result, resigned: Colour) -> Judgement:
     if not declared.declared:
         return Judgement("resignation", computed, winner, ResultStatus.UNDECLARED, True, "no result declared")
     if declared.method is ResultMethod.OTHER:
-        return Judgement("resignation", computed, winner, ResultStatus.UNRECOGNISED, True, unrecognised_note(declared))
+        return Judgement("resignation", computed, named_winner(declared, winner), ResultStatus.UNRECOGNISED, True,
+                         unrecognised_note(declared))
     if declared.method is ResultMethod.RESIGN and declared.winner is winner:
         return Judgement("resignation", computed, winner, ResultStatus.AGREES)
     note = f"{resigned.word} resigned, so the result must be {computed} (GEN-9)"
@@ -108,7 +109,7 @@ def _finished(record: Record, run: Replay, outcome: Outcome) -> Judgement:
         return judged(ResultStatus.UNDECLARED, "no result declared" if checked else f"no result declared; {why}")
     if declared.method is ResultMethod.OTHER:
         note = unrecognised_note(declared) if checked else f"{unrecognised_note(declared)}; {why}"
-        return judged(ResultStatus.UNRECOGNISED, note)
+        return judged(ResultStatus.UNRECOGNISED, note, winner=named_winner(declared, computed_winner))
     if outcome.method is ResultMethod.VOID:
         # SQU-9: no rule decides; only Void (and the undeclared ?) agree.
         if declared.method is ResultMethod.VOID:
@@ -163,7 +164,8 @@ def _unfinished(record: Record, run: Replay) -> Judgement:
         return Judgement("unfinished", "?", None, ResultStatus.UNDECLARED, True,
                          "no result declared; the game did not end")
     if declared.method is ResultMethod.OTHER:
-        return Judgement("unfinished", "?", None, ResultStatus.UNRECOGNISED, True, unrecognised_note(declared))
+        return Judgement("unfinished", "?", named_winner(declared, None), ResultStatus.UNRECOGNISED, True,
+                         unrecognised_note(declared))
     if declared.method in _BY_RULES and declared.winner is not None:
         return Judgement("unfinished", declared.canonical(), declared.winner, ResultStatus.AGREES, True,
                          "the record stops before the end; the declared winner cannot be contradicted")
@@ -184,6 +186,13 @@ def _unfinished(record: Record, run: Replay) -> Judgement:
     note = (f"RE[{declared.raw}] is not a result {SPECS[record.game].title} can have; an unfinished game may declare "
             f"{forms}, a resignation, time, forfeit, Void or ? (GEN-8)")
     return Judgement("unfinished", "?", None, ResultStatus.DISAGREES, True, note)
+
+
+def named_winner(declared: Result, otherwise: Colour | None) -> Colour | None:
+    """GEN-8, who won, for a result outside the vocabulary: the colour it names as the winner by a method outside
+    the vocabulary (`B+J`, `W+AW`: as the event published it), else `otherwise` (the computed winner of a finished
+    game, or nobody)."""
+    return declared.winner if declared.winner is not None else otherwise
 
 
 def unrecognised_note(declared: Result) -> str:

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from ...records.games import Game
-from ...records.points import Point
+from ..records.games import Game
+from ..records.points import Point
 
 _STAR_GAMES = frozenset({Game.GO, Game.CONVERSION_GO})
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...records.games import MoveKind
-from ...records.model import Colour
-from ...records.points import Point
-from ...verifier.judging.analysis import Analysis
-from .boards import describe_move, move_point
+from ..records.games import MoveKind
+from ..records.model import Colour
+from ..records.points import Point
+from ..verifier.judging.analysis import Analysis
+from .game_lines import describe_move
+from .highlight import move_point
 from .svg import (
     Geometry,
     frame_shapes,

@@ -11,22 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from ...records.games import SPECS, Game
-from ...records.model import Colour
-from ...records.notation import PointNames
-from ...records.points import Point, format_point, index_letter
-from ...verifier.judging.analysis import Analysis
-from .boards import (
-    MARK_WORDS,
-    Highlights,
-    Mark,
-    Rows,
-    change_lines,
-    header_lines,
-    move_line,
-    step_highlights,
-    taken_line,
-)
+from ..records.games import SPECS, Game
+from ..records.model import Colour
+from ..records.notation import PointNames
+from ..records.points import Point, format_point, index_letter
+from ..verifier.judging.analysis import Analysis
+from .game_lines import change_lines, header_lines, move_line, taken_line
+from .highlight import MARK_WORDS, Highlights, Mark, Rows, step_highlights
 from .safe_text import xml_text
 from .stars import star_points
 

@@ -1,4 +1,5 @@
-"""`records html`: one self-contained HTML page that replays a game (no network access: nothing is loaded).
+"""`records html`: one self-contained HTML page that replays a game (no network access: nothing is loaded); `records
+serve`'s game page is made of the same parts (board_html, header_html, status_html, page_data).
 
 Safety: every text from a record is escaped with html.escape where it is markup; the positions travel as JSON in
 a non-executed `<script type="application/json">` block with `<`, `>`, `&`, U+2028 and U+2029 escaped, and the
@@ -15,22 +16,21 @@ from html import escape
 from importlib import resources
 from typing import Any
 
-from ...records.games import SPECS
-from ...records.model import Colour
-from ...records.points import index_letter
-from ...verifier.judging.analysis import Analysis
-from .boards import (
-    Mark,
+from ..records.games import SPECS
+from ..records.model import Colour
+from ..records.points import index_letter
+from ..verifier.judging.analysis import Analysis
+from .game_lines import (
     change_lines,
     comment_of,
     header_lines,
     move_line,
-    step_highlights,
     swap_line,
     taken_line,
     to_move_line,
     verdict_lines,
 )
+from .highlight import Mark, step_highlights
 from .safe_text import html_text, json_text
 from .safe_text import (
     terminal as html_shown,  # the page shows control characters as the terminal does
@@ -41,7 +41,7 @@ _LETTERS = "".join(index_letter(i) for i in range(52))
 
 
 def _asset(name: str) -> str:
-    return resources.files("boardrecords.cli.views").joinpath(name).read_text(encoding="utf-8")
+    return resources.files("boardrecords.render").joinpath(name).read_text(encoding="utf-8")
 
 
 def script_json(value: Any) -> str:
