@@ -29,7 +29,6 @@ from .common import (
     CommandError,
     add_commands,
     archive,
-    expected_failures,
     make_console,
     note,
     open_archive,
@@ -100,7 +99,8 @@ def import_cmd(
         def on_file(step: ImportProgress) -> None:
             result = step.file
             if result.error:
-                progress.console.print(Text(f"unreadable: {result.error}", style="red"))
+                label = "error" if result.unopened else "unreadable"
+                progress.console.print(Text(f"{label}: {result.error}", style="red"))
             for line in result.failures:
                 progress.console.print(Text(f"failed: {line}", style="red"))
             for line in result.refused:
@@ -132,7 +132,7 @@ def import_cmd(
                        "--verbose lists them, `records duplicates` shows the groups)"))
     if as_json:
         print_json(summary.to_json())
-        _import_exit(summary.ok, bool(missing))
+        _import_exit(summary.ok, bool(missing or summary.unopened))
         return
     # The records read, as the totals line below counts them; the files that could not be read, apart.
     counts = {"files": summary.files, "unreadable files": summary.unreadable, "records": summary.records,
@@ -144,7 +144,7 @@ def import_cmd(
     out.print(table)
     out.print(totals_line(Counter({VerdictClass(k): n for k, n in summary.verdicts.items()}),
                           Counter({ResultStatus(k): n for k, n in summary.statuses.items()})))
-    _import_exit(summary.ok, bool(missing))
+    _import_exit(summary.ok, bool(missing or summary.unopened))
 
 
 def _import_exit(ok: bool, missing: bool) -> None:
@@ -172,8 +172,7 @@ def show_cmd(
     if as_json:
         print_json({**stored.to_json(), **({"history": _history_json(db, record_id)} if history else {})})
         return
-    with expected_failures():
-        record = stored.record
+    record = stored.record  # a stored record that no longer reads: unreadable (1), as every command says it
     from ..records.notation import Notation
     from ..verifier.judging.analysis import analyse
 
@@ -289,14 +288,13 @@ def export_cmd(
         note(f"error: {line}")
     if not found:
         raise CommandError("no records match", EXIT_FAILED)
-    with expected_failures():
-        if output is None:
-            sys.stdout.buffer.write(record_bytes(found, canonical=canonical))
-            sys.stdout.buffer.flush()
-        else:
-            written = _export_files(found, output, canonical=canonical, force=force)
-            where = output if len(written) == 1 else str(Path(output)) + "/"
-            note(f"exported {plural(len(found), 'record')} to {where}")
+    if output is None:
+        sys.stdout.buffer.write(record_bytes(found, canonical=canonical))
+        sys.stdout.buffer.flush()
+    else:
+        written = _export_files(found, output, canonical=canonical, force=force)
+        where = output if len(written) == 1 else str(Path(output)) + "/"
+        note(f"exported {plural(len(found), 'record')} to {where}")
     if missing:
         raise typer.Exit(EXIT_FAILED)
 
@@ -312,7 +310,10 @@ def _export_files(found: Sequence[GameRow], output: str, *, canonical: bool, for
         if out.is_dir() or output.endswith(("/", "\\")):
             if out.is_symlink():
                 raise OutputError(f"{out} is a symbolic link: not written through")
-            out.mkdir(parents=True, exist_ok=True)
+            try:
+                out.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise OutputError(f"cannot make the folder {out}: {exc.strerror or exc}") from None
             items = [(out / file_name(r, canonical=canonical), record_bytes([r], canonical=canonical)) for r in found]
         else:
             items = [(out, record_bytes(found, canonical=canonical))]

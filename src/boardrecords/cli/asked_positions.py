@@ -8,9 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..common.errors import InputError
 from ..records.model import Colour
 from ..records.notation import NotationError, parse_point_text
-from .common import CommandError, expected_failures, run_settings
+from .common import CommandError, run_settings
 
 if TYPE_CHECKING:
     from ..archive.core.filters import Filters
@@ -22,12 +23,11 @@ if TYPE_CHECKING:
 
 
 def first_record(path: Path) -> Record:
-    """The first record of the file `path`: a file that does not read ends the command (1), one without a record
-    too (2)."""
+    """The first record of the file `path`: a file that does not read ends the command (FormatError: 1), a path
+    that cannot be opened too (InputRefused: 2), as every command that reads a file."""
     from ..records.reader import read_file
 
-    with expected_failures():
-        records = read_file(path, settings=run_settings())
+    records = read_file(path, settings=run_settings())
     if not records:
         raise CommandError(f"{path}: no record")
     return records[0]
@@ -37,17 +37,14 @@ def resolve(archive: Archive, filters: Filters, *, moves: str | None = None, lik
             move: int | None = None, stones: str | None = None, to_move: str | None = None) -> Target | str:
     """The position asked for: that of the record `like` after `move`, else of `stones` (on the board of --game
     and --size, as the archive checks it), else the moves typed (none: the start), which the archive reads."""
-    from ..verifier.keys.targets import PositionError, target_of_board, target_of_record
+    from ..verifier.keys.targets import target_of_board, target_of_record
 
-    try:
-        if like is not None:
-            return target_of_record(first_record(like), move)
-        if stones is not None:
-            game, size = archive.board(filters)
-            board = _stones(stones, game, size)
-            return target_of_board(game, size, board, _colour(to_move))
-    except PositionError as exc:
-        raise CommandError(str(exc)) from None
+    if like is not None:
+        return target_of_record(first_record(like), move)
+    if stones is not None:
+        game, size = archive.board(filters)
+        board = _stones(stones, game, size)
+        return target_of_board(game, size, board, _colour(to_move))
     return moves or ""
 
 
@@ -73,5 +70,5 @@ def _stones(text: str, game: Game, size: int) -> dict[Point, Colour]:
             try:
                 board[parse_point_text(name, game, size)] = colour
             except NotationError as exc:
-                raise CommandError(f"--stones: {exc}") from None
+                raise InputError(f"--stones: {exc}") from None
     return board

@@ -1,12 +1,15 @@
 """What every command shares: exit codes, the consoles, JSON output, the one way to fail, and the archive.
 
-- Exit codes: 0 ok; 1 nothing found, or some records or files failed; 2 bad usage, a path that cannot be opened,
-  or an archive that cannot be used; 130 interrupted.
-- A command that cannot go on raises CommandError; `add_commands` registers commands so that it ends as one line
-  `error: ...` on stderr and its exit code, never a traceback. `expected_failures()` turns what the archive and the
-  reader are expected to raise into a CommandError.
+- Exit codes: 0 ok; 1 nothing found, or some records or files failed (a file that cannot be read as a record
+  too); 2 bad usage, a path that cannot be opened, or an archive that cannot be used; 130 interrupted.
+- A command that cannot go on raises CommandError, or lets the library's error (common/errors.py) go up;
+  `add_commands` registers commands so that either ends as one line `error: ...` on stderr and its exit code, never
+  a traceback: `failure()` is the one translation, by EXIT_STATUSES (an unreadable file 1, a path that cannot be
+  opened 2, the same from every command). `one_output()` refuses two output formats at once.
 - `archive` is the archive as an `Archive` (archive/front.py) that the commands ask (read-only unless they change
   it), `open_archive` its engine: each a context manager, closed however the block ends.
+- `run_settings()`: the settings of the run (common/settings.py), read from the environment once, when the command
+  starts.
 - Consoles: `make_console()`, standard output, and `make_console(stderr=True)`; colours off with NO_COLOR or
   --no-color, or when not a terminal; as wide as the terminal, or when piped as wide as COLUMNS says (else
   layout.PIPE_WIDTH). `SafeConsole` never writes a control character it did not make itself: the text of every
@@ -36,9 +39,8 @@ from rich.console import Console
 from rich.segment import Segment
 from rich.text import Text
 
-from ..common.errors import InputError, NotFound
-from ..common.settings import DEFAULTS, SettingError, Settings
-from ..records.model import FormatError
+from ..common.errors import ArchiveError, InputError, NotFound, RecordsError, Unreadable
+from ..common.settings import DEFAULTS, Settings
 from ..render.safe_text import json_text, terminal
 from .views.layout import output_width
 
@@ -46,7 +48,6 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
 
     from ..archive.front import Archive
-
 
 P = ParamSpec("P")
 
@@ -120,12 +121,40 @@ def print_json(data: Any) -> None:
 # -- failing --------------------------------------------------------------------------------------------------
 
 class CommandError(Exception):
-    """Why a command cannot do what it was asked: `error: MESSAGE` on stderr, then exit status `code`."""
+    """Why a command cannot do what it was asked: `error: MESSAGE` on stderr, then exit status `code`. The CLI's
+    own, outside the library's family: a command raises it for what only its options can get wrong."""
 
     def __init__(self, message: str, code: int = EXIT_USAGE) -> None:
         super().__init__(message)
         self.message = message
         self.code = code
+
+
+# The exit status of each error of the library's family, most specific first (README.md, "Exit status").
+EXIT_STATUSES: tuple[tuple[type[RecordsError], int], ...] = (
+    (Unreadable, EXIT_FAILED),  # a file that opens but is not a record: unreadable, as verify reports it
+    (NotFound, EXIT_FAILED),  # nothing by that id or name
+    (InputError, EXIT_USAGE),  # a bad filter, move, pattern or setting; a path that cannot be opened
+    (ArchiveError, EXIT_USAGE),  # an archive that cannot be used
+)
+
+
+def failure(exc: BaseException) -> CommandError | None:
+    """What an expected failure ends the command with (the one translation of every command): a CommandError as
+    it is, the family's errors by EXIT_STATUSES, a database error the archive did not wrap (2); None for anything
+    else (a bug: its traceback is shown)."""
+    if isinstance(exc, CommandError):
+        return exc
+    if isinstance(exc, RecordsError):
+        code = next((code for kind, code in EXIT_STATUSES if isinstance(exc, kind)), EXIT_USAGE)
+        return CommandError(str(exc), code)
+    # Only a command that loaded the database layer can fail with its errors: checked without importing it.
+    database = sys.modules.get("sqlalchemy.exc")
+    if database is not None and isinstance(exc, database.SQLAlchemyError):
+        from ..archive.core.db import first_line
+
+        return CommandError(f"database: {first_line(getattr(exc, 'orig', None) or exc)}")
+    return None
 
 
 # The settings of the command that runs: read from the environment when it starts (`reporting`), the one place the
@@ -144,21 +173,15 @@ def archive_db(db: str | None) -> str | None:
 
 
 def reporting(command: Callable[P, None]) -> Callable[P, None]:
-    """`command`, its CommandError reported as one line and an exit status; the settings read from the environment
-    first (a variable that holds no setting is a usage error)."""
+    """`command`, its expected failures (`failure`) reported as one line and an exit status; the settings read from
+    the environment first (a variable that holds no setting is a usage error: SettingError, an InputError)."""
 
     @functools.wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> None:
         try:
-            try:
-                _SETTINGS.set(Settings.from_environment(os.environ))
-            except SettingError as exc:
-                raise CommandError(str(exc), EXIT_USAGE) from None
+            _SETTINGS.set(Settings.from_environment(os.environ))
             command(*args, **kwargs)
             sys.stdout.flush()  # a write that fails (a full disk) fails here, where it is reported
-        except CommandError as exc:
-            make_console(stderr=True).print(Text(f"error: {exc.message}"))
-            raise typer.Exit(exc.code) from None
         except KeyboardInterrupt:
             # What a writing transaction had done is rolled back; commands with more to say catch it first.
             make_console(stderr=True).print(Text("interrupted"))
@@ -167,8 +190,12 @@ def reporting(command: Callable[P, None]) -> Callable[P, None]:
             # The reader of the output went away (`| head`): nothing more to say, and nothing left to flush.
             _drop_stdout()
             raise typer.Exit(EXIT_FAILED) from None
-        except OSError as exc:
-            if exc.errno not in _OUTPUT_ERRORS:
+        except Exception as exc:
+            found = failure(exc)
+            if found is not None:
+                make_console(stderr=True).print(Text(f"error: {found.message}"))
+                raise typer.Exit(found.code) from None
+            if not isinstance(exc, OSError) or exc.errno not in _OUTPUT_ERRORS:
                 raise
             _drop_stdout()
             make_console(stderr=True).print(Text(f"error: cannot write the output: {exc.strerror or exc}"))
@@ -193,28 +220,12 @@ def add_commands(app: typer.Typer, commands: Mapping[str, Callable[..., None]]) 
         app.command(name)(reporting(command))
 
 
-@contextmanager
-def expected_failures() -> Iterator[None]:
-    """What the archive and the reader are expected to raise, as CommandError: a question that cannot be answered
-    as asked or an archive that cannot be used (2), nothing by that id or name, a record or a file that cannot be
-    read (1)."""
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from ..archive.core.db import ArchiveError, first_line
-    from ..archive.core.filters import FilterError
-
-    try:
-        yield
-    except NotFound as exc:
-        raise CommandError(str(exc), EXIT_FAILED) from None
-    except (ArchiveError, FilterError, InputError) as exc:
-        raise CommandError(str(exc)) from None
-    except SQLAlchemyError as exc:
-        raise CommandError(f"database: {first_line(getattr(exc, 'orig', None) or exc)}") from None
-    except FormatError as exc:
-        raise CommandError(exc.describe(), EXIT_FAILED) from None
-    except OSError as exc:
-        raise CommandError(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "), EXIT_FAILED) from None
+def one_output(**formats: bool) -> None:
+    """Refuse more than one output format (`one_output(json=as_json, csv=as_csv)`): every command that offers
+    several says so in the same words, before it reads anything."""
+    given = [f"--{name}" for name, on in formats.items() if on]
+    if len(given) > 1:
+        raise CommandError(f"{', '.join(given[:-1])} and {given[-1]} exclude each other: choose one output format")
 
 
 # -- the archive ----------------------------------------------------------------------------------------------
@@ -222,25 +233,23 @@ def expected_failures() -> Iterator[None]:
 @contextmanager
 def open_archive(db: str | None, *, create: bool = False, write: bool = False) -> Iterator[Engine]:
     """The archive `db` (`--db`: a path or URL; None: RECORDS_DB, else records.db), disposed of when the block
-    ends; its expected failures, and those of the block, as CommandError (`expected_failures`)."""
+    ends (ArchiveError when it cannot be used: `reporting` ends the command with it)."""
     from ..archive.store.access import open_archive as engine_of
 
-    with expected_failures():
-        engine = engine_of(archive_db(db), create=create, write=write)
-        try:
-            yield engine
-        finally:
-            engine.dispose()
+    engine = engine_of(archive_db(db), create=create, write=write)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
 
 
 @contextmanager
 def archive(db: str | None, *, write: bool = False, create: bool = False) -> Iterator[Archive]:
     """The archive `db` (`--db`; None: RECORDS_DB, else records.db) as an Archive with the command's settings,
-    read-only unless `write` (`create`: made when it is not there), closed when the block ends; its expected
-    failures, and those of the block, as CommandError (`expected_failures`)."""
+    read-only unless `write` (`create`: made when it is not there), closed when the block ends (ArchiveError when
+    it cannot be used: `reporting` ends the command with it)."""
     from ..archive.core.db import DEFAULT_DB
     from ..archive.front import Archive
 
-    with expected_failures(), Archive(archive_db(db) or DEFAULT_DB, write=write, create=create,
-                                      settings=run_settings()) as opened:
+    with Archive(archive_db(db) or DEFAULT_DB, write=write, create=create, settings=run_settings()) as opened:
         yield opened

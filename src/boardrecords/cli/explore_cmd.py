@@ -22,6 +22,7 @@ from .common import (
     add_commands,
     archive,
     make_console,
+    one_output,
     print_json,
     write_out,
 )
@@ -69,6 +70,7 @@ def explore_cmd(
     as_csv: CsvOption = False,
 ) -> None:
     """What was played at a position: each next move with its games, wins, draws, swaps and when last played."""
+    one_output(json=as_json, csv=as_csv)
     return _explore(filters, moves=",".join(moves) if moves else None, like=like, move=move, db=db,
                     as_json=as_json, as_csv=as_csv)
 

@@ -16,8 +16,9 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from ..common.errors import RecordsError
 from ..records.limits import STDIN
-from ..records.model import FormatError, Record
+from ..records.model import Record
 from ..render.game_lines import move_line
 from .common import EXIT_FAILED, CommandError, add_commands, archive_db, make_console, note, run_settings
 from .options import DB_INT_MAX, ForceOption, SgfPointsOption, number
@@ -34,12 +35,8 @@ if TYPE_CHECKING:
 def _read_path(path: Path, index: int | None) -> Record:
     from ..records.reader import read_file
 
-    try:
-        records = read_file(path, settings=run_settings())
-    except FormatError as exc:
-        raise CommandError(exc.describe()) from None
-    except OSError as exc:
-        raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
+    # FormatError (unreadable: 1) or InputRefused (cannot be opened: 2), as verify's
+    records = read_file(path, settings=run_settings())
     if not records:
         raise CommandError(f"{path}: no game record in this file")
     if index is None:
@@ -52,15 +49,12 @@ def _read_path(path: Path, index: int | None) -> Record:
 
 
 def _read_archive(record_id: int, db: str | None) -> Record:
-    from ..archive.core.db import ArchiveError
     from ..archive.store.access import record_by_id
 
     try:
         found = record_by_id(archive_db(db), record_id)
-    except ArchiveError as exc:
-        raise CommandError(str(exc)) from None
-    except FormatError as exc:
-        raise CommandError(f"archive record {record_id}: {exc.describe()}") from None
+    except RecordsError:  # the archive's (2) or the stored record's (unreadable: 1), as every command says them
+        raise
     except Exception as exc:  # a database error the archive did not wrap: a message, never a traceback
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise CommandError(f"cannot read the archive: {first}") from None

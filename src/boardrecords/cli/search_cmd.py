@@ -20,11 +20,11 @@ from ..render.csv_out import dicts_csv, rows_csv
 from .asked_positions import first_record, resolve
 from .common import (
     EXIT_FAILED,
-    CommandError,
     add_commands,
     archive,
     make_console,
     note,
+    one_output,
     print_json,
     write_out,
 )
@@ -93,6 +93,7 @@ def search_cmd(
                                                   "signature, in any symmetry (docs/patterns.md).")] = None,
 ) -> None:
     """Find records in the archive (by a position or a pattern too: docs/positions.md, docs/patterns.md)."""
+    one_output(json=as_json, csv=as_csv)
     if pattern is not None or pattern_from is not None:
         pattern_search(filters, db=db, pattern=pattern, source=pattern_from, move=move, region=region,
                        anchor=anchor, either_colour=either_colour, limit=limit, as_json=as_json, as_csv=as_csv,
@@ -102,8 +103,6 @@ def search_cmd(
         position_search(filters, db=db, moves=after, like=like, move=move, stones=stones, to_move=to_move,
                         limit=limit, as_json=as_json, as_csv=as_csv)
         return
-    if as_json and as_csv:
-        raise CommandError("--json and --csv exclude each other")
     with archive(db) as opened:
         if signature is not None:
             page = opened.signature_search(signature, size=filters.size, limit=limit)
@@ -189,8 +188,6 @@ LABELS = [ch for ch in string.ascii_lowercase if ch not in "ox"]
 def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, source: Path | None,
                    move: int | None, region: str | None, anchor: str | None, either_colour: bool, limit: int,
                    as_json: bool, as_csv: bool, next_move: bool = False) -> None:
-    if as_json and as_csv:
-        raise CommandError("--json and --csv exclude each other")
     record = first_record(source) if source is not None else None
     with archive(db) as opened:
         answer = opened.pattern_search(pattern, filters, anchor=anchor, either_colour=either_colour,

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .common import CommandError, add_commands, archive_db, expected_failures, note, run_settings
+from .common import CommandError, add_commands, archive_db, note, run_settings
 from .options import DbOption
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -31,8 +31,8 @@ def serve_cmd(
 
     from ..web.app import create_app
 
-    with expected_failures():
-        application = create_app(archive_db(db), settings=run_settings())
+    # An archive that cannot be used: ArchiveError, exit 2.
+    application = create_app(archive_db(db), settings=run_settings())
     if host not in LOCAL_HOSTS:
         note(f"warning: listening on {host}: anyone who can reach this address can read the whole archive "
              "(there is no login)")

@@ -23,6 +23,7 @@ from .common import (
     archive,
     make_console,
     note,
+    one_output,
     print_json,
     write_out,
 )
@@ -94,8 +95,7 @@ def crosstable_cmd(
 ) -> None:
     """An event's players ranked by score, each round's opponent (by rank), colour and result, and the
     tie-breaks (docs/tournaments.md)."""
-    if sum((as_json, as_csv, as_html)) > 1:
-        raise CommandError("--json, --csv and --html exclude each other")
+    one_output(json=as_json, csv=as_csv, html=as_html)
     with archive(db) as opened:
         answer = opened.crosstable(event, game)
     table = answer.table
@@ -145,7 +145,6 @@ def alias_cmd(
 ) -> None:
     """Make several spellings one player, in every search, statistic, crosstable and rating. Names that differ
     only in case, spacing or punctuation are one player already."""
-    from ..archive.tournaments.players import AliasError
 
     names = names or []
     if sum((bool(names), list_, remove is not None)) != 1:
@@ -163,10 +162,7 @@ def alias_cmd(
                 raise typer.Exit(EXIT_FAILED)
             return
         if names:
-            try:
-                made = opened.alias(names[0], *names[1:])
-            except AliasError as exc:
-                raise CommandError(str(exc)) from None
+            made = opened.alias(names[0], *names[1:])
             if as_json:
                 print_json([{"key": k, "player": c} for k, c in made])
             else:

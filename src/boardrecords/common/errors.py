@@ -1,13 +1,16 @@
 """The one exception family of `records`: every error the library raises on purpose is a `RecordsError`.
 
-- `InputError` (also a `ValueError`): what was given cannot be used as asked: a record that cannot be read, a bad
-  filter, move, pattern, position, setting or option. The CLI exits 2 for it, the web answers 400.
+- `InputError` (also a `ValueError`): what was given cannot be used as asked: a bad filter, move, pattern,
+  position, setting or option, or a path that is not read. The CLI exits 2 for it, the web answers 400.
+- `Unreadable` (an `InputError`): a file or a stored record that opens but cannot be read as a record (the
+  verdict `unreadable`). The CLI exits 1 for it, as for a record that does not pass; the web answers 400.
 - `NotFound` (also a `LookupError`): nothing by that id or name. The CLI exits 1, the web answers 404.
 - `ArchiveError`: the archive cannot be opened, read or written as asked (a missing file, a foreign database, a
   server that refuses). The CLI exits 2, the web answers 503.
 
-Each class that narrows these is documented where it is raised; the faces translate only these three (cli/ to an
-exit status, web/ to an HTTP status), so the same bad input gives the same answer from every command and route.
+Each class that narrows these is documented where it is raised; the faces translate only these (cli/common.py to
+an exit status, web/app.py to an HTTP status), so the same bad input gives the same answer from every command and
+route. Every `RecordsError` is one of `InputError`, `NotFound` and `ArchiveError`: the faces need no other case.
 """
 
 from __future__ import annotations
@@ -18,7 +21,11 @@ class RecordsError(Exception):
 
 
 class InputError(RecordsError, ValueError):
-    """What was given cannot be used as asked (a file, a filter, a move, a pattern, a setting)."""
+    """What was given cannot be used as asked (a filter, a move, a pattern, a setting, a path not read)."""
+
+
+class Unreadable(InputError):
+    """A file or a stored record that opens but cannot be read as a record."""
 
 
 class NotFound(RecordsError, LookupError):

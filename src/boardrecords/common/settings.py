@@ -19,6 +19,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .errors import InputError
+
 ENV_DB = "RECORDS_DB"
 ENV_MAX_FILE_SIZE = "RECORDS_MAX_FILE_SIZE"
 ENV_MAX_RECORDS = "RECORDS_MAX_RECORDS"
@@ -33,8 +35,9 @@ _SIZE = re.compile(r"\s*(\d+)\s*([kmg]?)i?b?\s*", re.I)
 _UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
 
 
-class SettingError(ValueError):
-    """An environment variable holds something that is not a setting: a usage error, never read as the default."""
+class SettingError(InputError):
+    """An environment variable holds something that is not a setting: a usage error (an InputError), never read as
+    the default."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -132,7 +132,8 @@ class Decoder:
 
 
 class NeedsFallback(Exception):
-    """A record without `CA` whose bytes are not UTF-8: it is read again as ISO-8859-1."""
+    """A record without `CA` whose bytes are not UTF-8: it is read again as ISO-8859-1. Outside the exception
+    family on purpose: the reader catches it itself to read again; it never reaches a user."""
 
     def __init__(self, offset: int) -> None:
         super().__init__(offset)

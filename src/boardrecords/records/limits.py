@@ -21,16 +21,24 @@ import stat
 import sys
 from pathlib import Path
 
+from ..common.errors import InputError
 from ..common.settings import DEFAULT_MAX_FILE_SIZE, ENV_MAX_FILE_SIZE
 
 STDIN = "-"
 
 
-class InputRefused(OSError):
-    """A path that is not read: not a regular file, or larger than the cap. `strerror` says why in words."""
+class InputRefused(InputError, OSError):
+    """A path that is not read: it cannot be opened, or is not a regular file, or is larger than the cap. An
+    InputError (a path that cannot be opened: `records` exits 2) and an OSError, with its errno, filename and
+    `strerror`, which says why in words (callers that read many files catch OSError to report the file and go on).
+    """
 
     def __init__(self, path: str, reason: str, code: int = errno.EINVAL) -> None:
-        super().__init__(code, reason, path)
+        # OSError's own __init__ sets errno, strerror and filename (InputError's would set only the arguments).
+        OSError.__init__(self, code, reason, path)
+
+    def __str__(self) -> str:
+        return f"{self.filename}: {self.strerror}"
 
 
 def describe_size(n: int) -> str:
@@ -77,9 +85,17 @@ def check_path(path: str | Path, max_file_size: int | None = DEFAULT_MAX_FILE_SI
 
 def read_input(path: str | Path, max_file_size: int | None = DEFAULT_MAX_FILE_SIZE) -> bytes:
     """The bytes of a regular file (or of standard input for `-`), at most the cap `max_file_size` (None: no cap);
-    InputRefused otherwise."""
+    InputRefused otherwise (also for a path that cannot be opened or read: its errno and strerror kept)."""
     name = str(path)
-    cap = max_file_size
+    try:
+        return _read_input(name, max_file_size)
+    except InputRefused:
+        raise
+    except OSError as exc:
+        raise InputRefused(name, exc.strerror or str(exc), exc.errno or errno.EIO) from exc
+
+
+def _read_input(name: str, cap: int | None) -> bytes:
     if name == STDIN:
         return _read_capped(sys.stdin.buffer.fileno(), name, cap)
     check_path(name, cap)

@@ -13,6 +13,7 @@ from datetime import date
 from enum import StrEnum
 from typing import Any, Protocol
 
+from ..common.errors import Unreadable
 from .games import SPECS, Colour, Game, GameSpec, MoveKind, game_named
 from .points import Point, format_point, letter_index, parse_point
 
@@ -152,8 +153,9 @@ class Problem:
                    data.get("point"), SourcePos(line, data.get("column") or 0, -1) if line is not None else None)
 
 
-class FormatError(Exception):
-    """A record or file that cannot be read: says which file, line and column, and what was expected."""
+class FormatError(Unreadable):
+    """A record or file that cannot be read (the family's Unreadable: `records` exits 1, the web answers 400):
+    says which file, line and column, and what was expected."""
 
     def __init__(self, message: str, pos: SourcePos | None = None, source: str | None = None,
                  code: str = "syntax", rule: str | None = "FMT-1") -> None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
+from ..common.errors import InputError
 from .games import SPECS, Colour, Game, MoveKind
 from .points import Point, format_point, index_letter, letter_index, parse_point
 
@@ -40,8 +41,8 @@ class Notation(StrEnum):
     SGF = "sgf"
 
 
-class NotationError(ValueError):
-    """Text that names no point (or move) of the board; the message says what was expected."""
+class NotationError(InputError):
+    """Text that names no point (or move) of the board (an InputError); the message says what was expected."""
 
 
 def _alphabet(game: Game) -> str:

@@ -5,8 +5,10 @@
   writes.
 - Safety: every page is a Jinja template with autoescape on, so every text from a record is escaped; the
   Content-Security-Policy allows scripts, styles and images from the server itself only (no inline script); every
-  query parameter has bounds (params.py); a bad parameter is a 400 with `{"error": ...}`, a missing game or event a
-  404, and anything unexpected a 500 with a one-line JSON error, never a traceback.
+  query parameter has bounds (params.py); a bad parameter is a 400 with `{"error": ...}`; the library's errors
+  (common/errors.py) are answered by their class, the same from every route, page or JSON: an InputError (a bad
+  filter, move, pattern, an unreadable record) 400, NotFound (a missing game or event) 404, ArchiveError 503;
+  anything unexpected is a 500 with a one-line JSON error, never a traceback.
 - Assets (scripts, styles, the OpenAPI page's Swagger UI) are files of the installed packages: nothing is fetched
   from anywhere else at run time.
 """
@@ -26,8 +28,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..archive.core.filters import FilterError
-from ..common.errors import InputError, NotFound
+from ..common.errors import ArchiveError, InputError, NotFound, RecordsError
 from ..common.settings import DEFAULTS, Settings
 from .assets import package_dir, replay_asset
 
@@ -41,6 +42,22 @@ log = logging.getLogger("boardrecords.web")
 
 def _error(status: int, message: str, **extra: Any) -> JSONResponse:
     return JSONResponse({"error": message, **extra}, status_code=status)
+
+
+# The HTTP status of each error of the library's family (common/errors.py): the web's side of the CLI's
+# EXIT_STATUSES. An unreadable record is an InputError: 400.
+HTTP_STATUSES: tuple[tuple[type[RecordsError], int], ...] = (
+    (InputError, 400),
+    (NotFound, 404),
+    (ArchiveError, 503),
+)
+
+
+def _family_handler(status: int) -> Any:
+    async def handler(request: Request, exc: Exception) -> JSONResponse:
+        return _error(status, str(exc))
+
+    return handler
 
 
 def _validation_message(exc: RequestValidationError) -> str:
@@ -107,17 +124,10 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS) -> FastAPI:
     async def bad_parameter(request: Request, exc: RequestValidationError) -> JSONResponse:
         return _error(400, _validation_message(exc))
 
-    @app.exception_handler(InputError)
-    async def bad_request(request: Request, exc: InputError) -> JSONResponse:
-        return _error(400, str(exc))
-
-    @app.exception_handler(FilterError)
-    async def bad_filter(request: Request, exc: FilterError) -> JSONResponse:
-        return _error(400, str(exc))  # a filter refused when the filters are built (params.filters)
-
-    @app.exception_handler(NotFound)
-    async def not_found(request: Request, exc: NotFound) -> JSONResponse:
-        return _error(404, str(exc))
+    # The library's errors, each as its HTTP status (the handler of the nearest class in the error's MRO answers);
+    # they are answers, not faults: nothing is logged for them, and no traceback.
+    for kind, status in HTTP_STATUSES:
+        app.add_exception_handler(kind, _family_handler(status))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:

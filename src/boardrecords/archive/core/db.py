@@ -19,15 +19,14 @@ from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 from sqlmodel import Session
 
+# The archive cannot be opened or used: a one-line reason for the user (the CLI exits with 2, the web answers
+# 503). The family's own class, named here too, where the archive raises it.
+from ...common.errors import ArchiveError
 from ...common.settings import ENV_DB
 
 DEFAULT_DB = "records.db"
 BUSY_TIMEOUT_MS = 60_000
 T = TypeVar("T")
-
-
-class ArchiveError(Exception):
-    """The archive cannot be opened or used: a one-line reason for the user (the CLI exits with 2)."""
 
 
 def resolve_url(db: str | None) -> str:

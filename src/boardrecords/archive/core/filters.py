@@ -17,6 +17,7 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
+from ...common.errors import InputError
 from ...records.games import SPECS, Game, game_from_name
 from ...verifier.judging.status import ResultStatus, VerdictClass
 
@@ -32,8 +33,8 @@ SIZE_LEAST = min(spec.min_size for spec in SPECS.values())
 SIZE_MOST = max(spec.max_size for spec in SPECS.values())
 
 
-class FilterError(ValueError):
-    """A filter value that cannot be understood (the CLI reports it and exits with 2, the web answers 400)."""
+class FilterError(InputError):
+    """A filter value that cannot be understood (an InputError: the CLI exits with 2, the web answers 400)."""
 
 
 # -- reading the words of the filters -------------------------------------------------------------------------

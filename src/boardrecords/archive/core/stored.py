@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ...records.model import Colour, Problem, Record
+from ...records.model import Colour, FormatError, Problem, Record
 from ...records.properties import read_result
 from ...records.reader import read_bytes
 from ...verifier.judging.status import ResultStatus
@@ -22,7 +22,7 @@ def parse_row(row: GameRow) -> Record:
     """The stored record read back from its original bytes, named after its source for messages."""
     records = read_bytes(row.raw, row.source_file or f"archive #{row.id}")
     if not records:
-        raise ValueError(f"archive #{row.id}: the stored bytes hold no record")
+        raise FormatError("the stored bytes hold no record", None, f"archive #{row.id}", "no-game")
     record = records[0]
     record.index = row.source_index
     return record

@@ -22,6 +22,7 @@ from sqlalchemy import select as sa_select
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import Session, col, select
 
+from ...common.errors import InputError, NotFound
 from ..core.db import retrying, writer
 from ..core.filters import Filters
 from ..core.models import GameRow, GameVersionRow, PatternLineRow, ProblemRow
@@ -38,8 +39,8 @@ _NOT_FIXED = (f"the moves, setup and the record's frame ({', '.join(sorted(FIXED
               "corrected file instead")
 
 
-class FixError(ValueError):
-    """A fix that cannot be made (the CLI reports it and exits with 2, or 1 for a missing record)."""
+class FixError(InputError):
+    """A fix that cannot be made (an InputError: the CLI exits with 2; a missing record is NotFound, 1)."""
 
 
 def has_versions(engine: Engine) -> bool:
@@ -137,7 +138,8 @@ def fixed_bytes(row: GameRow, settings: Sequence[tuple[str, str]]) -> bytes:
 
 
 class Unchanged(Exception):
-    """The fix would store the bytes the record already holds: no new version."""
+    """The fix would store the bytes the record already holds: no new version. Outside the exception family on
+    purpose: it is an answer (nothing to change), not an error, and the CLI ends with status 0 after it."""
 
 
 def fix_record(engine: Engine, record_id: int, settings: Sequence[tuple[str, str]], *,
@@ -187,7 +189,7 @@ def _row(engine: Engine, record_id: int) -> GameRow:
     with Session(engine, expire_on_commit=False) as session:
         row = session.get(GameRow, record_id)
     if row is None:
-        raise LookupError(f"no record {record_id} in the archive")
+        raise NotFound(f"no record {record_id} in the archive")
     return row
 
 
@@ -228,7 +230,7 @@ def _replace(engine: Engine, record_id: int, make: Callable[[Connection, GameRow
             found = conn.execute(sa_select(game_table).where(game_table.c.id == record_id)
                                  .with_for_update()).mappings().first()
             if found is None:
-                raise LookupError(f"record {record_id} was deleted before the fix could be stored")
+                raise NotFound(f"record {record_id} was deleted before the fix could be stored")
             current = GameRow(**found)
             raw, change = make(conn, current)
             if raw == current.raw:

@@ -53,6 +53,7 @@ class FileResult:
     path: str
     rows: list[Row] = field(default_factory=list)
     error: str | None = None  # the file could not be read at all
+    unopened: bool = False  # ... nor even opened (a FIFO, a file over the cap, no permission): as verify says it
     failures: list[str] = field(default_factory=list)  # records the verifier could not judge
     refused: list[str] = field(default_factory=list)  # records read, judged invalid, and not stored (FMT-6)
 
@@ -66,6 +67,7 @@ class ImportSummary:
     verdicts: Counter[str] = field(default_factory=Counter)  # records per verdict (verifier/judging/status.py)
     statuses: Counter[str] = field(default_factory=Counter)  # records per result status (GEN-8)
     unreadable: int = 0  # files
+    unopened: int = 0  # of those, files that could not even be opened
     not_stored: int = 0  # records of no game the archive knows (FMT-6)
     failed: int = 0
     errors: list[str] = field(default_factory=list)  # one line per unreadable file, refused or failed record
@@ -133,6 +135,7 @@ def process_file(path: str, settings: Settings = DEFAULTS) -> FileResult:
     records = read_records(path, settings=settings)  # as `verify` reads it (records/files.py)
     if isinstance(records, FileFailure):
         result.error = records.message
+        result.unopened = records.unopened
         return result
     add_rows(result, records, settings)
     release_file(path)  # after add_rows has returned: no record of the file is referenced any more
@@ -200,6 +203,7 @@ class Importer:
         s.files += 1
         if result.error is not None:
             s.unreadable += 1
+            s.unopened += result.unopened
             s.verdicts[VerdictClass.UNREADABLE.value] += 1
             s.errors.append(result.error)
         s.failed += len(result.failures)

@@ -15,6 +15,7 @@ from sqlalchemy import Engine
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
+from ...common.errors import InputError
 from ...verifier.judging.status import drawn
 from ..core.db import writer
 from ..core.models import AliasRow, GameRow
@@ -27,8 +28,8 @@ def aliases(session: Session) -> list[AliasRow]:
     return list(session.exec(select(AliasRow).order_by(col(AliasRow.canonical), col(AliasRow.key))))
 
 
-class AliasError(ValueError):
-    """An alias that cannot be made or removed (the CLI reports it and exits with 2)."""
+class AliasError(InputError):
+    """An alias that cannot be made or removed (an InputError: the CLI reports it and exits with 2)."""
 
 
 def add_alias(engine: Engine, name: str, others: Sequence[str]) -> list[tuple[str, str]]:

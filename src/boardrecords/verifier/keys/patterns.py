@@ -20,6 +20,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from ...common.errors import InputError
 from ...records.games import Game, MoveKind
 from ...records.model import Colour, Record
 from ...records.points import Point
@@ -39,8 +40,8 @@ _STATE_SHIFT = _IDX_BITS
 _PLY_SHIFT = _IDX_BITS + _STATE_BITS
 
 
-class PatternError(ValueError):
-    """A pattern that cannot be read or does not fit the board."""
+class PatternError(InputError):
+    """A pattern that cannot be read or does not fit the board (an InputError)."""
 
 
 # -- the pattern --------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from ...common.errors import InputError
 from ...records.games import Game, MoveKind
 from ...records.points import Point
 from ..judging.replay import Replay, Step
@@ -42,10 +43,10 @@ def dyer_signature(points: Mapping[int, Point | None], size: int) -> str | None:
 
 def signature_forms(signature: str, size: int) -> set[str]:
     """The signature as written in each of the board's symmetries (a signature typed by hand need not be the
-    normalised one); raises ValueError when it is not six points (or `--`) of a board of `size`."""
+    normalised one); raises InputError when it is not six points (or `--`) of a board of `size`."""
     text = signature.strip().lower()
     if len(text) != 2 * len(DYER_MOVES):
-        raise ValueError(f"a Dyer signature is {2 * len(DYER_MOVES)} letters (six points, -- for none), "
+        raise InputError(f"a Dyer signature is {2 * len(DYER_MOVES)} letters (six points, -- for none), "
                          f"not {signature!r}")
     pairs = [text[i:i + 2] for i in range(0, len(text), 2)]
     points: list[Point | None] = []
@@ -55,7 +56,7 @@ def signature_forms(signature: str, size: int) -> set[str]:
             continue
         c, r = _LETTERS.find(pair[0]), _LETTERS.find(pair[1])
         if not (0 <= c < size and 0 <= r < size):
-            raise ValueError(f"{pair!r} in a Dyer signature is not a point of a {size}x{size} board")
+            raise InputError(f"{pair!r} in a Dyer signature is not a point of a {size}x{size} board")
         points.append((c, r))
     return {"".join(_letters(None if p is None else sym.point(p)) for p in points) for sym in all_symmetries(size)}
 

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ...common.errors import InputError
 from ...records.games import SPECS, Game, MoveKind
 from ...records.model import Colour, Move, Record
 from ...records.notation import NotationError, parse_move_text, point_name
@@ -37,8 +38,9 @@ Rows = list[list[Colour | None]]
 OPENING_TURNS = SWAP_TURN[Game.CONVERSION_GO]
 
 
-class PositionError(ValueError):
-    """A position that cannot be had: a move that does not read, or is not legal, or a line too short."""
+class PositionError(InputError):
+    """A position that cannot be had (an InputError): a move that does not read, or is not legal, or a line too
+    short."""
 
 
 @dataclass(slots=True)

@@ -52,7 +52,9 @@ class Change:
 
 
 class IllegalMove(Exception):
-    """A move the rules do not allow: a stable code, the rule that decides it, and a one-line reason."""
+    """A move the rules do not allow: a stable code, the rule that decides it, and a one-line reason. Outside the
+    exception family on purpose: an illegal move is a finding of the replay (a problem of the verdict), not a
+    failure; where a move typed in must be legal, the caller raises PositionError for it."""
 
     def __init__(self, code: str, rule: str, message: str, point: Point | None = None) -> None:
         self.code = code
