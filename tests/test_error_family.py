@@ -19,6 +19,7 @@ OUTSIDE = {
     "boardrecords.records.charset.NeedsFallback": "the reader reads the record again as ISO-8859-1",
     "boardrecords.verifier.rules.engine.IllegalMove": "a finding of the replay (a problem), not a failure",
     "boardrecords.archive.store.curate.Unchanged": "an answer (nothing to change), not an error",
+    "boardrecords.archive.store.importer.ImportInterrupted": "Ctrl-C (a KeyboardInterrupt) with what was committed",
     # The CLI's own: what only its options and output files can get wrong.
     "boardrecords.cli.common.CommandError": "a command's usage, with its exit status",
     "boardrecords.cli.output_files.OutputError": "an output file that is not written",
@@ -85,7 +86,8 @@ def test_the_errors_the_library_raises_are_of_the_family() -> None:
     from boardrecords.archive.core.filters import FilterError
     from boardrecords.archive.store.curate import FixError
     from boardrecords.archive.tournaments.players import AliasError
-    from boardrecords.records.limits import InputRefused, SettingError
+    from boardrecords.common.settings import SettingError
+    from boardrecords.records.limits import InputRefused
     from boardrecords.records.model import FormatError
     from boardrecords.records.notation import NotationError
     from boardrecords.verifier.keys.patterns import PatternError

@@ -73,6 +73,19 @@ def test_search_refuses_what_it_cannot_answer(archive: Archive) -> None:
         archive.search(sort="bogus")
 
 
+def test_filters_given_by_name_are_read_as_the_faces_read_them(archive: Archive) -> None:
+    # Checked when the question is asked (Filters.parse), as the CLI's options and the web's parameters are.
+    with pytest.raises(InputError, match="--size 99: Go"):
+        archive.search(game="go", size=99)
+    with pytest.raises(InputError, match="verdict"):
+        archive.search(verdict="fine")
+    assert archive.search(game="go", verdict="PASS").to_json() == archive.search(
+        Filters(game="go-ing", verdict="pass")).to_json()
+    # A filter given by name joins the filters given whole.
+    both = archive.search(Filters(game="go-ing"), size=9)
+    assert both.games and all(g.game == "go-ing" and g.size == 9 for g in both.games)
+
+
 def test_record_is_the_show_commands_answer(archive: Archive, db: str) -> None:
     rid = archive.search(game="cation", limit=1).games[0].id
     assert rid is not None

@@ -178,7 +178,8 @@ def test_crosstable_refuses_its_three_formats_in_the_same_words(formats: tuple[s
 
 def test_each_family_class_has_its_status() -> None:
     from boardrecords.archive.core.filters import FilterError
-    from boardrecords.records.limits import InputRefused, SettingError
+    from boardrecords.common.settings import SettingError
+    from boardrecords.records.limits import InputRefused
     from boardrecords.records.model import FormatError
 
     expected = {

@@ -11,8 +11,6 @@ the commands' `--json` and the web application's `/api/` routes give. Errors are
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Self
 
@@ -52,30 +50,6 @@ if TYPE_CHECKING:
 PATTERN_MAX = 2000  # characters of a pattern's text (a 40x40 rectangle)
 
 
-@contextmanager
-def asked() -> Iterator[None]:
-    """The library's expected failures of a question (a filter, a move, a position, a pattern that cannot be
-    used, a stored record that no longer reads) as InputError, with their messages."""
-    from ..records.model import FormatError
-
-    try:
-        yield
-    except InputError:
-        raise
-    except ValueError as exc:
-        # Their modules are loaded here, on a failure only: a plain search does not load positions and patterns.
-        from ..records.notation import NotationError
-        from ..verifier.keys.patterns import PatternError
-        from ..verifier.keys.targets import PositionError
-        from .core.filters import FilterError
-
-        if not isinstance(exc, (FilterError, NotationError, PatternError, PositionError)):
-            raise
-        raise InputError(str(exc)) from exc
-    except FormatError as exc:
-        raise InputError(exc.describe()) from exc
-
-
 def game_of(name: str) -> Game:
     """The game named `name`, by any of its names (go, go-ing, ConversionGo...)."""
     found = game_from_name(name)
@@ -90,13 +64,17 @@ def game_named(name: str | None) -> str | None:
 
 
 def merged(filters: Filters | None, criteria: dict[str, Any]) -> Filters:
-    """The filters with the criteria given by name (Filters' fields) put in."""
+    """The filters with the criteria given by name (Filters' fields) put in, each checked and read as the faces'
+    filters are (`Filters.parse`: FilterError, an InputError, for a value that is not one)."""
+    if not criteria:
+        return filters or Filters()
     try:
-        return replace(filters or Filters(), **criteria)
+        given = Filters.parse(**criteria)
     except TypeError:
         known = list(Filters.__dataclass_fields__)
         unknown = ", ".join(sorted(set(criteria) - set(known)))
         raise InputError(f"no search filter {unknown} (the filters: {', '.join(known)})") from None
+    return replace(filters or Filters(), **{name: getattr(given, name) for name in criteria})
 
 
 def reference(pattern: Pattern, size: int) -> tuple[int, int]:
@@ -163,7 +141,7 @@ class Archive:
         from .core.search import count, search
 
         f = merged(filters, criteria)
-        with asked(), session_scope(self.engine) as session:
+        with session_scope(self.engine) as session:
             found = search(session, f, sort=sort, limit=limit or None, offset=offset, light=True)
             total = count(session, f) if (limit and len(found) == limit) or offset else len(found)
         return GamePage(found, total)
@@ -177,8 +155,7 @@ class Archive:
         found, _ = rows_by_ids(self.engine, [record_id])
         if not found:
             raise NotFound(f"no record {record_id} in the archive")
-        with asked():
-            return StoredRecord(found[0], stored_verdict(found[0], problems_of(self.engine, record_id)))
+        return StoredRecord(found[0], stored_verdict(found[0], problems_of(self.engine, record_id)))
 
     def position(self, moves: str | Target = "", filters: Filters | None = None, **criteria: Any) -> Target:
         """The position after `moves` (Q16,D4 or pd,dp from the start) on the board of the filters' game and
@@ -188,8 +165,7 @@ class Archive:
         if isinstance(moves, Target):
             return moves
         game, size = self.board(filters, **criteria)
-        with asked():
-            return target_of_moves(moves or "", game, size)
+        return target_of_moves(moves or "", game, size)
 
     def reached(self, moves: str | Target = "", filters: Filters | None = None, *, limit: int | None = DEFAULT_LIMIT,
                 offset: int = 0, **criteria: Any) -> ReachedPage:
@@ -203,10 +179,9 @@ class Archive:
         from .answers import ReachedPage
         from .positions.explore import count_at, games_at
 
-        with asked():
-            found = games_at(self.engine, at.key, f, limit=limit or 1_000_000_000, offset=offset)
-            if total is None:
-                total = count_at(self.engine, at.key, f) if (limit and len(found) == limit) or offset else len(found)
+        found = games_at(self.engine, at.key, f, limit=limit or 1_000_000_000, offset=offset)
+        if total is None:
+            total = count_at(self.engine, at.key, f) if (limit and len(found) == limit) or offset else len(found)
         return ReachedPage(at, found, total)
 
     def explore(self, moves: str | Target = "", filters: Filters | None = None, *, games: int = 0, offset: int = 0,
@@ -219,17 +194,16 @@ class Archive:
 
         f = merged(filters, criteria)
         at = self.position(moves, f)
-        with asked():
-            if at.game is Game.CONVERSION_GO and isinstance(moves, str) and not moves.strip():
-                from ..verifier.keys.targets import OPENING_TURNS
+        if at.game is Game.CONVERSION_GO and isinstance(moves, str) and not moves.strip():
+            from ..verifier.keys.targets import OPENING_TURNS
 
-                report = opening_report(self.engine, at.key, at.game.value, at.size, f, ply=OPENING_TURNS)
-                answer = Exploration(at, report["games"], openings=report)
-                known = None  # the openings' count is not the position's
-            else:
-                total, found = explore(self.engine, at.key, f)
-                answer = Exploration(at, total, found)
-                known = total
+            report = opening_report(self.engine, at.key, at.game.value, at.size, f, ply=OPENING_TURNS)
+            answer = Exploration(at, report["games"], openings=report)
+            known = None  # the openings' count is not the position's
+        else:
+            total, found = explore(self.engine, at.key, f)
+            answer = Exploration(at, total, found)
+            known = total
         if games:
             answer.reached = self._reached(at, f, limit=games, offset=offset, total=known)
         return answer
@@ -258,27 +232,26 @@ class Archive:
         if pattern is not None and len(pattern) > PATTERN_MAX:
             raise InputError(f"a pattern of at most {PATTERN_MAX} characters")
         board = None
-        with asked():
-            parse_anchor(anchor)
-            if pattern_from is not None:
-                if region is None:
-                    raise InputError("--pattern-from needs --region, e.g. --region Q16:T19")
-                record = pattern_from if isinstance(pattern_from, Record) else self.record(pattern_from).record
-                board = self._board_after(record, move)
-                found, origin = pattern_of_region(board, record.game, region, anchor=anchor)
-                game, size = record.game, record.size
-            else:
-                game, size = self.board(f)
-                found = parse_pattern(pattern or "", anchor)
-                origin = reference(found, size)
-                if region is not None:
-                    left, top, right, bottom = parse_region(region, game, size)
-                    if (right - left + 1, bottom - top + 1) != (found.width, found.height):
-                        raise InputError(f"the region {region!r} is not the pattern's {found.width}x{found.height}")
-                    if (left, top) in offsets(found, size):
-                        origin = (left, top)
-            result = search_pattern(self.engine, found, game, size, f, either_colour=either_colour,
-                                    plain_scan=self.settings.plain_scan)
+        parse_anchor(anchor)
+        if pattern_from is not None:
+            if region is None:
+                raise InputError("--pattern-from needs --region, e.g. --region Q16:T19")
+            record = pattern_from if isinstance(pattern_from, Record) else self.record(pattern_from).record
+            board = self._board_after(record, move)
+            found, origin = pattern_of_region(board, record.game, region, anchor=anchor)
+            game, size = record.game, record.size
+        else:
+            game, size = self.board(f)
+            found = parse_pattern(pattern or "", anchor)
+            origin = reference(found, size)
+            if region is not None:
+                left, top, right, bottom = parse_region(region, game, size)
+                if (right - left + 1, bottom - top + 1) != (found.width, found.height):
+                    raise InputError(f"the region {region!r} is not the pattern's {found.width}x{found.height}")
+                if (left, top) in offsets(found, size):
+                    origin = (left, top)
+        result = search_pattern(self.engine, found, game, size, f, either_colour=either_colour,
+                                plain_scan=self.settings.plain_scan)
         hits = result.hits[offset:offset + limit] if limit else result.hits[offset:]
         rows = games_by_id(self.engine, [h.game_id for h in hits]) if hits else {}
         shown = [(rows[h.game_id], h.moves) for h in hits if h.game_id in rows]
@@ -293,8 +266,7 @@ class Archive:
     def _board_after(record: Record, move: int | None) -> Rows:
         from ..verifier.keys.targets import board_after
 
-        with asked():
-            return board_after(record, move)
+        return board_after(record, move)
 
     def signature_search(self, signature: str, *, size: int | None = None, limit: int | None = DEFAULT_LIMIT,
                          offset: int = 0) -> GamePage:
@@ -329,7 +301,7 @@ class Archive:
         from .core.stats import game_stats, player_stats
 
         f = merged(filters, criteria)
-        with asked(), session_scope(self.engine) as session:
+        with session_scope(self.engine) as session:
             return Stats(game_stats(session, f), player_stats(session, f, limit=players))
 
     def players(self, game: str | None = None) -> Players:
@@ -480,15 +452,14 @@ class Archive:
         chosen = merged(filters, criteria)
         if chosen.empty:
             raise InputError("name record ids or give search filters")
-        with asked():
-            if confirm is not None:
-                with session_scope(engine) as session:
-                    n = count(session, chosen)
-                if not n:
-                    raise NotFound("no records match")
-                if not confirm(n):
-                    return []
-            deleted = delete_records(engine, chosen)
+        if confirm is not None:
+            with session_scope(engine) as session:
+                n = count(session, chosen)
+            if not n:
+                raise NotFound("no records match")
+            if not confirm(n):
+                return []
+        deleted = delete_records(engine, chosen)
         if not deleted and confirm is None:
             raise NotFound("no records match")
         return deleted

@@ -105,7 +105,8 @@ class ImportProgress:
 
 class ImportInterrupted(KeyboardInterrupt):
     """Ctrl-C during an import: every batch committed before it stays, and `summary.new` counts their records
-    (running the same import again stores the rest)."""
+    (running the same import again stores the rest). A KeyboardInterrupt, outside the error family on purpose:
+    code that stops on Ctrl-C stops on it too."""
 
     def __init__(self, summary: ImportSummary) -> None:
         super().__init__(f"interrupted after {summary.new} new records were committed")
