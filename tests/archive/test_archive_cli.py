@@ -295,21 +295,22 @@ def test_collections_store_each_game_tree_with_its_index(db_url: str, tmp_path: 
         assert run("export", r["id"], "--db", db_url).stdout_bytes == raw
 
 
-def test_record_by_id_gives_the_stored_record_and_its_row(imported, tmp_path: Path) -> None:
-    from boardrecords.archive.core.db import ArchiveError
-    from boardrecords.archive.store.access import record_by_id
+def test_a_stored_record_is_read_back_with_its_row(imported, tmp_path: Path) -> None:
+    from boardrecords.archive.front import Archive
+    from boardrecords.common.errors import ArchiveError, NotFound
 
     db, _, truth, _, _ = imported
     row = _search(db, "--game", "quentin", "--limit", "1")[0]
-    found = record_by_id(db, row["id"])
-    assert found is not None
-    record, game = found
-    assert record.raw == truth[row["sha256"]]["raw"]
-    assert (game.id, game.sha256, record.game.value) == (row["id"], row["sha256"], "quentin")
-    assert len(record.moves()) == row["moves"]
-    assert record_by_id(db, 10**6) is None
+    with Archive(db) as archive:
+        found = archive.record(row["id"])
+        record, game = found.record, found.row
+        assert record.raw == truth[row["sha256"]]["raw"]
+        assert (game.id, game.sha256, record.game.value) == (row["id"], row["sha256"], "quentin")
+        assert len(record.moves()) == row["moves"]
+        with pytest.raises(NotFound):
+            archive.record(10**6)
     with pytest.raises(ArchiveError):
-        record_by_id(str(tmp_path / "no-archive.db"), 1)
+        Archive(str(tmp_path / "no-archive.db"))
 
 
 def test_import_the_examples_folder(db_url: str, tmp_path: Path) -> None:

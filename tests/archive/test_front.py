@@ -86,6 +86,20 @@ def test_filters_given_by_name_are_read_as_the_faces_read_them(archive: Archive)
     assert both.games and all(g.game == "go-ing" and g.size == 9 for g in both.games)
 
 
+def test_export_gives_the_original_bytes_as_the_command_writes_them(archive: Archive, db: str) -> None:
+    go = archive.search(game="go", sort="id", limit=2).games
+    ids = [go[1].id, 10**6, go[0].id]
+    chosen = archive.export(ids)
+    assert [r.id for r in chosen.rows] == [go[1].id, go[0].id] and chosen.missing == [10**6]
+    assert chosen.collection() == run("export", go[1].id, go[0].id, "--db", db).stdout_bytes
+    assert [data for _, data in chosen.files()] == [r.raw for r in chosen.rows]
+    assert all(name.startswith(f"{r.id}.") for (name, _), r in zip(chosen.files(), chosen.rows, strict=True))
+    # Ids narrowed by filters; filters alone in the order asked.
+    assert archive.export(ids, game="cation").rows == []
+    cation = archive.export(game="cation", sort="-moves")
+    assert [r.id for r in cation.rows] == [g.id for g in archive.search(game="cation", sort="-moves", limit=None).games]
+
+
 def test_record_is_the_show_commands_answer(archive: Archive, db: str) -> None:
     rid = archive.search(game="cation", limit=1).games[0].id
     assert rid is not None

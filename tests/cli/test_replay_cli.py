@@ -196,7 +196,7 @@ def test_archive_id_replays_the_stored_record(rec, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "Move 5 of 5: Black B8 (Alice)" in result.output
     missing = run("replay", "999", "--db", db)
-    assert missing.exit_code == 1 and "no record with id 999" in missing.output
+    assert missing.exit_code == 1 and "no record 999" in missing.output
 
 
 def test_an_existing_file_named_like_an_id_wins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -313,6 +313,31 @@ class StoredRecord:
 
 
 @dataclass(slots=True)
+class Export:
+    """Stored records to write out (`export`): their whole rows (with the original bytes), in the order asked, and
+    the ids asked for that are not in the archive."""
+
+    rows: list[GameRow]
+    missing: list[int] = field(default_factory=list)
+
+    def collection(self, *, canonical: bool = False) -> bytes:
+        """Every record as one collection: the original bytes (byte for byte), or the writer's canonical form."""
+        from .core.export import record_bytes
+
+        return record_bytes(self.rows, canonical=canonical)
+
+    def files(self, *, canonical: bool = False) -> list[tuple[str, bytes]]:
+        """One file per record: its name (`ID.sgf` for records imported from .sgf files, else `ID.rec`) and its
+        bytes."""
+        from .core.export import file_name, record_bytes
+
+        return [(file_name(r, canonical=canonical), record_bytes([r], canonical=canonical)) for r in self.rows]
+
+    def to_json(self) -> list[GameJson]:
+        return [row_json(r) for r in self.rows]
+
+
+@dataclass(slots=True)
 class ReachedPage:
     """The games that reached a position (`reached`), one page of them, newest first: each with the move number
     where it first stood there and the move played next; `total` how many reached it in all."""

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         Events,
         EventTable,
         Exploration,
+        Export,
         GamePage,
         PatternAnswer,
         Players,
@@ -156,6 +157,26 @@ class Archive:
         if not found:
             raise NotFound(f"no record {record_id} in the archive")
         return StoredRecord(found[0], stored_verdict(found[0], problems_of(self.engine, record_id)))
+
+    def export(self, ids: Iterable[int] = (), filters: Filters | None = None, *, sort: str = "id",
+               limit: int | None = None, **criteria: Any) -> Export:
+        """The stored records to write out, whole (`records export`): those of `ids` (in that order, narrowed by
+        the filters when any are given; the ids not in the archive are listed in `missing`), else those the
+        filters and `criteria` select in the order `sort`, at most `limit` (None: all). With neither ids nor a
+        filter it gives every record."""
+        from .answers import Export
+        from .core.rows import rows, rows_by_ids
+
+        f = merged(filters, criteria)
+        wanted = list(ids)
+        if not wanted:
+            return Export(rows(self.engine, f, sort=sort, limit=limit or None))
+        found, missing = rows_by_ids(self.engine, wanted)
+        if not f.empty:
+            keep = {r.id for r in rows(self.engine, replace(f, ids=[r.id for r in found if r.id is not None]),
+                                       sort="id", limit=None)}
+            found = [r for r in found if r.id in keep]
+        return Export(found, list(dict.fromkeys(missing)))
 
     def position(self, moves: str | Target = "", filters: Filters | None = None, **criteria: Any) -> Target:
         """The position after `moves` (Q16,D4 or pd,dp from the start) on the board of the filters' game and

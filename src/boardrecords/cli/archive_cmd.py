@@ -31,7 +31,6 @@ from .common import (
     archive,
     make_console,
     note,
-    open_archive,
     print_json,
 )
 from .options import (
@@ -48,6 +47,7 @@ from .views.layout import Column
 from .views.words import plural, totals_line
 
 if TYPE_CHECKING:
+    from ..archive.answers import Export
     from ..archive.core.models import GameRow
     from ..archive.store.importer import ImportProgress
     from ..verifier.judging.analysis import Analysis
@@ -261,48 +261,35 @@ def export_cmd(
     limit: Annotated[int, typer.Option("--limit", help="At most this many records (0: all).", **number(0))] = 0,
 ) -> None:
     """Records out of the archive: their original bytes (byte for byte) or --canonical."""
-    from ..archive.core.export import record_bytes
-    from ..archive.core.rows import rows, rows_by_ids
-
     ids = ids or []
     if not ids and filters.empty and not everything:
         raise CommandError("name record ids, give search filters, or use --all")
-    with open_archive(db) as engine:
-        if ids:
-            found, missing = rows_by_ids(engine, ids)
-            found_ids = [r.id for r in found if r.id is not None]  # rows read back always have their id
-            extra = rows(engine, dataclasses.replace(filters, ids=found_ids), sort="id",
-                         limit=None) if not filters.empty else found
-            keep = {r.id for r in extra}
-            found = [r for r in found if r.id in keep]
-        else:
-            missing = []
-            found = rows(engine, filters, sort=sort, limit=limit or None)
+    with archive(db) as opened:
+        chosen = opened.export(ids, filters, sort=sort, limit=limit or None)
     # One error per problem: an id that is not there is said once, and "no records match" only of the others.
-    absent = [f"no record {i} in the archive" for i in dict.fromkeys(missing)]
-    if not found and absent and len(absent) == len(set(ids)):
+    absent = [f"no record {i} in the archive" for i in chosen.missing]
+    if not chosen.rows and absent and len(absent) == len(set(ids)):
         for line in absent[:-1]:
             note(f"error: {line}")
         raise CommandError(absent[-1], EXIT_FAILED)
     for line in absent:
         note(f"error: {line}")
-    if not found:
+    if not chosen.rows:
         raise CommandError("no records match", EXIT_FAILED)
     if output is None:
-        sys.stdout.buffer.write(record_bytes(found, canonical=canonical))
+        sys.stdout.buffer.write(chosen.collection(canonical=canonical))
         sys.stdout.buffer.flush()
     else:
-        written = _export_files(found, output, canonical=canonical, force=force)
+        written = _export_files(chosen, output, canonical=canonical, force=force)
         where = output if len(written) == 1 else str(Path(output)) + "/"
-        note(f"exported {plural(len(found), 'record')} to {where}")
-    if missing:
+        note(f"exported {plural(len(chosen.rows), 'record')} to {where}")
+    if chosen.missing:
         raise typer.Exit(EXIT_FAILED)
 
 
-def _export_files(found: Sequence[GameRow], output: str, *, canonical: bool, force: bool) -> list[Path]:
+def _export_files(chosen: Export, output: str, *, canonical: bool, force: bool) -> list[Path]:
     """Write the records to the file `output` (one collection) or, for a folder, one file per record: nothing is
     overwritten without `force`, no symlink is followed, and every file is renamed into place once complete."""
-    from ..archive.core.export import file_name, record_bytes
     from .output_files import OutputError, write_files
 
     out = Path(output)
@@ -314,9 +301,9 @@ def _export_files(found: Sequence[GameRow], output: str, *, canonical: bool, for
                 out.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise OutputError(f"cannot make the folder {out}: {exc.strerror or exc}") from None
-            items = [(out / file_name(r, canonical=canonical), record_bytes([r], canonical=canonical)) for r in found]
+            items = [(out / name, data) for name, data in chosen.files(canonical=canonical)]
         else:
-            items = [(out, record_bytes(found, canonical=canonical))]
+            items = [(out, chosen.collection(canonical=canonical))]
         return write_files(items, force=force)
     except OutputError as exc:
         raise CommandError(str(exc)) from None

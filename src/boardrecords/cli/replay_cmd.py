@@ -16,11 +16,10 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from ..common.errors import RecordsError
 from ..records.limits import STDIN
 from ..records.model import Record
 from ..render.game_lines import move_line
-from .common import EXIT_FAILED, CommandError, add_commands, archive_db, make_console, note, run_settings
+from .common import EXIT_FAILED, CommandError, add_commands, archive, make_console, note, run_settings
 from .options import DB_INT_MAX, ForceOption, SgfPointsOption, number
 from .views.boards import console_needs_ascii
 from .views.words import plural
@@ -49,18 +48,10 @@ def _read_path(path: Path, index: int | None) -> Record:
 
 
 def _read_archive(record_id: int, db: str | None) -> Record:
-    from ..archive.store.access import record_by_id
-
-    try:
-        found = record_by_id(archive_db(db), record_id)
-    except RecordsError:  # the archive's (2) or the stored record's (unreadable: 1), as every command says them
-        raise
-    except Exception as exc:  # a database error the archive did not wrap: a message, never a traceback
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise CommandError(f"cannot read the archive: {first}") from None
-    if found is None:
-        raise CommandError(f"no record with id {record_id} in the archive", EXIT_FAILED)
-    return found[0]
+    """The stored record `record_id`, read back from its original bytes: NotFound (1) when there is none, the
+    archive's errors (2) or the stored record's (unreadable: 1), as every command says them."""
+    with archive(db) as opened:
+        return opened.record(record_id).record
 
 
 def load_record(source: str, db: str | None, index: int | None) -> Record:
@@ -75,7 +66,7 @@ def load_record(source: str, db: str | None, index: int | None) -> Record:
     if source.strip().isdigit():
         record_id = int(source)
         if record_id > DB_INT_MAX:  # larger than any id a database holds (and than its integers)
-            raise CommandError(f"no record with id {source.strip()} in the archive", EXIT_FAILED)
+            raise CommandError(f"no record {source.strip()} in the archive", EXIT_FAILED)
         return _read_archive(record_id, db)
     raise CommandError(f"no such file: {source} (nor an archive id)")
 

@@ -13,7 +13,6 @@ from sqlalchemy import Engine, inspect
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import SQLModel
 
-from ...records.model import Record
 from ..core.db import (
     ArchiveError,
     create_text_index,
@@ -177,24 +176,3 @@ def _refuse_foreign(engine: Engine, where: str) -> None:
         if missing:
             raise ArchiveError(f"{where} holds an archive of an older layout (no {', '.join(missing[:3])}); import "
                                "the records into a new archive")
-
-
-def record_by_id(db: str | None, record_id: int) -> tuple[Record, GameRow] | None:
-    """The stored record `record_id` (read back from its original bytes) and its row; None when there is none.
-
-    `db` is a path or URL as `--db` takes it (None: records.db here; the commands give RECORDS_DB's value when there
-    is no --db). Raises ArchiveError when the archive cannot be opened, and FormatError if the stored bytes no
-    longer read (a reader change).
-    """
-    # The reader and the search (which the rows' module imports), only when a record is read back.
-    from ..core.rows import get_row
-    from ..core.stored import parse_row
-
-    engine = open_archive(db)
-    try:
-        row = get_row(engine, record_id)
-        if row is None:
-            return None
-        return parse_row(row), row
-    finally:
-        engine.dispose()
