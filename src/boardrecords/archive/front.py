@@ -93,14 +93,18 @@ def reference(pattern: Pattern, size: int) -> tuple[int, int]:
 
 
 class Archive:
-    """An archive on SQLite (a file path) or PostgreSQL (a SQLAlchemy URL), opened read-only unless `write`;
+    """An archive on SQLite (a file path; None: records.db in the current folder) or PostgreSQL (a SQLAlchemy URL),
+    opened read-only unless `write`;
     `create` makes a new one (and implies `write`). `settings` (common/settings.py) say which pattern scan runs,
     what an import reads (the size and record caps) and whether the writers keep the position index and the
     pattern change lists. Use it as a context manager, or call `close()`."""
 
-    def __init__(self, db: str, *, write: bool = False, create: bool = False, settings: Settings = DEFAULTS) -> None:
+    def __init__(self, db: str | None = None, *, write: bool = False, create: bool = False,
+                 settings: Settings = DEFAULTS) -> None:
+        from .core.db import DEFAULT_DB
         from .store.access import open_archive
 
+        db = db or DEFAULT_DB  # records.db in the current folder, as the commands default (no environment read)
         self.db = db
         self.settings = settings
         self.writable = write or create

@@ -7,7 +7,7 @@
   a traceback: `failure()` is the one translation, by EXIT_STATUSES (an unreadable file 1, a path that cannot be
   opened 2, the same from every command). `one_output()` refuses two output formats at once.
 - `archive` is the archive as an `Archive` (archive/front.py) that the commands ask (read-only unless they change
-  it), `open_archive` its engine: each a context manager, closed however the block ends.
+  it): a context manager, closed however the block ends.
 - `run_settings()`: the settings of the run (common/settings.py), read from the environment once, when the command
   starts.
 - Consoles: `make_console()`, standard output, and `make_console(stderr=True)`; colours off with NO_COLOR or
@@ -45,7 +45,6 @@ from ..render.safe_text import json_text, terminal
 from .views.layout import output_width
 
 if TYPE_CHECKING:
-    from sqlalchemy import Engine
 
     from ..archive.front import Archive
 
@@ -231,25 +230,11 @@ def one_output(**formats: bool) -> None:
 # -- the archive ----------------------------------------------------------------------------------------------
 
 @contextmanager
-def open_archive(db: str | None, *, create: bool = False, write: bool = False) -> Iterator[Engine]:
-    """The archive `db` (`--db`: a path or URL; None: RECORDS_DB, else records.db), disposed of when the block
-    ends (ArchiveError when it cannot be used: `reporting` ends the command with it)."""
-    from ..archive.store.access import open_archive as engine_of
-
-    engine = engine_of(archive_db(db), create=create, write=write)
-    try:
-        yield engine
-    finally:
-        engine.dispose()
-
-
-@contextmanager
 def archive(db: str | None, *, write: bool = False, create: bool = False) -> Iterator[Archive]:
     """The archive `db` (`--db`; None: RECORDS_DB, else records.db) as an Archive with the command's settings,
     read-only unless `write` (`create`: made when it is not there), closed when the block ends (ArchiveError when
     it cannot be used: `reporting` ends the command with it)."""
-    from ..archive.core.db import DEFAULT_DB
     from ..archive.front import Archive
 
-    with Archive(archive_db(db) or DEFAULT_DB, write=write, create=create, settings=run_settings()) as opened:
+    with Archive(archive_db(db), write=write, create=create, settings=run_settings()) as opened:
         yield opened

@@ -89,10 +89,9 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS) -> FastAPI:
     """The application over the archive `db` (a SQLite path or an SQLAlchemy URL; None: records.db here; `records
     serve` gives RECORDS_DB when there is no --db), with the limits and the scan of `settings`. Raises the
     archive's ArchiveError when it cannot be opened."""
-    from ..archive.core.db import DEFAULT_DB
     from ..archive.front import Archive
 
-    archive = Archive(db or DEFAULT_DB, settings=settings)  # read-only
+    archive = Archive(db, settings=settings)  # read-only
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
