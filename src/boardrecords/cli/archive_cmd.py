@@ -33,6 +33,7 @@ from .common import (
     note,
     print_json,
 )
+from .filter_options import with_filters
 from .options import (
     DbOption,
     JsonOption,
@@ -40,7 +41,6 @@ from .options import (
     SgfPointsJsonOption,
     number,
     whole_number,
-    with_filters,
 )
 from .tables import percent, print_table
 from .views.layout import Column

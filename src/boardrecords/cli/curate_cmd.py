@@ -21,7 +21,8 @@ from .common import (
     note,
     print_json,
 )
-from .options import DbOption, whole_number, with_filters
+from .filter_options import with_filters
+from .options import DbOption, whole_number
 from .views.words import plural
 
 

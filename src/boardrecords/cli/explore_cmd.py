@@ -26,7 +26,8 @@ from .common import (
     print_json,
     write_out,
 )
-from .options import CsvOption, DbOption, JsonOption, with_filters
+from .filter_options import with_filters
+from .options import CsvOption, DbOption, JsonOption
 from .tables import percent, print_table
 from .views.layout import Column
 from .views.words import plural

@@ -28,7 +28,8 @@ from .common import (
     print_json,
     write_out,
 )
-from .options import CsvOption, DbOption, JsonOption, number, with_filters
+from .filter_options import with_filters
+from .options import CsvOption, DbOption, JsonOption, number
 from .tables import (
     Extra,
     count_line,

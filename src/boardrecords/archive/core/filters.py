@@ -17,6 +17,7 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
+from ...common.bounds import DB_INT_MAX
 from ...common.errors import InputError
 from ...records.games import SPECS, Game, game_from_name
 from ...verifier.judging.status import ResultStatus, VerdictClass
@@ -24,7 +25,6 @@ from ...verifier.judging.status import ResultStatus, VerdictClass
 DEFAULT_LIMIT = 50
 SORT_NAMES = ("id", "date", "moves", "event", "round", "game", "size", "black", "white", "winner", "result", "verdict",
               "problems")
-DB_INT_MAX = 2**63 - 1  # the largest integer SQLite and PostgreSQL (bigint) compare with
 TEXT_MAX = 200  # a name, an event, a round, a text
 WORD_MAX = 40  # a game, a result, a verdict or status word
 DATE_MAX = 10  # 2017-05-03
