@@ -375,6 +375,28 @@ def test_an_uploaded_file_is_verified_and_nothing_is_stored(client, tmp_path):
     assert client.get("/verify").status_code == 200
 
 
+FORMATS = Path(__file__).parent.parent / "records" / "formats"
+
+
+@pytest.mark.parametrize(("sample", "name"), [("gib-utf8.gib", "game.gib"), ("ngf-euc-kr.ngf", "game.ngf"),
+                                              ("gib-euc-kr.gib", "renamed.txt"), ("ugi-shift-jis.ugi", "game.txt")])
+def test_fmt13_an_upload_in_a_servers_format_is_verified(client, sample, name):
+    """FMT-13: a Tygem GIB, WBaduk NGF or Pandanet file posted to `/api/verify` and to the page `/verify` is read and
+    verified as `records verify` reads it, by its content even when it is named `.txt`."""
+    src = FORMATS / sample
+    got = client.post("/api/verify", files={"file": (name, src.read_bytes())})
+    assert got.status_code == 200, got.text
+    done = CliRunner().invoke(cli, ["verify", "--json", str(src)])
+    want = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert len(got.json()) == 1 and [{k: v for k, v in r.items() if k != "file"} for r in got.json()] == \
+        [{k: v for k, v in r.items() if k != "file"} for r in want]
+    record = got.json()[0]
+    assert record["verdict"] == "pass" and record["game"] == "go-ing" and record["moves"] == {"replayed": 6, "total": 6}
+    assert record["players"]["black"] and record["players"]["white"]
+    page = client.post("/verify", files={"file": (name, src.read_bytes())})
+    assert page.status_code == 200 and "pass" in page.text and name in page.text
+
+
 @pytest.mark.parametrize("data", [b"", b"not a record at all"])
 def test_an_upload_that_does_not_read_is_a_400(client, data):
     got = client.post("/api/verify", files={"file": ("bad.sgf", data)})

@@ -44,7 +44,7 @@ from .options import (
 )
 from .tables import percent, print_table
 from .views.layout import Column
-from .views.words import plural, totals_line
+from .views.words import formats_line, plural, totals_line
 
 if TYPE_CHECKING:
     from ..archive.answers import Export
@@ -142,6 +142,7 @@ def import_cmd(
     table = Table(*shown_counts, title="import", header_style="bold", box=box.SIMPLE_HEAD)
     table.add_row(*(str(n) for n in shown_counts.values()))
     out.print(table)
+    out.print(Text(formats_line(summary.formats)))
     out.print(totals_line(Counter({VerdictClass(k): n for k, n in summary.verdicts.items()}),
                           Counter({ResultStatus(k): n for k, n in summary.statuses.items()})))
     _import_exit(summary.ok, bool(missing or summary.unopened))

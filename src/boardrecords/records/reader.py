@@ -366,6 +366,7 @@ class _ConvertedReader(_Reader):
                                     f"are not UTF-8; read as {charset_name(found.codec)}, {how}", Severity.WARNING,
                                     "FMT-11", pos=SourcePos(1, 1, 0)))
         for record in records:
+            record.file_format = found.kind
             record.diagnostics[:0] = notes
             if self.strict:
                 self.refuse_warnings(record)

@@ -23,6 +23,7 @@ from ...common.memory import give_back, release_file
 from ...common.settings import DEFAULTS, Settings
 from ...common.workers import default_workers, file_size, in_order
 from ...records.files import FileFailure, read_records, record_files, why_unopened
+from ...records.formats import FORMAT_NAMES
 from ...records.model import Record
 from ...verifier.judging.status import STATUS_ORDER, VERDICT_ORDER, VerdictClass
 from ..core.db import retrying, writer
@@ -56,6 +57,7 @@ class FileResult:
     unopened: bool = False  # ... nor even opened (a FIFO, a file over the cap, no permission): as verify says it
     failures: list[str] = field(default_factory=list)  # records the verifier could not judge
     refused: list[str] = field(default_factory=list)  # records read, judged invalid, and not stored (FMT-6)
+    format: str | None = None  # the file's format when it was read (FMT-13: `sgf`, `gib`, `ngf`, `ugf`)
 
 
 @dataclass(slots=True)
@@ -77,6 +79,7 @@ class ImportSummary:
     likely_duplicates: list[tuple[str, str]] = field(default_factory=list)
     skipped: int = 0  # likely duplicates kept out (`--skip-duplicates`)
     missing: list[str] = field(default_factory=list)  # one line per path named that could not be opened
+    formats: Counter[str] = field(default_factory=Counter)  # files read per format (FMT-13; records/formats)
 
     @property
     def ok(self) -> bool:
@@ -90,7 +93,8 @@ class ImportSummary:
                 "not_stored": self.not_stored, "failed": self.failed, "errors": self.errors,
                 "duplicate_sources": self.duplicate_sources,
                 "likely_duplicates": [{"source": where, "like": like} for where, like in self.likely_duplicates],
-                "skipped": self.skipped}
+                "skipped": self.skipped,
+                "formats": {name: self.formats[name] for name in FORMAT_NAMES}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +142,7 @@ def process_file(path: str, settings: Settings = DEFAULTS) -> FileResult:
         result.error = records.message
         result.unopened = records.unopened
         return result
+    result.format = records[0].file_format  # a file read holds at least one record (records/files.py)
     add_rows(result, records, settings)
     release_file(path)  # after add_rows has returned: no record of the file is referenced any more
     return result
@@ -207,6 +212,8 @@ class Importer:
             s.unopened += result.unopened
             s.verdicts[VerdictClass.UNREADABLE.value] += 1
             s.errors.append(result.error)
+        if result.format is not None:
+            s.formats[result.format] += 1
         s.failed += len(result.failures)
         s.errors.extend(result.failures)
         s.not_stored += len(result.refused)

@@ -1,5 +1,6 @@
 """The verdict vocabulary as every command shows it in a terminal (verifier/judging/status.py): the same words, the
-same colours; and counts in words. How a game ended, in words that need no terminal, is render/ending.py."""
+same colours; and counts in words (records per verdict, files per format). How a game ended, in words that need no
+terminal, is render/ending.py."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections import Counter
 
 from rich.text import Text
 
+from ...records.formats import FORMAT_NAMES
 from ...verifier.judging.status import STATUS_ORDER, VERDICT_ORDER, ResultStatus, VerdictClass
 
 
@@ -42,6 +44,13 @@ def totals_line(classes: Counter[VerdictClass], statuses: Counter[ResultStatus])
         for i, st in enumerate(shown_status):
             parts += [", " if i else "", Text(f"{statuses[st]} {st.value}", style=_STATUS_STYLE[st])]
     return Text.assemble(*parts)
+
+
+def formats_line(formats: Counter[str]) -> str:
+    """`read 12 files: 9 SGF, 2 GIB, 1 NGF`: how many files were read, and in which formats (FMT-13), the formats
+    in the order of FORMAT_NAMES and only those read."""
+    counts = ", ".join(f"{formats[key]} {name}" for key, name in FORMAT_NAMES.items() if formats[key])
+    return f"read {plural(sum(formats.values()), 'file')}" + (f": {counts}" if counts else "")
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:

@@ -18,6 +18,9 @@ from .common import BOM, Converted
 SUFFIXES = (".gib", ".ngf", ".ugf", ".ugi")
 _CONVERTERS: dict[str, Callable[[bytes, str | None], Converted]] = {
     "gib": gib.convert, "ngf": ngf.convert, "ugf": ugf.convert, "ugi": ugf.convert}
+# Every format a record file can be in, by the short name `Record.file_format` holds, with how people name it:
+# the order in which counts of files per format are shown.
+FORMAT_NAMES = {"sgf": "SGF", "gib": "GIB", "ngf": "NGF", "ugf": "UGF"}
 _HEAD = 8192  # the start of a file that recognition reads
 _FIRST_LINES = re.compile(rb"\r\n|\r|\n")
 
@@ -45,7 +48,11 @@ def convert(data: bytes, source: str | None = None) -> Converted | None:
     """The file as SGF text when it is in one of these formats (FormatError when it is and cannot be read), else
     None."""
     found = recognise(data, source)
-    return _CONVERTERS[found](data, source) if found is not None else None
+    if found is None:
+        return None
+    converted = _CONVERTERS[found](data, source)
+    converted.kind = found
+    return converted
 
 
-__all__ = ["SUFFIXES", "Converted", "convert", "recognise"]
+__all__ = ["FORMAT_NAMES", "SUFFIXES", "Converted", "convert", "recognise"]

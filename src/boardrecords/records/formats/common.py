@@ -43,6 +43,7 @@ class Converted:
     codec: str  # the charset the file was decoded in
     detected: bool  # the file names no charset and is not UTF-8: the codec is the one its bytes show
     notes: list[Note] = field(default_factory=list)
+    kind: str = ""  # the format's short name, as `recognise` gives it: `gib`, `ngf`, `ugf`
 
 
 class Lines:

@@ -1,0 +1,78 @@
+"""FMT-13 at `records import`: a folder of SGF files and of the servers' own formats (Tygem `.gib`, WBaduk `.ngf`,
+Pandanet `.ugf`/`.ugi`) is imported whole, and the summary counts the files read per format, in its line and in
+`--json`, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from boardrecords.archive.store.importer import process_file
+from boardrecords.cli.main import app
+
+from ..shared import EXAMPLES
+
+FORMATS = Path(__file__).parent.parent / "records" / "formats"
+ONE_OF_EACH = ("gib-utf8.gib", "ngf-euc-kr.ngf", "ugf-utf8.ugf", "ugi-shift-jis.ugi")
+SGF = ("capture-and-resignation.rec", "handicap.rec", "territory-walls.rec")
+
+
+def _folder(tmp_path: Path) -> Path:
+    """Three SGF records (`.rec`), one file of each other format (below a subfolder), and one file that is no record
+    at all: it is counted as unreadable, in no format."""
+    folder = tmp_path / "mixed"
+    (folder / "servers").mkdir(parents=True)
+    for name in SGF:
+        shutil.copy(EXAMPLES / "go" / name, folder / name)
+    for name in ONE_OF_EACH:
+        shutil.copy(FORMATS / name, folder / "servers" / name)
+    (folder / "broken.sgf").write_bytes(b"not a record at all")
+    return folder
+
+
+def run(*args: object):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def test_fmt13_import_counts_the_files_of_each_format(db_url: str, tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    done = run("import", folder, "--db", db_url, "-q", "--json")
+    assert done.exit_code == 1, done.output  # the broken file fails the import; the others are stored
+    summary = json.loads(done.stdout)
+    # `.ugi` is Pandanet's UGF under another name: counted as UGF.
+    assert summary["formats"] == {"sgf": 3, "gib": 1, "ngf": 1, "ugf": 2}
+    assert summary["files"] == 8 and summary["records"] == 7 and summary["new"] == 7
+    assert summary["verdicts"]["unreadable"] == 1
+    for key in ("files", "records", "new", "duplicates", "verdicts", "results", "not_stored", "failed", "errors",
+                "duplicate_sources", "likely_duplicates", "skipped"):
+        assert key in summary  # every key the summary had before the formats
+
+    again = run("import", folder, "--db", db_url, "-q")
+    assert "read 7 files: 3 SGF, 1 GIB, 1 NGF, 2 UGF\n" in again.stdout, again.output
+
+
+def test_fmt13_the_format_is_the_content_not_the_name(tmp_path: Path) -> None:
+    """A GIB file renamed `.txt` is still a GIB file (records/formats `recognise`); an SGF file named `.gib`, SGF."""
+    renamed = tmp_path / "game.txt"
+    shutil.copy(FORMATS / "gib-gb2312.gib", renamed)
+    assert process_file(str(renamed)).format == "gib"
+    named = tmp_path / "game.gib"
+    shutil.copy(EXAMPLES / "go" / "handicap.rec", named)
+    assert process_file(str(named)).format == "sgf"
+    broken = tmp_path / "broken.sgf"
+    broken.write_bytes(b"not a record at all")
+    assert process_file(str(broken)).format is None
+
+
+def test_fmt13_the_summary_line_names_only_the_formats_read(tmp_path: Path) -> None:
+    folder = tmp_path / "only-sgf"
+    folder.mkdir()
+    shutil.copy(EXAMPLES / "go" / "handicap.rec", folder / "one.rec")
+    done = run("import", folder, "--db", tmp_path / "a.db", "-q")
+    assert done.exit_code == 0, done.output
+    assert "read 1 file: 1 SGF\n" in done.stdout
+    assert json.loads(run("import", folder, "--db", tmp_path / "a.db", "-q", "--json").stdout)["formats"] == \
+        {"sgf": 1, "gib": 0, "ngf": 0, "ugf": 0}
