@@ -76,3 +76,14 @@ def test_fmt13_the_summary_line_names_only_the_formats_read(tmp_path: Path) -> N
     assert "read 1 file: 1 SGF\n" in done.stdout
     assert json.loads(run("import", folder, "--db", tmp_path / "a.db", "-q", "--json").stdout)["formats"] == \
         {"sgf": 1, "gib": 0, "ngf": 0, "ugf": 0}
+
+
+def test_fmt13_verify_of_a_folder_counts_the_files_of_each_format(tmp_path: Path) -> None:
+    """`records verify` on a folder says the same as the import of it, above its totals line."""
+    done = run("verify", "--no-color", _folder(tmp_path))
+    assert done.exit_code == 1  # the unreadable file
+    lines = done.stdout.splitlines()
+    at = lines.index("read 7 files: 3 SGF, 1 GIB, 1 NGF, 2 UGF")
+    assert lines[at + 1].startswith("7 records: 7 pass")
+    one = run("verify", "--no-color", FORMATS / "gib-utf8.gib", EXAMPLES / "go" / "handicap.rec")
+    assert "read 2 files: 1 SGF, 1 GIB" in one.stdout, one.output

@@ -41,6 +41,7 @@ class RecordVerdict:
     file: str
     index: int  # the record's place in its file, from 0
     verdict: Verdict
+    file_format: str = "sgf"  # the format of its file (FMT-13, records/formats: `sgf`, `gib`, `ngf`, `ugf`)
 
     @property
     def passes(self) -> bool:
@@ -108,7 +109,7 @@ def verify_records(path: str, records: list[Record], options: Options) -> Iterat
         record = records.pop()  # let each record go once it is judged
         verdict = verify(record, variations=options.variations, notation=options.notation,
                          require_complete=options.require_complete)
-        yield RecordVerdict(path, record.index, _settled(verdict))
+        yield RecordVerdict(path, record.index, _settled(verdict), record.file_format)
 
 
 def _settled(verdict: Verdict) -> Verdict:

@@ -23,7 +23,7 @@ from ...verifier.files import FileOutcome
 from ...verifier.judging.status import ResultStatus, VerdictClass
 from ...verifier.judging.verdict import Verdict
 from .layout import Column, fit, fitted_rows
-from .words import status_word, totals_line, verdict_word
+from .words import formats_line, status_word, totals_line, verdict_word
 
 if TYPE_CHECKING:
     from ...verifier.judging.analysis import Analysis
@@ -127,6 +127,7 @@ def render_summary(console: Console, outcomes: list[FileOutcome]) -> None:
     notes: list[Text] = []
     classes: Counter[VerdictClass] = Counter()
     statuses: Counter[ResultStatus] = Counter()
+    formats: dict[str, str] = {}  # the format of each file read (FMT-13), by file
     for outcome in outcomes:
         if isinstance(outcome, FileFailure):
             classes[VerdictClass.UNREADABLE] += 1
@@ -135,6 +136,7 @@ def render_summary(console: Console, outcomes: list[FileOutcome]) -> None:
             rows.append([Text(name), Text(""), Text(""), verdict_word(VerdictClass.UNREADABLE), Text(""), Text(rule)])
             notes.append(Text.assemble((name, "bold"), ": ", shown(outcome.message)))
             continue
+        formats.setdefault(outcome.file, outcome.file_format)
         verdict = outcome.verdict
         index = outcome.index
         name = shown(_relative(outcome.file, base)) + (f" #{index + 1}" if index else "")
@@ -166,6 +168,8 @@ def render_summary(console: Console, outcomes: list[FileOutcome]) -> None:
                                   title=Text(f"Verification of {shown(base or '.')}") if head else None))
     for note in notes:
         console.print(note)
+    if len(formats) > 1:  # files of a folder: how many of each format were read (one file's format says nothing)
+        console.print(Text(formats_line(Counter(formats.values()))))
     console.print(totals_line(classes, statuses))
 
 
