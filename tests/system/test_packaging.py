@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -41,3 +43,16 @@ def test_the_wheel_holds_the_compiled_scan(wheel):
 def test_the_console_command_is_records(wheel):
     entry = next(n for n in wheel.namelist() if n.endswith("entry_points.txt"))
     assert "records = boardrecords.cli.main:app" in wheel.read(entry).decode()
+
+
+@pytest.mark.skipif(not os.environ.get("RECORDS_TEST_INSTALLED"),
+                    reason="no plain install to try (RECORDS_TEST_INSTALLED: .ci/run makes one)")
+def test_the_public_api_imports_from_a_plain_install(tmp_path):
+    # The Python beside the installed command, run from an empty folder: nothing of the repository on its path.
+    python = Path(os.environ["RECORDS_TEST_INSTALLED"]).resolve().with_name("python")
+    code = ("import boardrecords, sys; from boardrecords import Archive, read_file, verify; "
+            "assert 'sqlalchemy' not in sys.modules; print(boardrecords.__file__)")
+    done = subprocess.run([str(python), "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert "site-packages" in done.stdout
