@@ -121,6 +121,15 @@ class Archive:
                  tb: TracebackType | None) -> None:
         self.close()
 
+    def version(self) -> int | None:
+        """The archive's change marker: a number that every committed change moves (an import, fix, undo, delete,
+        alias or reindex, by this process or another), read in one small query, so that answers kept from an equal
+        version still hold. None for an archive made before the marker that could not be written to add it: keep
+        nothing from it."""
+        from .core.state import read_version
+
+        return read_version(self.engine)
+
     # -- read questions ------------------------------------------------------------------------------------------
 
     def board(self, filters: Filters | None = None, **criteria: Any) -> tuple[Game, int]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import gc
 import logging
-from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -108,7 +107,9 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS) -> FastAPI:
     app.state.archive = archive
     app.state.settings = settings
     app.state.engine = archive.engine
-    app.state.game_pages = OrderedDict()  # pages.py: the game pages made last
+    from .pages import GamePages
+
+    app.state.game_pages = GamePages()  # the game pages made last, for the archive's version
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next: Any) -> Response:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
+from threading import Lock
 from typing import Annotated, Any, NamedTuple
 from urllib.parse import urlencode
 
@@ -63,6 +64,37 @@ class Listing(NamedTuple):
     total: int
 
 
+class GamePages:
+    """The game pages made last (at most GAME_PAGES_KEPT), for the one archive version they were made from: a page
+    asked for at another version is made again, and the pages of the old one are let go."""
+
+    def __init__(self) -> None:
+        self.version: int | None = None
+        self.pages: OrderedDict[int, str] = OrderedDict()
+        self.lock = Lock()  # the routes run in a pool of threads
+
+    def get(self, record_id: int, version: int | None) -> str | None:
+        """The kept page of `record_id` when it was made at `version` (None: an archive without a version, whose
+        pages are never kept)."""
+        with self.lock:
+            if version is None or version != self.version:
+                self.pages.clear()
+                self.version = version
+                return None
+            page = self.pages.get(record_id)
+            if page is not None:
+                self.pages.move_to_end(record_id)
+            return page
+
+    def put(self, record_id: int, version: int | None, page: str) -> None:
+        with self.lock:
+            if version is None or version != self.version:
+                return  # made from another version than the one kept (a request that began before a change)
+            self.pages[record_id] = page
+            while len(self.pages) > GAME_PAGES_KEPT:
+                self.pages.popitem(last=False)
+
+
 def render(template: str, **context: Any) -> HTMLResponse:
     return HTMLResponse(templates.get_template(template).render(**context))
 
@@ -112,11 +144,13 @@ def game_page(request: Request, archive: Asked,
     from ..render.svg import Geometry
     from ..verifier.judging.analysis import analyse
 
-    # The archive is read-only while it is served, so a game's page, once made, stays right: the last ones are kept.
-    kept: OrderedDict[int, str] = request.app.state.game_pages
-    if record_id in kept:
-        kept.move_to_end(record_id)
-        return HTMLResponse(kept[record_id])
+    # A game's page stays right while the archive is unchanged (another process may fix, import, delete or alias
+    # while it is served): the last ones made are kept, for the archive's version they were made from.
+    kept: GamePages = request.app.state.game_pages
+    version = archive.version()  # read before the record: a change after it leaves its page kept for the old one
+    page = kept.get(record_id, version)
+    if page is not None:
+        return HTMLResponse(page)
     stored = archive.record(record_id)
     row, verdict = stored.row, stored.verdict
     try:
@@ -134,9 +168,7 @@ def game_page(request: Request, archive: Asked,
         header=Markup(header_html(analysis, [("record", f"#{row.id}{source}")])),
         status=Markup(status_html(analysis)),
         moves=[p["label"] for p in data["positions"][1:]], data=Markup(script_json(data)))
-    kept[record_id] = page
-    while len(kept) > GAME_PAGES_KEPT:
-        kept.popitem(last=False)
+    kept.put(record_id, version, page)
     return HTMLResponse(page)
 
 

@@ -247,3 +247,13 @@ class PatternLineRow(SQLModel, table=True):
     black: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     white: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     changes: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
+class ArchiveStateRow(SQLModel, table=True):
+    """The archive's change marker: one row (id 1) whose `version` every writer moves in the transaction of its
+    change (archive/core/state.py), so that a reader keeping answers knows by one small query whether they hold."""
+
+    __tablename__ = "archive_state"
+
+    id: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    version: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))

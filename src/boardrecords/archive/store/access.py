@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from sqlalchemy import Engine, inspect
 from sqlalchemy.exc import DBAPIError, OperationalError
@@ -23,6 +23,7 @@ from ..core.db import (
     writer,
 )
 from ..core.models import GameRow  # and with it every table, on SQLModel.metadata
+from ..core.state import ensure_state, has_state
 
 # PostgreSQL: the advisory lock that makes the set-up of the tables one process's at a time.
 SCHEMA_LOCK = 7206522
@@ -37,6 +38,7 @@ def create_schema(engine: Engine) -> None:
             with _one_at_a_time(engine):
                 _give_back_free_pages(engine)
                 SQLModel.metadata.create_all(writer(engine))
+                ensure_state(engine)
                 create_text_index(engine)
                 prepare_positions(engine)
             return
@@ -99,7 +101,8 @@ def _give_back_free_pages(engine: Engine) -> None:
 
 def upgrade_schema(engine: Engine) -> None:
     """What a command that writes needs of an archive made by an older version: the position index's newer tables
-    and its migration (archive/positions/stage.py), without the merge or the tables only an import makes."""
+    and its migration (archive/positions/stage.py), and the change marker (archive/core/state.py), without the
+    merge or the tables only an import makes."""
     from ..core.models import PositionCountRow, PositionGameRow, PositionRow, PositionStageRow
     from ..positions.stage import upgrade_positions
 
@@ -107,6 +110,7 @@ def upgrade_schema(engine: Engine) -> None:
               for m in (PositionRow, PositionGameRow, PositionStageRow, PositionCountRow)]
     with _one_at_a_time(engine):
         SQLModel.metadata.create_all(writer(engine), tables=tables)
+        ensure_state(engine)
         upgrade_positions(engine)
 
 
@@ -134,8 +138,10 @@ def open_archive(db: str | None, *, create: bool = False, write: bool = False) -
         elif write:
             upgrade_schema(engine)
             add_missing_columns(engine)
-        elif set(ADDED_COLUMNS) - {c["name"] for c in inspect(engine).get_columns("game")}:
-            _upgrade_for_reading(db, where)
+        else:
+            lacking = bool(set(ADDED_COLUMNS) - {c["name"] for c in inspect(engine).get_columns("game")})
+            if lacking or not has_state(engine):
+                _upgrade_for_reading(db, where, columns=lacking)
     except OperationalError as exc:
         engine.dispose()
         raise ArchiveError(f"cannot reach database {where}: {first_line(exc.orig)}") from exc
@@ -145,15 +151,22 @@ def open_archive(db: str | None, *, create: bool = False, write: bool = False) -
     return engine
 
 
-def _upgrade_for_reading(db: str | None, where: str) -> None:
-    """An archive made before ADDED_COLUMNS, opened for reading: the columns are added (empty until `records
-    reindex`) through a short writing connection, since every read of a game row names them."""
+def _upgrade_for_reading(db: str | None, where: str, *, columns: bool) -> None:
+    """An archive made before ADDED_COLUMNS (`columns`) or before the change marker, opened for reading: what it
+    lacks is added (the columns empty until `records reindex`) through a short writing connection. The columns
+    must be there, since every read of a game row names them; the marker need not: an archive that cannot be
+    written to add it is read without it (Archive.version() is None, and the web application keeps no page)."""
     engine = make_engine(db, must_exist=True)
     try:
-        add_missing_columns(engine)
-    except DBAPIError as exc:
-        raise ArchiveError(f"{where} was made before the {', '.join(ADDED_COLUMNS)} column and cannot be written "
-                           f"to add it ({first_line(exc.orig)}): open it once where it can be written") from exc
+        if columns:
+            try:
+                add_missing_columns(engine)
+            except DBAPIError as exc:
+                raise ArchiveError(f"{where} was made before the {', '.join(ADDED_COLUMNS)} column and cannot be "
+                                   f"written to add it ({first_line(exc.orig)}): open it once where it can be "
+                                   "written") from exc
+        with suppress(DBAPIError):  # read as it is, without the marker
+            ensure_state(engine)
     finally:
         engine.dispose()
 

@@ -27,6 +27,7 @@ from ..core.db import retrying, writer
 from ..core.filters import Filters
 from ..core.models import GameRow, GameVersionRow, PatternLineRow, ProblemRow
 from ..core.search import conditions, name_plan
+from ..core.state import mark_changed
 from ..core.stored import parse_row
 from ..positions.stage import merge_pending, unindex, unstage
 from .record_rows import archive_rows, game_columns, write_index
@@ -64,6 +65,8 @@ def delete_records(engine: Engine, filters: Filters) -> list[int]:
                 if versions:
                     session.execute(delete(GameVersionRow).where(col(GameVersionRow.game_id).in_(chunk)))
                 session.execute(delete(GameRow).where(col(GameRow.id).in_(chunk)))
+            if ids:
+                mark_changed(session.connection())
             session.commit()
             return ids
 
@@ -261,6 +264,7 @@ def _replace(engine: Engine, record_id: int, make: Callable[[Connection, GameRow
             unstage(conn, [record_id])
             conn.execute(patterns_table.delete().where(patterns_table.c.game_id == record_id))
             write_index(conn, [(record_id, values)])
+            mark_changed(conn)
 
     try:
         retrying(run)

@@ -28,6 +28,7 @@ from ...records.model import Record
 from ...verifier.judging.status import STATUS_ORDER, VERDICT_ORDER, VerdictClass
 from ..core.db import retrying, writer
 from ..core.models import GameRow, ProblemRow
+from ..core.state import mark_changed
 from ..patterns.lines import PATTERNS
 from ..patterns.signatures import DuplicateKey, duplicate_key, stored_matches
 from ..positions.stage import merge_pending
@@ -374,5 +375,7 @@ def write_rows(engine: Engine, rows: Sequence[Row], now: dt.datetime) -> set[str
         if problems:
             conn.execute(insert(ProblemRow.__table__), problems)  # type: ignore[attr-defined]  # as above
         write_index(conn, [(ids[game["sha256"]], game) for game, _ in rows if game["sha256"] in ids])
+        if ids:  # a batch of records stored already changes nothing
+            mark_changed(conn)
 
     return set(ids)

@@ -18,6 +18,7 @@ from sqlmodel import Session, col
 
 from ..core.db import writer
 from ..core.models import GameRow, PatternLineRow, ProblemRow
+from ..core.state import mark_changed
 from ..core.stored import parse_row
 from ..positions.stage import merge_pending, unindex, unstage
 from ..positions.values import POSITIONS
@@ -88,6 +89,7 @@ def reindex(engine: Engine, *, batch: int = 500, on_batch: Callable[[int], None]
                 if problems:
                     conn.execute(problem_table.insert(), [{**p, "game_id": game_id} for p in problems])
             updated += sum(1 for _, stale, _ in verdicts if set(stale) != {"signature"})  # a signature only: no verdict
+            mark_changed(conn)
         done += len(ids)
         last = int(ids[-1] or 0)
         if on_batch is not None:

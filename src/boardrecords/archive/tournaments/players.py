@@ -20,6 +20,7 @@ from ...verifier.judging.status import drawn
 from ..core.db import writer
 from ..core.models import AliasRow, GameRow
 from ..core.names import has_alias_table, identity_key, load_identities, player_names
+from ..core.state import mark_changed
 
 
 def aliases(session: Session) -> list[AliasRow]:
@@ -63,6 +64,8 @@ def add_alias(engine: Engine, name: str, others: Sequence[str]) -> list[tuple[st
                 existing.canonical, existing.name, existing.player = canonical, other, name
             session.add(existing)
             made.append((key, canonical))
+        if made:
+            mark_changed(session.connection())
         session.commit()
     return made
 
@@ -82,6 +85,9 @@ def remove_alias(engine: Engine, name: str) -> int:
             rows = list(session.exec(select(AliasRow).where(col(AliasRow.canonical) == key)))
         for row in rows:
             session.delete(row)
+        if rows:
+            session.flush()
+            mark_changed(session.connection())
         session.commit()
     return len(rows)
 
