@@ -155,7 +155,9 @@ def test_fmt_13_broken_files_are_format_errors_never_tracebacks():
                               (b"\n\n", "empty.ngf", "header has 12 lines"),
                               (b"[Header]\nSize=x\n[Data]\n", "bad.ugf", "not a board size"),
                               (b"[Header]\n[Data]\nZZ,B1,1,0\n", "off.ugi", "not a point of the 19x19 board"),
-                              (b"\\HS\n\\HE\n\\GS\nSTO 0 1 3 3 3\n\\GE\n", "colour.gib", "colour 1 or 2")):
+                              (b"\\HS\n\\HE\n\\GS\nSTO 0 1 3 3 3\n\\GE\n", "colour.gib", "colour 1 or 2"),
+                              # a point beyond any board a record can write (its letters name 0..51)
+                              (b"\\HS\n\\HE\n\\GS\nSTO 0 1 1 3 99999999\n\\GE\n", "far.gib", "from 0 to 51")):
         with pytest.raises(FormatError) as caught:
             read_bytes(data, name)
         assert words in caught.value.message and caught.value.describe().startswith(name)

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, Self
 
 from ..common.errors import InputError, NotFound
 from ..common.settings import DEFAULTS, Settings
-from ..records.games import SPECS, Game, game_from_name, game_title
-from .core.filters import DEFAULT_LIMIT, Filters
+from ..records.games import SPECS, Game, game_title
+from .core.filters import DEFAULT_LIMIT, Filters, check_size, game_value
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
@@ -51,17 +51,10 @@ if TYPE_CHECKING:
 PATTERN_MAX = 2000  # characters of a pattern's text (a 40x40 rectangle)
 
 
-def game_of(name: str) -> Game:
-    """The game named `name`, by any of its names (go, go-ing, ConversionGo...)."""
-    found = game_from_name(name)
-    if found is None:
-        raise InputError(f"unknown game {name!r} (one of: {', '.join(g.value for g in Game)})")
-    return found
-
-
 def game_named(name: str | None) -> str | None:
-    """The game a listing is narrowed to, as stored (None: every game)."""
-    return None if name is None else game_of(name).value
+    """The game a listing is narrowed to, as stored (None: every game; FilterError, an InputError, for a name of
+    no game)."""
+    return None if name is None else game_value(name)
 
 
 def merged(filters: Filters | None, criteria: dict[str, Any]) -> Filters:
@@ -136,14 +129,11 @@ class Archive:
         """The board a position or a pattern is on: the filters' game (default Go) and size (default: the
         game's), checked against the sizes the game is played on."""
         f = merged(filters, criteria)
-        game = game_of(f.game) if f.game else Game.GO
-        spec = SPECS[game]
-        size = f.size or spec.default_size
+        game = Game(game_value(f.game)) if f.game else Game.GO
+        size = f.size or SPECS[game].default_size
         if size is None:
-            raise InputError(f"{spec.title} needs --size")
-        if not spec.min_size <= size <= spec.max_size:
-            raise InputError(f"--size {size}: {spec.title} is played on {spec.min_size}x{spec.min_size} to "
-                             f"{spec.max_size}x{spec.max_size} boards ({spec.size_rule})")
+            raise InputError(f"{SPECS[game].title} needs --size")
+        check_size(game, size)
         return game, size
 
     def search(self, filters: Filters | None = None, *, sort: str = "id", limit: int | None = DEFAULT_LIMIT,

@@ -6,6 +6,7 @@ Point = tuple[int, int]
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _INDEX = {c: i for i, c in enumerate(_LETTERS)}
+LETTER_COUNT = len(_LETTERS)  # columns and rows a point letter names: 0..51
 
 
 def letter_index(ch: str) -> int | None:

@@ -67,6 +67,14 @@ def vocabulary_word(text: str, vocabulary: type[StrEnum], option: str) -> str:
     raise FilterError(f"{option} {text!r}: one of {', '.join(m.value for m in vocabulary)}")
 
 
+def check_size(game: Game, size: int) -> None:
+    """FilterError unless `game` is played on boards of `size` (the one check of both faces and the Archive)."""
+    spec = SPECS[game]
+    if not spec.min_size <= size <= spec.max_size:
+        raise FilterError(f"--size {size}: {spec.title} is played on {spec.min_size}x{spec.min_size} to "
+                          f"{spec.max_size}x{spec.max_size} boards ({spec.size_rule})")
+
+
 def game_value(text: str) -> str:
     """The stored value of the game a user names (`go` -> `go-ing`)."""
     game = game_from_name(text)
@@ -260,11 +268,9 @@ class Filters:
         if game is not None:
             game = _checked(FILTER_BY_FIELD["game"], game)
             size = given.get("size")
-            spec = SPECS[Game(game)]
             # A size with its game is checked against that game's boards, the most precise thing to say.
-            if isinstance(size, int) and not spec.min_size <= size <= spec.max_size:
-                raise FilterError(f"--size {size}: {spec.title} is played on {spec.min_size}x{spec.min_size} to "
-                                  f"{spec.max_size}x{spec.max_size} boards ({spec.size_rule})")
+            if isinstance(size, int):
+                check_size(Game(game), size)
         values = {field: _checked(FILTER_BY_FIELD[field], value) for field, value in given.items()
                   if value is not None}
         if "opening" in values:

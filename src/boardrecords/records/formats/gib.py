@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from ..points import format_point
+from ..points import LETTER_COUNT, format_point
 from .common import Converted, Line, Lines, SgfText, korean_handicap, number, rank_text, show_points
 
 NAME = "Tygem GIB"
@@ -94,9 +94,10 @@ def _handicap(lines: Lines, sgf: SgfText, line: Line, text: str) -> None:
 
 def _move(lines: Lines, sgf: SgfText, line: Line, text: str) -> None:
     _, _, colour, x, y = _numbers(lines, line, text, 5, "STO 0 <move> <colour 1|2> <column> <row>")
-    if colour not in (1, 2) or x < 0 or y < 0:
-        raise lines.error(f"'{text[:40]}' is not a {NAME} move: expected colour 1 or 2 and a column and row from 0",
-                          line)
+    # A point off the 19x19 board is the verifier's to refuse (with its rule); one no record can write is not a move.
+    if colour not in (1, 2) or not (0 <= x < LETTER_COUNT and 0 <= y < LETTER_COUNT):
+        raise lines.error(f"'{text[:40]}' is not a {NAME} move: expected colour 1 or 2 and a column and row from 0 "
+                          f"to {LETTER_COUNT - 1}", line)
     sgf.move("B" if colour == 1 else "W", (x, y), line)
 
 
