@@ -87,3 +87,18 @@ def test_fmt13_verify_of_a_folder_counts_the_files_of_each_format(tmp_path: Path
     assert lines[at + 1].startswith("7 records: 7 pass")
     one = run("verify", "--no-color", FORMATS / "gib-utf8.gib", EXAMPLES / "go" / "handicap.rec")
     assert "read 2 files: 1 SGF, 1 GIB" in one.stdout, one.output
+
+
+def test_fmt13_an_export_keeps_the_format_of_the_original_bytes(db_url: str, tmp_path: Path) -> None:
+    """The original bytes of a GIB record are exported as `ID.gib`, not as a `.rec` that no reader of SGF takes;
+    `--canonical` writes SGF (`ID.rec`)."""
+    folder = _folder(tmp_path)
+    run("import", folder, "--db", db_url, "-q")
+    found = json.loads(run("search", "--db", db_url, "--json", "--limit", "0").stdout)
+    gib = next(g for g in found if g["source_file"].endswith(".gib"))
+    out = tmp_path / "out"
+    assert run("export", gib["id"], "--db", db_url, "-o", f"{out}/").exit_code == 0
+    assert (out / f"{gib['id']}.gib").read_bytes() == (FORMATS / "gib-utf8.gib").read_bytes()
+    assert run("export", gib["id"], "--db", db_url, "-o", f"{tmp_path / 'canon'}/", "--canonical").exit_code == 0
+    assert (tmp_path / "canon" / f"{gib['id']}.rec").read_bytes().startswith(b"(;")
+

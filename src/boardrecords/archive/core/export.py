@@ -7,10 +7,10 @@ output are separated by one newline, which keeps the result a readable collectio
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from pathlib import Path
+from pathlib import PurePath
 
+from ...records.formats import SUFFIXES
 from .models import GameRow
 from .stored import parse_row
 
@@ -30,14 +30,12 @@ def record_bytes(rows: Sequence[GameRow], *, canonical: bool = False) -> bytes:
     return SEPARATOR.join(r.raw for r in rows)
 
 
+# The suffixes an exported record's original bytes keep: a file of another format stays one (FMT-13).
+KEPT_SUFFIXES = (".sgf", *SUFFIXES)
+
+
 def file_name(row: GameRow, *, canonical: bool = False) -> str:
-    """`ID.sgf` for records imported from .sgf files, `ID.rec` otherwise (and for canonical output)."""
-    source = (row.source_file or "").lower()
-    return f"{row.id}{'.sgf' if source.endswith('.sgf') and not canonical else '.rec'}"
-
-
-def is_folder_target(out: Path, raw: str | None = None) -> bool:
-    """`-o` names a folder when it is one, or when it is written with a trailing slash."""
-    text = raw if raw is not None else str(out)
-    return out.is_dir() or text.endswith((os.sep, "/"))
-
+    """`ID.sgf` for records imported from .sgf files (`ID.gib`, `ID.ngf`... for the other formats, whose original
+    bytes are theirs), `ID.rec` otherwise and for canonical output."""
+    suffix = PurePath(row.source_file or "").suffix.lower()
+    return f"{row.id}{suffix if suffix in KEPT_SUFFIXES and not canonical else '.rec'}"

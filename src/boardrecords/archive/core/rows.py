@@ -14,11 +14,6 @@ from .models import GameRow, ProblemRow
 from .search import search
 
 
-def get_row(engine: Engine, record_id: int) -> GameRow | None:
-    with session_scope(engine) as session:
-        return session.get(GameRow, record_id)
-
-
 def problems_of(engine: Engine, record_id: int) -> list[ProblemRow]:
     with session_scope(engine) as session:
         stmt = select(ProblemRow).where(col(ProblemRow.game_id) == record_id).order_by(col(ProblemRow.id))
