@@ -51,6 +51,7 @@ from .source import RecordSource, SourceText
 _TREE_START = re.compile(rb"\(\s*(?:;|[A-Za-z]+\s*\[)")
 _EMPTY_TREES = re.compile(rb"(?:\(\s*\)\s*)+")
 _SETUP = ("AB", "AW", "AE", "PL")
+TOO_MANY_RECORDS = "too-many-records"  # the code of the FormatError of a file past `max_records`
 
 
 def read_bytes(data: bytes, source: str | None = None, *, strict: bool = False,
@@ -145,7 +146,8 @@ class _Reader:
         most = self.max_records
         while True:
             if most is not None and len(records) >= most:
-                raise self.error(None, "too-many-records")(
+                # Raised before the next tree is parsed: a file of many records is not read whole to be refused.
+                raise self.error(None, TOO_MANY_RECORDS)(
                     f"more than {most:,} game records in one file (set {ENV_MAX_RECORDS} to read more)", start)
             record, end = self.tree(start, len(records), notes)
             records.append(record)
