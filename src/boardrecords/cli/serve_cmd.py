@@ -10,6 +10,7 @@ import typer
 from .common import CommandError, add_commands, archive_db, note, run_settings
 from .options import DbOption
 
+
 def register(app: typer.Typer) -> None:
     add_commands(app, {"serve": serve_cmd})
 
