@@ -253,8 +253,8 @@ def export_cmd(
                                                     show_default=False, parser=whole_number(1))] = None,
     db: DbOption = None,
     output: Annotated[str | None, typer.Option("--output", "-o", help="A file (one collection) or a folder (one "
-                                               "file per record; a trailing / makes one). Default, and `-`: standard output (a file named - is "
-                                               "./-).")] = None,
+                                               "file per record; a trailing / makes one). Default, and `-`: "
+                                               "standard output (a file named - is ./-).")] = None,
     canonical: Annotated[bool, typer.Option("--canonical", help="The writer's canonical form instead of the "
                                             "original bytes.")] = False,
     everything: Annotated[bool, typer.Option("--all", help="Export every record.")] = False,

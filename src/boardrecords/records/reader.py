@@ -51,6 +51,11 @@ from .source import RecordSource, SourceText
 _TREE_START = re.compile(rb"\(\s*(?:;|[A-Za-z]+\s*\[)")
 _EMPTY_TREES = re.compile(rb"(?:\(\s*\)\s*)+")
 _SETUP = ("AB", "AW", "AE", "PL")
+# What the reader says of a record's place in its file rather than of its own bytes (`raw`): the notes of what
+# stands before it (the file's encoding, a byte-order mark, text before the first game tree) and after it (up to
+# the next game tree). Read back from `raw` alone, a record has none of them.
+NOTES_BEFORE = frozenset({"utf-16", "bom", "junk-before"})
+NOTES_AFTER = frozenset({"junk-after", "extra-paren", "empty-tree"})
 TOO_MANY_RECORDS = "too-many-records"  # the code of the FormatError of a file past `max_records`
 
 
@@ -200,6 +205,7 @@ class _Reader:
         props = root.properties
         record = Record(root=root, game=game, size=size, raw=self.raw(start, tree.end),
                         encoding=self.file_encoding or src.encoding, source=self.source, index=index)
+        record.start = self.text.line_col(start, src.encoding)
         diags = record.diagnostics
         diags.extend(Problem(code, message, severity, rule, pos=_pos(off, src))
                      for code, message, off, severity, rule in notes)

@@ -153,6 +153,8 @@ def game_values(record: Record, verdict: Verdict, *, source_file: str | None = N
         "problem_count": len(verdict.problems),
         "source_file": clean(source_file if source_file is not None else record.source),
         "source_index": record.index if source_index is None else source_index,
+        "source_line": record.start[0],
+        "source_column": record.start[1],
         "moves": moves,
         "opening": moves[:OPENING_CHARS],
         "search_text": clean(search_text(record)),

@@ -93,6 +93,10 @@ class GameRow(SQLModel, table=True):
 
     source_file: str | None = None
     source_index: int = 0
+    # Where `raw` starts in its file (line, column): the frame of the problems' positions, which `records reindex`
+    # keeps (None: imported before it was kept; read as 1, 1).
+    source_line: int | None = None
+    source_column: int | None = None
     # The Dyer signature (verifier/keys/signature.py), normalised over the board's symmetries: Go and Conversion Go.
     signature: str | None = Field(default=None, index=True)
 
