@@ -5,6 +5,7 @@ as GET, only the two Swagger UI files the OpenAPI page uses, nothing left beside
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -164,10 +165,8 @@ def test_a_streamed_body_is_stopped_as_soon_as_it_passes_the_cap(capped_server) 
             while sent < 64 << 20 and not head:
                 sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
                 sent += len(chunk)
-                try:
+                with contextlib.suppress(TimeoutError):
                     head = sock.recv(65536)
-                except TimeoutError:
-                    pass
         except (BrokenPipeError, ConnectionResetError):
             pass  # the server stopped reading
         if not head:
@@ -258,3 +257,32 @@ def test_the_server_leaves_nothing_beside_the_archive(examples_archive: Path, tm
         assert c.get("/games/1").status_code == 200
     assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.db"]
 
+
+
+# -- records serve --public-host ---------------------------------------------------------------------------------
+
+def test_serve_answers_for_its_public_host_names_only(examples_archive: Path) -> None:
+    import http.client
+
+    proc, url, _ = serve(examples_archive, "--public-host", "records.example.org", "--public-host", "10.1.2.3")
+    try:
+        where = url.split("//", 1)[1].rstrip("/")
+        host, port = where.rsplit(":", 1)
+        answers = {}
+        for name in (where, "records.example.org", "10.1.2.3:8000", "evil.example"):
+            conn = http.client.HTTPConnection(host, int(port), timeout=30)
+            conn.request("GET", "/api/players", headers={"Host": name})
+            answers[name] = conn.getresponse().status
+            conn.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    assert answers == {where: 200, "records.example.org": 200, "10.1.2.3:8000": 200, "evil.example": 421}
+
+
+@pytest.mark.parametrize("name", ["https://records.example.org", "records.example.org:443", "a b", ""])
+def test_a_public_host_that_is_no_host_name_is_one_line(examples_archive: Path, name: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "boardrecords.cli.main", "serve", "--db", str(examples_archive),
+                           "--port", "0", "--public-host", name], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: --public-host") and len(done.stderr.splitlines()) == 1, done.stderr

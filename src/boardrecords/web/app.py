@@ -34,7 +34,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..common.errors import ArchiveError, InputError, NotFound, RecordsError
 from ..common.settings import DEFAULTS, Settings
 from .assets import package_dir, replay_asset
-from .guards import HeadAsGet, HostCheck, OriginCheck, StorableQuery, UploadCap
+from .guards import LOCAL_HOSTS as LOCAL_HOSTS  # for `records serve`'s warning
+from .guards import HeadAsGet, HostCheck, OriginCheck, StorableQuery, UploadCap, checked_host_name
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
@@ -100,9 +101,13 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
     """The application over the archive `db` (a SQLite path or an SQLAlchemy URL; None: records.db here; `records
     serve` gives RECORDS_DB when there is no --db), with the limits and the scan of `settings`. It answers for the
     host names localhost, 127.0.0.1, [::1], `hosts` (the address it listens on) and `public_hosts` (a proxy's
-    public names, whose pages may also send uploads). Raises the archive's ArchiveError when it cannot be opened."""
+    public names, whose pages may also send uploads). Raises InputError for a name that is not a host name, the
+    archive's ArchiveError when it cannot be opened."""
     from ..archive.front import Archive
     from ..records.limits import describe_size
+
+    hosts = [checked_host_name(name, "--host") for name in hosts]
+    public_hosts = [checked_host_name(name, "--public-host") for name in public_hosts]
 
     archive = Archive(db, settings=settings)  # read-only
 

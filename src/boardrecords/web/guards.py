@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from ..archive.core.filters import FilterError, check_storable
+from ..common.errors import InputError
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -58,6 +59,16 @@ def host_name(netloc: str) -> str:
     if text.count(":") == 1:
         text = text.split(":", 1)[0]
     return text.rstrip(".")
+
+
+def checked_host_name(name: str, option: str) -> str:
+    """`name` as a host name the server answers for: InputError unless it is a bare name or address (no scheme,
+    port, path or user)."""
+    text = name.strip()
+    if not text or any(ch in text for ch in "/@ ?#") or host_name(text) != text.lower().strip("[]").rstrip("."):
+        raise InputError(f"{option} {name!r}: give a host name or address without a scheme or port "
+                         "(records.example.org, 192.168.1.5)")
+    return host_name(text)
 
 
 def shown_host(name: str) -> str:
