@@ -1,6 +1,6 @@
 """The web application of `records serve`: the archive, read-only, to a browser (pages) and to programs (`/api/`).
 
-- The archive is opened once, read-only (SQLite `mode=ro`, PostgreSQL read-only transactions), when the
+- The archive is opened once, read-only (SQLite `query_only`, PostgreSQL read-only transactions), when the
   application is made, as one `Archive` (archive/front.py) that every route asks (deps.py); a request never
   writes.
 - Safety: every page is a Jinja template with autoescape on, so every text from a record is escaped; the
