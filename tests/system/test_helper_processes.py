@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from ..shared import interruptible
+
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
 MAIN_PID = "RECORDS_MAIN_PID"  # what the command's helpers carry (worker_guard.py)
@@ -73,7 +75,7 @@ def wait_for_helpers(proc: subprocess.Popen[bytes], least: int) -> bool:
 def test_ctrl_c_while_the_helpers_start_is_one_line(many: Path, tmp_path: Path, after: float) -> None:
     """SIGINT to the whole process group (what Ctrl-C in a terminal does) from the moment the first helper exists
     through the fork server's start-up (it imports the modules, a second or two) and the workers' start."""
-    proc = start_import(many, tmp_path, start_new_session=True)
+    proc = start_import(many, tmp_path, start_new_session=True, preexec_fn=interruptible)
     if not wait_for_helpers(proc, 1):
         proc.kill()
         pytest.skip("the import ended before its helpers were seen")
