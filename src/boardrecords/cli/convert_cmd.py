@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .common import EXIT_FAILED, EXIT_USAGE, CommandError, add_commands, note, print_json, run_settings
 from ..records.formats import FORMAT_NAMES
+from .common import EXIT_FAILED, EXIT_USAGE, CommandError, add_commands, note, print_json, run_settings
 from .views.words import plural
 
 if TYPE_CHECKING:
@@ -73,7 +73,8 @@ def convert_command(
             if item.error is not None:
                 note(f"error: {item.error}")
             else:
-                note(f"{item.file} -> {item.output} ({plural(item.records, "record")}, {FORMAT_NAMES.get(item.format or "", item.format)}: "
+                shown = FORMAT_NAMES.get(item.format or "", item.format)
+                note(f"{item.file} -> {item.output} ({plural(item.records, 'record')}, {shown}: "
                      f"{', '.join(item.verdicts or [])})")
     if as_json:
         print_json([c.to_json() for c in done])
