@@ -45,7 +45,7 @@ from .properties import (
     read_size,
 )
 from .setup_stones import collect_setup
-from .source import RecordSource, SourceText
+from .source import MappedText, RecordSource, SourceText
 
 # A game tree: `(` then `;`, or `(` then the root's first property without its `;` (FMT-3, the Nihon Ki-in's files).
 _TREE_START = re.compile(rb"\(\s*(?:;|[A-Za-z]+\s*\[)")
@@ -347,6 +347,8 @@ class _ConvertedReader(_Reader):
         self.original = original
         self.converted = converted
         super().__init__(converted.sgf, source, strict, max_records)
+        if converted.lines:
+            self.text = MappedText(converted.sgf, source, converted.lines)
 
     @property
     def file_encoding(self) -> str | None:

@@ -68,7 +68,7 @@ def convert(data: bytes, source: str | None) -> Converted:
                           f"{'header' if mark == 'H' else 'game'} opened at line {line.number}: it is truncated "
                           "(moves and the result may be lost)", lines.end_line)
     _header(lines, sgf, header)
-    return Converted(sgf.text(), NAME, lines.codec, lines.detected, lines.notes)
+    return Converted(sgf.text(), NAME, lines.codec, lines.detected, lines.notes, lines=sgf.lines)
 
 
 def _numbers(lines: Lines, line: Line, text: str, count: int, shape: str) -> list[int]:
