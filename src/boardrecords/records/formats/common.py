@@ -14,15 +14,16 @@ from dataclasses import dataclass, field
 
 from ..charset import FALLBACK, codec_for, detect_codec
 from ..grammar import escape
-from ..model import FormatError, SourcePos
+from ..model import FormatError, Repair, SourcePos
 from ..points import format_point
 
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 BOM = b"\xef\xbb\xbf"
 RULE = "FMT-13"
 
-# (code, message, line, rule): a problem found while reading the file, made a Problem on the record.
-Note = tuple[str, str, int, str]
+# (code, message, line, rule, repair): a problem found while reading the file, made a Problem on the record; a value
+# read by a server's habit says what it was and what it became.
+Note = tuple[str, str, int, str, Repair | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,8 +93,8 @@ class Lines:
             pos = None
         return FormatError(message, pos, self.source, "syntax", RULE)
 
-    def warn(self, code: str, message: str, line: Line | int) -> None:
-        self.notes.append((code, message, line.number if isinstance(line, Line) else line, RULE))
+    def warn(self, code: str, message: str, line: Line | int, repair: Repair | None = None) -> None:
+        self.notes.append((code, message, line.number if isinstance(line, Line) else line, RULE, repair))
 
 
 def _decodes(data: bytes, codec: str) -> bool:

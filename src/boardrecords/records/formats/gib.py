@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from ..model import Repair
 from ..points import LETTER_COUNT, format_point
 from .common import Converted, Line, Lines, SgfText, korean_handicap, number, rank_text, show_points
 
@@ -89,7 +90,7 @@ def _handicap(lines: Lines, sgf: SgfText, line: Line, text: str) -> None:
         sgf.put("HA", str(count), line)
         sgf.put("AB", [format_point(p) for p in points], line)
         lines.warn("handicap-placed", f"handicap {count} (INI): the file does not list its stones; placed where "
-                   f"Tygem places them ({show_points(points)})", line)
+                   f"Tygem places them ({show_points(points)})", line, Repair("AB", text, show_points(points)))
 
 
 def _move(lines: Lines, sgf: SgfText, line: Line, text: str) -> None:
@@ -121,7 +122,7 @@ def _header(lines: Lines, sgf: SgfText, header: dict[str, tuple[str, Line]]) -> 
         (raw, tenths), line = komi
         sgf.put("KM", _tenths(tenths), line)
         lines.warn("komi-tenths", f"komi {raw} read as {_tenths(tenths)}: Tygem writes komi in tenths of a point",
-                   line)
+                   line, Repair("KM", raw, _tenths(tenths)))
     code = fields.get("GRLT") or fields.get("W")
     if code is not None:
         (written, result_code), where = code
@@ -181,7 +182,7 @@ def _result(lines: Lines, sgf: SgfText, raw: str, code: int, score: tuple[tuple[
     sgf.put("RE", value, line)
     tail = ", the score in tenths of a point" if read != raw else ""
     lines.warn("result-code", f"result {read} read as {value}: Tygem writes the result as a code "
-               f"({_RESULT_WORDS}){tail}", line)
+               f"({_RESULT_WORDS}){tail}", line, Repair("RE", read, value))
 
 
 __all__ = ["NAME", "convert", "sniff"]

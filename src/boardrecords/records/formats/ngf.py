@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from ..model import Repair
 from ..points import format_point
 from .common import Converted, Line, Lines, SgfText, korean_handicap, number, rank_text, show_points
 
@@ -160,7 +161,8 @@ def _placed(lines: Lines, sgf: SgfText, size: int, handicap: int, row: Line) -> 
     sgf.put("HA", str(handicap), row)
     sgf.put("AB", [format_point(p) for p in points], row)
     lines.warn("handicap-placed", f"handicap {handicap} (line {row.number}): the file does not list its stones; "
-               f"placed where WBaduk places them ({show_points(points)})", row)
+               f"placed where WBaduk places them ({show_points(points)})", row,
+               Repair("AB", row.text.strip(), show_points(points)))
 
 
 def _header_number(lines: Lines, row: Line, what: str, text: str | None = None) -> int:
@@ -182,7 +184,7 @@ def _komi(lines: Lines, sgf: SgfText, row: Line, handicap: int, text: str | None
     if handicap == 0 and komi == int(komi):
         komi += 0.5
         lines.warn("komi-half-point", f"komi {raw} read as {komi:g}: WBaduk writes the komi of an even game without "
-                   "its half point", row)
+                   "its half point", row, Repair("KM", raw, f"{komi:g}"))
     sgf.put("KM", f"{komi:g}", row)
 
 
@@ -213,4 +215,4 @@ def _result(lines: Lines, sgf: SgfText, row: Line) -> None:
         value = f"{winner}+{float(scores[-1]):g}" if scores else f"{winner}+"
     sgf.put("RE", value, row)
     lines.warn("result-sentence", f"the result '{sentence[:60]}' read as {value}: WBaduk writes the result as a "
-               "sentence", row)
+               "sentence", row, Repair("RE", sentence, value))

@@ -137,7 +137,7 @@ def _move(lines: Lines, row: Line, colour: int, x: int, y: int, size: int) -> tu
 
 def _main_line(root: _Entry) -> list[_Entry]:
     """The main line (each node's first child that is not the start of a variation), from the root down."""
-    out = []
+    out: list[_Entry] = []
     node = root
     while True:
         node.children.sort(key=lambda e: e.variation)  # the game's continuation first, then the variations

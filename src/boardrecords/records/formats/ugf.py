@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from ..model import Repair
 from ..points import format_point
 from .common import Converted, Line, Lines, SgfText, number, rank_text, show_points
 from .review import read_review
@@ -130,7 +131,8 @@ def _winner(lines: Lines, sgf: SgfText, value: str, line: Line) -> None:
     if how:
         known = "" if code else " (not one this reader knows: only the winner is read)"
         lines.warn("result-code", f"Winner={value[:40]} read as {result}: Pandanet writes how the game ended as a "
-                   f"letter (C, G, E a resignation, T on time, F by forfeit){known}", line)
+                   f"letter (C, G, E a resignation, T on time, F by forfeit){known}", line,
+                   Repair("RE", f"Winner={value}", result))
 
 
 def _data(lines: Lines, sgf: SgfText, rows: list[Line], size: int, handicap: int,
@@ -158,8 +160,10 @@ def _data(lines: Lines, sgf: SgfText, rows: list[Line], size: int, handicap: int
             s[0] == "B" and s[1] is not None for s in moves[:handicap]):
         # Some files list the handicap stones as Black's first moves: the first `handicap` of them are the setup.
         setup, moves = moves[:handicap], moves[handicap:]
+        shown = show_points([s[1] for s in setup if s[1] is not None])
         lines.warn("handicap-as-moves", f"Hdcp={handicap}: the first {handicap} stones are numbered as moves; read "
-                   f"as the handicap stones ({show_points([s[1] for s in setup if s[1] is not None])})", setup[0][2])
+                   f"as the handicap stones ({shown})", setup[0][2],
+                   Repair("AB", ", ".join(s[2].text.strip() for s in setup), shown))
     for colour in ("B", "W"):
         placed = [s for s in setup if s[0] == colour]
         if placed:
