@@ -43,12 +43,14 @@ def convert(data: bytes, source: str | None) -> Converted:
     header: dict[str, tuple[str, Line]] = {}
     sgf = SgfText(SIZE)
     section = None
+    seen = False  # a header or a game section opened
     opened: dict[str, Line] = {}
     for line in lines.lines:
         text = line.text.strip()
         if text in ("\\HS", "\\GS"):
             section = text[1]
             opened[section] = line
+            seen = True
             continue
         if text in ("\\HE", "\\GE"):
             opened.pop(text[1], None)
@@ -63,6 +65,9 @@ def convert(data: bytes, source: str | None) -> Converted:
             _move(lines, sgf, line, text)
         elif section == "G" and re.match(r"[A-Z]{3}\b", text):
             lines.warn("line-not-read", f"'{text[:40]}' is not a move this reader knows (STO): not read", line)
+    if not seen:
+        raise lines.error(f"no \\HS header and no \\GS game: not a {NAME} record (expected \\HS, the header, \\GS, "
+                          "the moves)", 1)
     for mark, line in opened.items():
         end = "\\HE" if mark == "H" else "\\GE"
         raise lines.error(f"the file ends at line {lines.end_line} before {end} closes the "

@@ -83,12 +83,16 @@ def convert(data: bytes, source: str | None) -> Converted:
     return Converted(sgf.text(), NAME, lines.codec, lines.detected, lines.notes, lines=sgf.lines)
 
 
-def _moves(lines: Lines, sgf: SgfText, rows: list[Line]) -> int:
-    """The `PM` lines' moves added to `sgf`; how many."""
+def _moves(lines: Lines, sgf: SgfText, rows: list[Line], *, only_moves: bool = True) -> int:
+    """The `PM` lines' moves added to `sgf`; how many. With `only_moves` every other line that is not blank is an
+    error (the newer form holds nothing but moves after its header)."""
     moves = 0
     for row in rows:
         text = row.text.strip()
         if not text.startswith("PM"):
+            if text and only_moves:
+                raise lines.error(f"'{text[:40]}' is not a {NAME} move: expected 'PM', two letters of the move "
+                                  "number, B or W, a column and a row", row)
             continue
         m = _MOVE.match(text)
         if m is None:
@@ -133,7 +137,7 @@ def _old_form(lines: Lines) -> Converted:
     _date(sgf, field[5][1], field[5][0])
     declared = _header_number(lines, field[10][1], "the number of moves", field[10][0])
     body = rows[len(header):]
-    moves = _moves(lines, sgf, body)
+    moves = _moves(lines, sgf, body, only_moves=False)
     if moves < declared:
         raise lines.error(f"the file ends at line {lines.end_line} after {moves} moves, and line 11 says "
                           f"{declared}: it is truncated", lines.end_line)

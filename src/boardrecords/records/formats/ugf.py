@@ -48,7 +48,7 @@ def convert(data: bytes, source: str | None) -> Converted:
         elif current is not None and text:
             current.append(line)
     if "header" not in opened:
-        raise lines.error(f"no [Header] section: expected a {NAME} record ([Header], then [Data])", None)
+        raise lines.error(f"no [Header] section: not a {NAME} record (expected [Header], then [Data])", 1)
     if "data" not in opened:
         raise lines.error(f"the file ends at line {lines.end_line} without a [Data] section: expected the moves "
                           "(it is truncated or holds no game)", lines.end_line)
