@@ -176,3 +176,21 @@ def test_property_converting_and_reading_back_keeps_every_move(kind, data):
     first, second = verify(record), verify(again)
     assert (second.verdict, second.status, second.moves_replayed) == (first.verdict, first.status,
                                                                       first.moves_replayed)
+
+
+def test_convert_loads_neither_the_archive_nor_the_web(tmp_path):
+    """convert needs no archive: SQLAlchemy, the archive's modules and the web stay unloaded (quick start-up)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, json, atexit\n"
+            "atexit.register(lambda: sys.__stderr__.write('MODULES ' + json.dumps(sorted(sys.modules)) + '\\n'))\n"
+            "from boardrecords.cli.main import app\n"
+            f"sys.argv = ['records', 'convert', {str(FORMATS / 'gib-utf8.gib')!r}, '-o', {str(tmp_path)!r}]\n"
+            "app()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    line = next(x for x in done.stderr.splitlines() if x.startswith("MODULES "))
+    loaded = set(json.loads(line.removeprefix("MODULES ")))
+    assert (tmp_path / "gib-utf8.sgf").exists()
+    assert not {m for m in loaded if m.split(".")[0] in ("sqlalchemy", "sqlmodel", "fastapi")}
+    assert not {m for m in loaded if m.startswith(("boardrecords.archive", "boardrecords.web"))}

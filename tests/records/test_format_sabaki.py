@@ -128,3 +128,14 @@ def test_fmt_13_the_older_ngf_form():
     while last.children:
         last = last.children[0]
     assert str(last.move) == "B[jn]" and last.get("C") == "黑中盘胜(现场消息)"  # IDB[211]: a comment on move 211
+
+
+def test_fmt_13_a_ugf_section_of_unknown_layout_is_left_out_with_a_warning(tmp_path):
+    """`[Figure]` (a newspaper file's diagrams): no published description or reader says what its lines mean."""
+    text = (SABAKI / "amateur.ugf").read_text() + "[Figure]\n.Fig,1,1,100\n.Text,1\n"
+    (tmp_path / "figure.ugf").write_text(text)
+    (record,) = read_file(tmp_path / "figure.ugf")
+    (warning,) = [d for d in record.diagnostics if d.code == "section-not-read"]
+    assert "[Figure] section (2 lines) is not read" in warning.message and warning.rule == "FMT-13"
+    assert warning.pos.line == text.splitlines().index("[Figure]") + 1
+    assert len(record.moves()) == 254

@@ -24,6 +24,7 @@ from .review import read_review
 NAME = "Pandanet UGF"
 _SECTION = re.compile(r"^\[([A-Za-z]+)\]\s*$")
 _RULES = {"JPN": "Japanese", "CHN": "Chinese", "KOR": "Korean"}
+_READ_SECTIONS = frozenset({"header", "data", "reviewnode", "reviewcomment"})
 _PASS = "YA"  # a pass, on every board (the file's [ReviewNode] writes the same moves as points beyond the board)
 _WINNER_CODES = {"C": "R", "G": "R", "E": "R", "T": "T", "F": "F"}
 
@@ -68,6 +69,12 @@ def convert(data: bytes, source: str | None) -> Converted:
     handicap = _header(lines, sgf, header)
     _data(lines, sgf, sections["data"], size, handicap, header)
     read_review(lines, sgf, sections, size)
+    for name, line in opened.items():
+        if name not in _READ_SECTIONS and sections[name]:
+            # No published description or reader says what their lines mean ([Figure]: a newspaper's diagrams).
+            count = len(sections[name])
+            lines.warn("section-not-read", f"the [{line.text.strip()[1:-1]}] section ({count} line"
+                       f"{'s' if count != 1 else ''}) is not read: its layout is not known", line)
     return Converted(sgf.text(), NAME, lines.codec, lines.detected, lines.notes, lines=sgf.lines)
 
 
