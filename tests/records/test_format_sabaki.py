@@ -139,3 +139,58 @@ def test_fmt_13_a_ugf_section_of_unknown_layout_is_left_out_with_a_warning(tmp_p
     assert "[Figure] section (2 lines) is not read" in warning.message and warning.rule == "FMT-13"
     assert warning.pos.line == text.splitlines().index("[Figure]") + 1
     assert len(record.moves()) == 254
+
+
+# -- a .ugi review written for the tests: its edge cases --------------------------------------------------------
+
+UGI_HEAD = ("[Header]\nSize=9\nHdcp=0,6.50\nWinner=B,C\nPlayerB=Ann,1d,,\nPlayerW=Bob,1d,,\n"
+            "[Data]\nEE,B1,1,0\nCG,W1,2,0\nGC,B1,3,0\n")  # rows from the bottom: ee, cc, gg
+
+
+def _ugi(tmp_path, body: str) -> Record:
+    (tmp_path / "r.ugi").write_text(UGI_HEAD + body)
+    (record,) = read_file(tmp_path / "r.ugi")
+    return record
+
+
+def test_a_nested_variation_and_comments_in_it(tmp_path):
+    record = _ugi(tmp_path, "[ReviewNode]\nNODE,1,0,0,0\nNODE,2,1,5,5\n  VARIATION,\n    NODE,5,2,7,7\n"
+                  "      VARIATION,\n        NODE,7,1,2,2\n      VARIATIONEND,\n    NODE,6,1,3,3\n"
+                  "  VARIATIONEND,\nNODE,3,2,3,7\nNODE,4,1,7,3\n[ReviewComment]\n.Comment,7\n deep\n.Comment,2\nfirst\n")
+    first = record.root.children[0]
+    assert str(first.move) == "B[ee]" and first.get("C") == "first"  # node 2: move 1
+    assert [str(c.move) for c in first.children] == ["W[cc]", "W[gc]"]  # the game's own move first
+    branch = first.children[1]
+    assert [str(c.move) for c in branch.children] == ["B[cg]", "B[bh]"]
+    assert branch.children[1].get("C") == "deep"
+    assert [str(m) for m in record.moves()] == ["B[ee]", "W[cc]", "B[gg]"]
+
+
+def test_a_review_that_is_not_the_game_is_left_out_with_a_warning(tmp_path):
+    record = _ugi(tmp_path, "[ReviewNode]\nNODE,1,0,0,0\nNODE,2,1,5,5\nNODE,3,2,4,4\n[ReviewComment]\n.Comment,2\nx\n")
+    (warning,) = [d for d in record.diagnostics if d.code == "review-not-read"]
+    assert "differs from [Data] at move 2" in warning.message
+    assert record.root.children[0].get("C") is None and not record.root.children[0].children[0].children[1:]
+
+
+def test_comments_without_review_nodes_and_on_nodes_not_there(tmp_path):
+    record = _ugi(tmp_path, "[ReviewComment]\n.Comment,1\nhello\n.Comment,3\non move two\n.Comment,99\nlost\n")
+    assert record.root.get("C") == "hello"
+    assert record.root.children[0].children[0].get("C") == "on move two"
+    codes = {d.code: d.message for d in record.diagnostics}
+    assert "2 comments" in codes["review-read"] and "nodes 99" in codes["review-not-read"]
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ("[ReviewNode]\nNODE,1,0,0,0\nVARIATIONEND,\n", "VARIATIONEND closes no VARIATION"),
+    ("[ReviewNode]\nNODE,1,0,0,0\nNODE,2,1,5,5\nVARIATION,\nNODE,3,2,1,1\n", "VARIATION not closed"),
+    ("[ReviewNode]\nNODE,1,0,0,0\nNODE,2,1,12,5\n", "is not a point of the 9x9 board"),
+    ("[ReviewNode]\nNODE,1,0,0,0\nNODE,two\n", "is not a [ReviewNode] line"),
+])
+def test_a_broken_review_is_an_error_on_its_line(tmp_path, body, words):
+    from boardrecords.records.model import FormatError
+
+    (tmp_path / "r.ugi").write_text(UGI_HEAD + body)
+    with pytest.raises(FormatError) as caught:
+        read_file(tmp_path / "r.ugi")
+    assert words in str(caught.value) and caught.value.pos is not None and caught.value.pos.line > 11

@@ -72,12 +72,12 @@ def read_review(lines: Lines, sgf: SgfText, sections: dict[str, list[Line]], siz
         else:
             node.props.append(("C", [text]))
     where = rows[0] if rows else next(iter(comments.values()))[1]
-    if not variations and len(lost) == len(comments):
-        return  # a [ReviewNode] that only repeats the game: nothing more to read
-    read = [f"{variations} variation{'s' if variations != 1 else ''}"] if rows else []
-    read.append(f"{len(comments) - len(lost)} comment{'s' if len(comments) - len(lost) != 1 else ''}")
-    lines.warn("review-read", f"the review read: {' and '.join(read)} ([ReviewNode] node N is move N - 1, "
-               "columns and rows counted from 1 at the lower left)", where)
+    kept = len(comments) - len(lost)
+    if variations or kept:  # (a [ReviewNode] that only repeats the game adds nothing to say)
+        read = [f"{variations} variation{'s' if variations != 1 else ''}"] if rows else []
+        read.append(f"{kept} comment{'s' if kept != 1 else ''}")
+        lines.warn("review-read", f"the review read: {' and '.join(read)} ([ReviewNode] node N is move N - 1, "
+                   "columns and rows counted from 1 at the lower left)", where)
     if lost:
         lines.warn("review-not-read", f"comments on nodes {', '.join(lost)}, which [ReviewNode] does not hold: not "
                    "read", where)
