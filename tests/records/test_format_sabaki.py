@@ -156,7 +156,8 @@ def _ugi(tmp_path, body: str) -> Record:
 def test_a_nested_variation_and_comments_in_it(tmp_path):
     record = _ugi(tmp_path, "[ReviewNode]\nNODE,1,0,0,0\nNODE,2,1,5,5\n  VARIATION,\n    NODE,5,2,7,7\n"
                   "      VARIATION,\n        NODE,7,1,2,2\n      VARIATIONEND,\n    NODE,6,1,3,3\n"
-                  "  VARIATIONEND,\nNODE,3,2,3,7\nNODE,4,1,7,3\n[ReviewComment]\n.Comment,7\n deep\n.Comment,2\nfirst\n")
+                  "  VARIATIONEND,\nNODE,3,2,3,7\nNODE,4,1,7,3\n"
+                  "[ReviewComment]\n.Comment,7\n deep\n.Comment,2\nfirst\n")
     first = record.root.children[0]
     assert str(first.move) == "B[ee]" and first.get("C") == "first"  # node 2: move 1
     assert [str(c.move) for c in first.children] == ["W[cc]", "W[gc]"]  # the game's own move first
