@@ -102,6 +102,14 @@ def test_search_finds_repaired_records_by_code_or_rule(tmp_path):
     assert found("FMT-14") == found("fmt-14") == ["fox.sgf"]
     assert found("komi-tenths") == found("FMT-13") == ["tygem.gib"]
     assert found("komi-odd") == []
+    from fastapi.testclient import TestClient
+
+    from boardrecords.web.app import create_app
+
+    web = TestClient(create_app(str(db)))
+    answer = web.get("/api/search", params={"problem": "FMT-14"})
+    assert answer.status_code == 200 and [Path(r["source_file"]).name for r in answer.json()] == ["fox.sgf"]
+    assert web.get("/api/search", params={"problem": "no such!"}).status_code == 400
     bad = run("search", "--db", db, "--problem", "no such!")
     assert bad.exit_code == 2 and "--problem" in bad.stderr and "Traceback" not in bad.output
 
