@@ -95,12 +95,12 @@ def score_checked(record: Record) -> tuple[bool, str | None]:
     """ING-9: whether a Go record's declared score is checked, and why not."""
     if record.game is not Game.GO:
         return True, None
-    if ruleset_key(record.rules) in _AREA_RULESETS:
+    if _ruleset_key(record.rules) in _AREA_RULESETS:
         return True, None
     return False, f"RU[{record.rules}] is not area scoring: the declared winner and margin are not checked (ING-9)"
 
 
-def ruleset_key(rules: str | None) -> str:
+def _ruleset_key(rules: str | None) -> str:
     """ING-9: a ruleset's name as the rule compares it (case, spaces, `-`, `/` and `_` ignored)."""
     return _RULESET_NOISE.sub("", (rules or "").lower())
 
@@ -228,8 +228,8 @@ def _explain(record: Record, run: Replay, outcome: Outcome) -> tuple[Explanation
         tries.append((Explanation(name, COMPENSATION, compensated, False), f"the {name} rules' handicap compensation",
                       f"the area count, Black {area.black:g} and White {area.white:g}, and White {points} more, "
                       f"one point for {which}; {komi}"))
-    named = ruleset_key(record.rules)
-    tries.sort(key=lambda t: ruleset_key(t[0].ruleset) != named)
+    named = _ruleset_key(record.rules)
+    tries.sort(key=lambda t: _ruleset_key(t[0].ruleset) != named)
     for explained, what, how in tries:
         if not _declares(record.result, Outcome.scored(explained.score, "")):
             continue
