@@ -100,20 +100,37 @@ def _problems(items: list[dict]) -> list[tuple]:
     return [(p["code"], p.get("line"), p.get("column"), p.get("message"), p.get("move")) for p in items]
 
 
+FORMATS = Path(__file__).parent.parent / "records" / "formats"
+OTHER_FORMATS = ("gib-utf8.gib", "ngf-euc-kr.ngf", "ugf-utf8.ugf")  # FMT-13: read through the SGF they convert to
+
+
 def test_reindex_gives_the_problems_verify_gives_for_the_same_file(tmp_path: Path) -> None:
     for name, data in FILES.items():
         (tmp_path / name).write_bytes(data)
-    paths = [tmp_path / name for name in FILES]
+    for name in OTHER_FORMATS:
+        (tmp_path / name).write_bytes((FORMATS / name).read_bytes())
+    paths = [tmp_path / name for name in (*FILES, *OTHER_FORMATS)]
     verified = [json.loads(line) for line in run("verify", "--json", *paths).stdout.splitlines() if line.strip()]
-    assert len(verified) == 4
+    assert len(verified) == 4 + len(OTHER_FORMATS)
     assert {"bom", "junk-before"} <= {p["code"] for p in verified[0]["problems"]}
     db = tmp_path / "a.db"
     run("import", "-q", "--db", db, *paths)
     assert run("reindex", "--db", db).exit_code == 0
     by_place = {(Path(v["file"]).name, v["index"]): v for v in verified}
-    for record_id in range(1, 5):
+    for record_id in range(1, len(verified) + 1):
         shown = json.loads(run("show", str(record_id), "--db", db, "--json").stdout)
         expected = by_place.pop((Path(shown["source_file"]).name, shown["source_index"]))
         assert _problems(shown["problems"]) == _problems(expected["problems"]), shown["source_file"]
         assert shown["verdict"] == expected["verdict"]
     assert not by_place
+
+
+def test_the_reader_says_where_a_records_bytes_start_in_its_file(tmp_path: Path) -> None:
+    """The frame reindex moves positions into: the game tree's line and column, and 1, 1 for a file of another
+    format, whose bytes the archive keeps whole (FMT-13)."""
+    from boardrecords.records.reader import read_bytes, read_file
+
+    assert [r.start for r in read_bytes(FILES["bom.sgf"])] == [(3, 1)]
+    assert [r.start for r in read_bytes(FILES["multi.sgf"])] == [(1, 1), (3, 3), (6, 1)]
+    for name in OTHER_FORMATS:
+        assert read_file(FORMATS / name)[0].start == (1, 1), name

@@ -376,6 +376,7 @@ class _ConvertedReader(_Reader):
                                     "FMT-11", pos=SourcePos(1, 1, 0)))
         for record in records:
             record.file_format = found.kind
+            record.start = (1, 1)  # its bytes are the whole file, read back the same way
             record.diagnostics[:0] = notes
             if self.strict:
                 self.refuse_warnings(record)
