@@ -65,12 +65,19 @@ def test_a_post_from_another_sites_page_is_a_403(client: TestClient, route: str)
         got = _upload(client, route, origin=origin, host="localhost:8000")
         assert got.status_code == 403, origin
         assert "another site" in got.json()["error"]
+    # A sandboxed frame of another site sends `null`; the browser says where the page is.
+    assert _upload(client, route, origin="null", host="localhost:8000",
+                   **{"sec-fetch-site": "cross-site"}).status_code == 403
+    assert _upload(client, route, host="localhost:8000", **{"sec-fetch-site": "cross-site"}).status_code == 403
 
 
 @pytest.mark.parametrize("route", ["/api/verify", "/verify"])
 def test_a_post_from_the_servers_own_pages_or_a_program_passes(client: TestClient, route: str) -> None:
     assert _upload(client, route, host="localhost:8000").status_code == 200  # a program: no Origin
     assert _upload(client, route, origin="http://localhost:8000", host="localhost:8000").status_code == 200
+    # The server's own form under its Referrer-Policy no-referrer: the browser sends `Origin: null`.
+    assert _upload(client, route, origin="null", host="localhost:8000",
+                   **{"sec-fetch-site": "same-origin"}).status_code == 200
     # Behind a proxy: the page is the proxy's public name, on its own scheme and port.
     assert _upload(client, route, origin="https://go.example.org", host="127.0.0.1:8000").status_code == 200
 

@@ -5,8 +5,10 @@ the application's `{"error": ...}` JSON:
   port, and the names `records serve` was given (`--host`, `--public-host`); any other name is a 421, so that a
   page whose name was made to point at this machine (DNS rebinding) cannot read the archive from a visitor's
   browser.
-- `OriginCheck`: a POST that says it comes from another site's page (`Origin`) is a 403; one without `Origin` (a
-  program) or from the server's own pages (the same origin, or a `--public-host` name) passes.
+- `OriginCheck`: a POST that says it comes from another site's page (`Origin`, or the browser's `Sec-Fetch-Site:
+  cross-site`) is a 403; one without `Origin` (a program) or from the server's own pages (the same origin, or a
+  `--public-host` name; `Origin: null` with `Sec-Fetch-Site: same-origin`, what the server's own form sends under
+  its no-referrer policy) passes.
 - `UploadCap`: a POST body larger than the upload cap is a 413: at once when its `Content-Length` says so, else as
   soon as the bytes read pass the cap; the body is kept in memory up to the cap, so nothing of it reaches the disk.
 - `HeadAsGet`: `HEAD` is answered as `GET` without the body.
@@ -99,8 +101,9 @@ class HostCheck:
 
 
 class OriginCheck:
-    """A request other than GET or HEAD whose `Origin` is neither this server's own (the scheme-less `Host` it was
-    sent to) nor one of the public names `public` (a proxy's, any scheme and port) is a 403."""
+    """A request other than GET or HEAD whose `Origin` is neither this server's own (the `Host` it was sent to) nor
+    one of the public names `public` (a proxy's, any scheme and port), or that the browser says comes from another
+    site (`Sec-Fetch-Site: cross-site`), is a 403."""
 
     def __init__(self, app: App, public: Iterable[str] = ()) -> None:
         self.app = app
@@ -109,16 +112,23 @@ class OriginCheck:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] not in ("GET", "HEAD"):
             origin = header(scope, b"origin")
-            if origin is not None and not self.allowed(origin, header(scope, b"host") or ""):
-                await refuse(send, 403, f"a page of another site (Origin {origin[:100]!r}) may not send requests "
-                                        "here: use this server's own pages, or a program without an Origin header")
+            fetched_from = header(scope, b"sec-fetch-site")  # what the browser says of the page that sent it
+            if fetched_from == "cross-site" or (origin is not None and not self.allowed(
+                    origin, header(scope, b"host") or "", fetched_from)):
+                said = f"Origin {origin[:100]!r}" if origin is not None else "Sec-Fetch-Site: cross-site"
+                await refuse(send, 403, f"a page of another site ({said}) may not send requests here: use this "
+                                        "server's own pages, or a program without an Origin header")
                 return
         await self.app(scope, receive, send)
 
-    def allowed(self, origin: str, host: str) -> bool:
+    def allowed(self, origin: str, host: str, fetched_from: str | None) -> bool:
+        if origin.strip() == "null":
+            # The server's own form sends `null`: its pages' Referrer-Policy is no-referrer. A sandboxed frame or a
+            # page of a file sends it too; the browser's Sec-Fetch-Site tells them apart.
+            return fetched_from == "same-origin"
         parts = urlsplit(origin.strip())
         if parts.scheme not in ("http", "https") or not parts.netloc:
-            return False  # `null` (a sandboxed frame, a file) and anything else that names no site
+            return False
         return parts.netloc.lower() == host.strip().lower() or host_name(parts.netloc) in self.public
 
 
