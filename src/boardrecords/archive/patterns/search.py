@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, Engine, Select, Table, bindparam, select
 
+from ...common.settings import DEFAULT_TENUKI, TENUKI_GAPS
 from ...records.games import Game
 from ...verifier.keys.patterns import Pattern, Placement, local_points, placements
 from ...verifier.keys.scan import Hit, Scan
@@ -61,9 +62,9 @@ class PatternContinuation:
 
     In `PatternResult.next_moves` (the move right after): -1 and the width/height are the points around the
     pattern, and `local` None is a move elsewhere (or a pass, a swap, a sweep). In `PatternResult.continuations`
-    (the first move in the pattern's region, however many moves later, as Kombilo counts): `local` is inside the
-    rectangle, `tenuki` counts the hits where other moves came between, and `local` None (colour "") the
-    appearances after which the line ended with no move in the region."""
+    (the first move in the pattern's region, however many moves later): `local` is inside the rectangle, `tenuki`
+    counts the hits where it came later than the search's tenuki count allows (TENUKI_GAPS), and `local` None
+    (colour "") the appearances after which the line ended with no move in the region."""
 
     colour: str
     local: tuple[int, int] | None
@@ -92,10 +93,11 @@ class PatternResult:
     size: int
     placements: list[Placement]
     hits: list[GameHits]  # game id order, newest first
-    continuations: list[PatternContinuation]  # the first move in the region (Kombilo's count)
+    continuations: list[PatternContinuation]  # the first move in the region
     next_moves: list[PatternContinuation]  # the move right after, in or around the pattern or elsewhere
     scanned: int = 0  # games whose change list was read
     considered: int = 0  # games of the game, size and filters
+    tenuki: str = DEFAULT_TENUKI  # how the continuations' tenuki were counted (a key of TENUKI_GAPS)
 
     @property
     def appearances(self) -> int:
@@ -179,12 +181,14 @@ def _ordered(conts: Iterable[PatternContinuation]) -> list[PatternContinuation]:
 
 
 def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: Filters, *,
-                   either_colour: bool = False, margin: int = 1, plain_scan: bool = False) -> PatternResult:
+                   either_colour: bool = False, margin: int = 1, plain_scan: bool = False,
+                   tenuki: str = DEFAULT_TENUKI) -> PatternResult:
     """Every appearance of `pattern` in the archive's games of `game` and `size` that pass the filters, what was
     played right after it in or around it (`margin` points around the rectangle: `next_moves`), and the first move
-    played in its region after it however many moves later (`continuations`; `tenuki` when other moves came
-    between, `local` None when the line ended first). `plain_scan` runs the plain scan, not the compiled one
-    (`Settings.plain_scan`)."""
+    played in its region after it however many moves later (`continuations`; `tenuki` when it came more than
+    TENUKI_GAPS[tenuki] moves after the appearance, `local` None when the line ended first). `plain_scan` runs the
+    plain scan, not the compiled one (`Settings.plain_scan`)."""
+    gap = TENUKI_GAPS[tenuki]
     found = placements(pattern, game, size, either_colour=either_colour)
     scan = Scan(pattern, found, size, plain=plain_scan)
     lines, plies_of, considered, scanned = _found_lines(engine, scan, game, size, f)
@@ -231,7 +235,7 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
             if in_reg is None:
                 in_reg = in_region[(k, rpoint, rcolour)] = region_continuation(k, rpoint, rcolour)
             in_reg.count(gid, win, found[k].swapped)
-            if rply > ply + 1:
+            if rply > ply + gap:
                 in_reg.tenuki += 1
             if ply >= plies:
                 continue  # the line ends there
@@ -242,4 +246,4 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
             c, swapped = known
             c.count(gid, win, swapped)
     return PatternResult(game, size, found, hits, _ordered(region_conts.values()), _ordered(conts.values()),
-                         scanned=scanned, considered=considered)
+                         scanned=scanned, considered=considered, tenuki=tenuki)
