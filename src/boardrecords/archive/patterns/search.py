@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import ColumnElement, Engine, Select, Table, bindparam, select
+from sqlalchemy import ColumnElement, Connection, Engine, Select, Table, bindparam, select
 
 from ...common.settings import DEFAULT_TENUKI, TENUKI_GAPS
 from ...records.games import Game
@@ -75,17 +75,6 @@ class PatternContinuation:
     tenuki: int = 0
     _last: int = -1  # the last game counted in `games`
 
-    def count(self, game_id: int, winner: str | None, swapped: bool) -> None:
-        self.hits += 1
-        if self._last != game_id:  # a game's appearances come together: it counts once
-            self._last = game_id
-            self.games += 1
-        if winner in ("B", "W"):
-            if (winner == "B") != swapped:
-                self.black_wins += 1
-            else:
-                self.white_wins += 1
-
 
 @dataclass(slots=True)
 class PatternResult:
@@ -129,14 +118,31 @@ def _found_lines(engine: Engine, scan: Scan, game: Game, size: int, f: Filters
     seen = _Seen()
     masks = (p.c.game_id, p.c.black, p.c.white)
     with engine.connect() as conn:
-        sample = list(conn.execute(_lines(engine, game, size, f, *masks).limit(SAMPLE)))
+        sample = list(_driver_rows(conn, _lines(engine, game, size, f, *masks).limit(SAMPLE)))
         if len(scan.possible(sample)) > len(sample) * MOST:
-            rows = conn.execute(_lines(engine, game, size, f, *masks, p.c.changes, p.c.plies))
+            rows = _driver_rows(conn, _lines(engine, game, size, f, *masks, p.c.changes, p.c.plies))
             return scan.lines(seen.rows(rows)), seen.plies, seen.n, seen.n
-        ids = scan.possible(seen.rows(conn.execute(_lines(engine, game, size, f, *masks))))
+        ids = scan.possible(seen.rows(_driver_rows(conn, _lines(engine, game, size, f, *masks))))
     considered = seen.n
     lines = scan.lines(seen.rows(_by_ids(engine, ids, (*masks, p.c.changes, p.c.plies), p.c.game_id)))
     return lines, seen.plies, considered, len(ids)
+
+
+def _driver_rows(conn: Connection, stmt: Select[Any], params: dict[str, Any] | None = None
+                 ) -> Iterator[Sequence[Any]]:
+    """The rows of `stmt` as the database driver gives them (tuples; the masks and change lists as bytes), read
+    in batches from its cursor: SQLAlchemy's result rows cost more than the scan of a change list, and every
+    column read here is an integer, a text or bytes, which need no conversion."""
+    compiled = stmt.compile(dialect=conn.dialect)
+    state = compiled.construct_expanded_state(params)  # an expanding IN written out for its values
+    args: Any = state.positional_parameters if compiled.positional else state.parameters
+    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]  # an open connection has one
+    try:
+        cursor.execute(state.statement, args)
+        while batch := cursor.fetchmany(CHUNK):
+            yield from batch
+    finally:
+        cursor.close()
 
 
 class _Seen:
@@ -162,7 +168,7 @@ def _by_ids(engine: Engine, ids: Sequence[int], columns: Sequence[ColumnElement[
     stmt = select(*columns).where(key.in_(bindparam("ids", expanding=True)))
     with engine.connect() as conn:
         for i in range(0, len(ids), CHUNK):
-            yield from conn.execute(stmt, {"ids": list(ids[i:i + CHUNK])})
+            yield from _driver_rows(conn, stmt, {"ids": list(ids[i:i + CHUNK])})
 
 
 Tally = dict[tuple[str, tuple[int, int] | None], PatternContinuation]
@@ -227,14 +233,27 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
         colour_text = "" if local is None else "B" if colour == BLACK else "W" if colour == WHITE else ""
         return _entry(conts, colour_text, local), place.swapped
 
+    swapped_of = [place.swapped for place in found]
+    # A common shape has hundreds of thousands of appearances: PatternContinuation.count written out here (the
+    # same sums), since a call for each costs more than the rest of the loop.
     for gid, at in lines:
         plies, win = plies_of[gid], winners[gid]
         hits.append(GameHits(gid, win, at))
+        black_won = win == "B"
+        decided = black_won or win == "W"
         for ply, k, nxt, colour, rply, rpoint, rcolour in at:
             in_reg = in_region.get((k, rpoint, rcolour))
             if in_reg is None:
                 in_reg = in_region[(k, rpoint, rcolour)] = region_continuation(k, rpoint, rcolour)
-            in_reg.count(gid, win, found[k].swapped)
+            in_reg.hits += 1
+            if in_reg._last != gid:  # a game's appearances come together: it counts once
+                in_reg._last = gid
+                in_reg.games += 1
+            if decided:
+                if black_won != swapped_of[k]:
+                    in_reg.black_wins += 1
+                else:
+                    in_reg.white_wins += 1
             if rply > ply + gap:
                 in_reg.tenuki += 1
             if ply >= plies:
@@ -244,6 +263,14 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
             if known is None:
                 known = named[key] = continuation(*key)
             c, swapped = known
-            c.count(gid, win, swapped)
+            c.hits += 1
+            if c._last != gid:
+                c._last = gid
+                c.games += 1
+            if decided:
+                if black_won != swapped:
+                    c.black_wins += 1
+                else:
+                    c.white_wins += 1
     return PatternResult(game, size, found, hits, _ordered(region_conts.values()), _ordered(conts.values()),
                          scanned=scanned, considered=considered, tenuki=tenuki)
