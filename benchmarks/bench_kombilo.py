@@ -236,6 +236,8 @@ def main() -> None:
     ap.add_argument("--kombilo-src", type=Path, default=Path(os.environ.get("KOMBILO_SRC", DEFAULT_SRC)))
     ap.add_argument("--skip-import", action="store_true", help="search the archives already in --workdir")
     ap.add_argument("--only", default="", help="comma-separated pattern names (default: all)")
+    ap.add_argument("--before-src", type=Path, default=None,
+                    help="also search with the package in this folder (a copy of an earlier src/), interleaved")
     args = ap.parse_args()
     work = args.workdir or Path(tempfile.mkdtemp(prefix="bench-kombilo-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -286,42 +288,70 @@ def main() -> None:
         print(f"  size ratio: {ratio(size, ksize)} ({size / 1e6:.1f} MB against {ksize / 1e6:.1f} MB)", flush=True)
 
     print(f"searches ({load()}), best of {args.repeat}", flush=True)
-    whole: dict[str, tuple[float, float]] = {}
-    kwhole: dict[str, tuple[float, float]] = {}
+    # the project as it is, and (--before-src) an earlier copy of its sources, interleaved with Kombilo
+    versions = {"records": None} | ({"before": str(args.before_src)} if args.before_src else {})
+    whole: dict[tuple[str, str], tuple[float, float]] = {}
     for _ in range(args.repeat):
         for name in names:
-            w, c, _ = run(records_search_cmd(db, name))
-            whole[name] = min(whole.get(name, (w, c)), (w, c))
+            for version, src in versions.items():
+                w, c, _ = run(records_search_cmd(db, name), dict(os.environ, PYTHONPATH=src) if src else None)
+                whole[version, name] = min(whole.get((version, name), (w, c)), (w, c), key=lambda t: t[1])
             if env:
                 w, c, _ = run([sys.executable, PEER, "search", str(kdb), name], env)
-                kwhole[name] = min(kwhole.get(name, (w, c)), (w, c))
-    warm = warm_ours(db, names, args.repeat)
-    kwarm: dict[str, dict[str, Any]] = {}
+                whole["kombilo", name] = min(whole.get(("kombilo", name), (w, c)), (w, c), key=lambda t: t[1])
+    warm: dict[tuple[str, str], dict[str, Any]] = {}
+    for version, src in versions.items():
+        _, _, out = run([sys.executable, __file__, "--warm", str(db), "--repeat", str(args.repeat), *names],
+                        dict(os.environ, PYTHONPATH=src) if src else None)
+        for line in map(json.loads, out.strip().splitlines()):
+            warm[version, line["name"]] = line
     if env:
         again = [nm for nm in names for _ in range(args.repeat + 1)]  # the first of each: unmeasured, as ours
         _, _, out = run([sys.executable, PEER, "search", str(kdb), *again], env)
         for line in map(json.loads, out.strip().splitlines()):
-            best = kwarm.get(line["name"])
-            if best is None or line["search"] < best["search"]:
-                kwarm[line["name"]] = line
+            best = warm.get(("kombilo", line["name"]))
+            if best is None or line["cpu"] < best["cpu"]:
+                warm["kombilo", line["name"]] = line
     print(f"  {load()}")
-    print("\n| pattern | whole process: records / Kombilo (wall; CPU) | warm: Archive / search() | "
-          "games, appearances, continuations, tenuki: records | Kombilo |")
-    print("| --- | --- | --- | --- | --- |")
+    print_table(names, list(versions), whole, warm)
+
+
+def print_table(names: list[str], versions: list[str], whole: dict[tuple[str, str], tuple[float, float]],
+                warm: dict[tuple[str, str], dict[str, Any]]) -> None:
+    """One row per pattern: each version against Kombilo, CPU time (wall time beside it), whole processes and warm
+    searches; then both programs' counts."""
+    head = " | ".join(f"{v} / Kombilo: whole process CPU (wall) | {v} / Kombilo: warm CPU (wall)" for v in versions)
+    print(f"\n| pattern | {head} | games, appearances, continuations, tenuki: records | Kombilo |")
+    print("|" + " --- |" * (2 * len(versions) + 3))
     for name in names:
-        w, c = whole[name]
-        kw, kc = kwhole.get(name, (0.0, 0.0))
-        ww, _, counts = warm[name]
-        k = kwarm.get(name)
-        ours = ", ".join(str(counts[key]) for key in ("games", "hits", "continuations", "tenuki"))
+        cells = []
+        kw, kc = whole.get(("kombilo", name), (0.0, 0.0))
+        k = warm.get(("kombilo", name))
+        for v in versions:
+            w, c = whole[v, name]
+            ours = warm[v, name]
+            cells.append(f"{ratio(c, kc)} ({ratio(w, kw)}): {c:.2f} s / {kc:.2f} s")
+            kcpu, kwall = (k["cpu"], k["search"]) if k else (None, None)
+            cells.append(f"{ratio(ours['cpu'], kcpu)} ({ratio(ours['wall'], kwall)}): {ours['cpu']:.3f} s / "
+                         f"{kcpu or 0:.3f} s")
+        counts = warm[versions[0], name]["counts"]
+        mine = ", ".join(str(counts[key]) for key in ("games", "hits", "continuations", "tenuki"))
         theirs = ", ".join(str(v) for v in kombilo_counts(k).values()) if k else "-"
-        print(f"| {name} | {ratio(w, kw)} ({w:.2f} s / {kw:.2f} s; {ratio(c, kc)}: {c:.2f} s / {kc:.2f} s) | "
-              f"{ratio(ww, k['search'] if k else None)} ({ww:.3f} s / {k['search'] if k else 0:.3f} s) | {ours} | "
-              f"{theirs} |")
-    if kwarm:
-        first = next(iter(kwarm.values()))
-        print(f"\nKombilo's time to open its game list: {first['open']:.2f} s")
+        print(f"| {name} | {' | '.join(cells)} | {mine} | {theirs} |")
+    if ("kombilo", names[0]) in warm:
+        print(f"\nKombilo's time to open its game list: {warm['kombilo', names[0]]['open']:.2f} s")
+    print("records' counts with the tenuki count `between`; Kombilo's tenuki are those of `--tenuki kombilo`.")
+
+
+def warm_main(argv: list[str]) -> None:
+    """--warm DB --repeat N NAME...: the warm searches of this process's sources, one JSON line per pattern."""
+    db, repeat, names = Path(argv[0]), int(argv[2]), argv[3:]
+    for name, (wall, cpu, counts) in warm_ours(db, names, repeat).items():
+        print(json.dumps({"name": name, "wall": wall, "cpu": cpu, "counts": counts}))
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--warm"]:
+        warm_main(sys.argv[2:])
+    else:
+        main()
