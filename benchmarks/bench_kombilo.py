@@ -1,11 +1,11 @@
 """The project beside Kombilo: import and pattern search on the same Go games, interleaved, as ratios.
 
     .venv/bin/python benchmarks/bench_kombilo.py [--corpus DIR] [--symmetries 8] [--workdir DIR] [--repeat 3]
-        [--kombilo-src DIR] [--skip-import] [--only NAME,...]
+        [--kombilo-src DIR] [--skip-import] [--only NAME,...] [--before-src DIR]
 
 What it needs: Kombilo's sources (ugoertz/kombilo, MIT licence: a checkout or a bare git directory, --kombilo-src or
-$KOMBILO_SRC; or the `kombilo` 0.8.4 sdist from PyPI unpacked), SWIG 4, a C++ compiler, Boost's headers and SQLite's
-(Debian: `apt-get install swig g++ libboost-dev libsqlite3-dev`). The script copies the sources into the work
+$KOMBILO_SRC; the `kombilo` 0.8.4 sdist on PyPI lacks `libkombilo.i`), SWIG 4, a C++ compiler, Boost's headers and
+SQLite's (Debian: `apt-get install swig g++ libboost-dev libsqlite3-dev`). The script copies the sources into the work
 folder, regenerates `libkombilo_wrap.cxx` with SWIG 4 and builds the extension in place with `CFLAGS=-std=gnu++14`
 (once: a work folder that holds the build keeps it). Without them it says what is missing and measures the
 project alone.
