@@ -78,13 +78,14 @@ def test_the_api_takes_the_tenuki_count(tmp_path: Path) -> None:
     db = str(tmp_path / "a.db")
     import_games(tmp_path, db, GAPS)
     query = {"pattern": "X./..", "anchor": "corner", "size": "5"}
-    with TestClient(create_app(db), raise_server_exceptions=False) as client:
+    with TestClient(create_app(db), raise_server_exceptions=False, base_url="http://localhost") as client:
         assert _tenuki(client.get("/api/search", params=query).json())["B B5"] == (1, 1)
         got = client.get("/api/search", params={**query, "tenuki": "kombilo"})
         assert got.status_code == 200 and _tenuki(got.json())["B B5"] == (1, 0)
         got = client.get("/api/search", params={**query, "tenuki": "often"})
         assert got.status_code == 400 and "not a tenuki count" in got.json()["error"]
-    with TestClient(create_app(db, settings=Settings(tenuki="kombilo")), raise_server_exceptions=False) as client:
+    with TestClient(create_app(db, settings=Settings(tenuki="kombilo")), raise_server_exceptions=False,
+                    base_url="http://localhost") as client:
         assert _tenuki(client.get("/api/search", params=query).json())["B B5"] == (1, 0)
 
 
