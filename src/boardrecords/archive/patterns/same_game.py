@@ -180,17 +180,14 @@ def stored_lines(conn: Connection, heads: Sequence[int]) -> list[Line]:
 
 
 def first_match(record: Line, others: Iterable[Line]) -> tuple[str, Line] | None:
-    """The record `record` is one game with, and how (SAME_GAME first, then BEGINNING, then LONGER; the first of
-    `others` of each), or None."""
-    best: tuple[int, str, Line] | None = None
+    """The record `record` is one game with, and how, or None: SAME_GAME before BEGINNING before LONGER, and of
+    one kind the one that holds most (`Line.holds`: the longest line, then a result...)."""
     order = (SAME_GAME, BEGINNING, LONGER)
-    for other in others:
-        kind = relation(record, other)
-        if kind is not None and (best is None or order.index(kind) < best[0]):
-            best = (order.index(kind), kind, other)
-            if kind == SAME_GAME:
-                break
-    return None if best is None else (best[1], best[2])
+    found = [(order.index(kind), other) for other in others if (kind := relation(record, other)) is not None]
+    if not found:
+        return None
+    rank, other = min(found, key=lambda f: (f[0], tuple(-v for v in f[1].holds())))
+    return order[rank], other
 
 
 __all__ = ["ANY_PLAYERS", "BEGINNING", "HEADER_FIELDS", "LONGER", "SAME_GAME", "SAME_MOVES", "Line", "agree",
