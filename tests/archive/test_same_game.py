@@ -164,6 +164,9 @@ def test_a_record_cut_off_at_move_150_and_its_250_moves(tmp_path: Path, db_url: 
     assert found.kinds() == {"same-game": 0, "same-moves": 0, "beginning": 1}
     r = run("duplicates", "--db", db_url)
     assert r.exit_code == 0 and "a record and its beginning: 2 records, keep #2 (250 moves)" in r.stdout
+    # A fix stores the record again with its keys: still one game.
+    assert run("fix", "1", "--set", "PB=Kim Jiseok", "--db", db_url).exit_code == 0
+    assert [(g["kind"], g["keep"], g["ids"]) for g in duplicates(db_url)] == [("beginning", 2, [1, 2])]
     # With --skip-duplicates every near-duplicate is left out, whichever holds more: the beginning once more in
     # other bytes (one game with #1), its first 200 moves (a beginning of #2), and a longer copy of #2.
     again = write_folder(tmp_path, "again", {"cut2.sgf": sgf(points[:150], "PB[Kim]PW[Lee]EV[Club 2]"),
