@@ -117,7 +117,7 @@ def search_cmd(
                 none="no records have this signature" if signature is not None else "no records match")
 
 
-# -- by signature and likely duplicates ------------------------------------------------------------------------
+# -- by signature and duplicates --------------------------------------------------------------------------------
 
 def print_games(page: GamePage, *, as_json: bool, as_csv: bool, none: str) -> None:
     """A listing of games as JSON, CSV or the games table with its count; `none` said, and exit 1, when empty."""
@@ -136,9 +136,15 @@ def print_games(page: GamePage, *, as_json: bool, as_csv: bool, none: str) -> No
         raise typer.Exit(EXIT_FAILED)
 
 
+# How `records duplicates` names each kind of group (archive/patterns/same_game.py).
+GROUP_TITLES = {"same-game": "same game", "same-moves": "same moves, other players or formats",
+                "beginning": "a record and its beginning"}
+
+
 def duplicates_cmd(db: DbOption = None, as_json: JsonOption = False) -> None:
-    """Likely duplicates: games with one Dyer signature, size and players, whatever their headers, comments or
-    orientation (docs/patterns.md). Exit 1 when there are none."""
+    """Games stored more than once, decided on their moves: the same game, the same moves under other players or
+    in other formats, and a record that is the beginning of another, each group with the copy to keep
+    (docs/patterns.md). Exit 1 when there are none."""
     with archive(db) as opened:
         found = opened.duplicates()
     groups = found.groups
@@ -147,13 +153,18 @@ def duplicates_cmd(db: DbOption = None, as_json: JsonOption = False) -> None:
     else:
         out = make_console()
         for grp in groups:
-            out.print(Text(f"{found.rows[grp[0]].signature}: {len(grp)} records", style="bold"))
+            out.print(Text(f"{GROUP_TITLES[grp.kind]}: {len(grp.ids)} records, keep #{grp.keep} "
+                           f"({found.rows[grp.keep].move_count} moves)", style="bold"))
             out.print(game_table(found.games(grp), out.width))
+        kinds = ", ".join(f"{n} {GROUP_TITLES[kind]}" for kind, n in found.kinds().items())
         if groups:
-            out.print(Text(f"{len(groups)} group{'s' if len(groups) != 1 else ''} of likely duplicates, "
-                           f"{sum(len(g) for g in groups)} records", style="dim"))
+            out.print(Text(f"{len(groups)} group{'s' if len(groups) != 1 else ''} ({kinds}), "
+                           f"{sum(len(g.ids) for g in groups)} records", style="dim"))
         else:
-            note("no likely duplicates")
+            note("no game is stored more than once")
+    if found.unkeyed:
+        note(f"{found.unkeyed} records were stored before their moves were indexed for this and are not compared: "
+             "run `records reindex`")
     if not groups:
         raise typer.Exit(EXIT_FAILED)
 

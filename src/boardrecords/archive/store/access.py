@@ -67,8 +67,9 @@ def _one_at_a_time(engine: Engine) -> Iterator[None]:
 
 # Columns added to `game` after archives were made with the layout before them: a writer adds them when it opens
 # such an archive (`records reindex` then fills them).
-ADDED_COLUMNS = {"signature": "VARCHAR", "source_line": "INTEGER", "source_column": "INTEGER"}
-INDEXED_COLUMNS = frozenset({"signature"})  # of the added columns, those searched by
+ADDED_COLUMNS = {"signature": "VARCHAR", "source_line": "INTEGER", "source_column": "INTEGER", "line_hash": "BIGINT",
+                 "head_hash": "BIGINT"}
+INDEXED_COLUMNS = frozenset({"signature", "head_hash"})  # the added columns that have an index
 
 
 def add_missing_columns(engine: Engine) -> list[str]:

@@ -1,6 +1,7 @@
 """`records reindex`: rebuild the position index and the pattern change lists from the stored records, and bring
 each record's verdict up to the rules as they stand (a stored verdict that the rules now judge otherwise is
-replaced, with its problems).
+replaced, with its problems), and its keys made from the moves (the Dyer signature, the keys of the same game
+stored twice) with it.
 
 Each stored record is read back and replayed once (archive/store/record_rows.py follows the verifier's replay for
 both); each batch of games is replaced in one transaction (the positions through the stage, whose rows stand for
@@ -27,6 +28,9 @@ from .record_rows import archive_rows, game_columns, write_index
 
 # The stored bytes and where they came from are the user's; reindex never rewrites them.
 _KEPT = frozenset({"raw", "sha256", "encoding", "source_file", "source_index", "source_line", "source_column"})
+# Columns that are keys made from the moves, not part of the verdict: the Dyer signature and the keys of the same
+# game stored twice (archive/core/line_keys.py). Made again when they changed, not counted as verdicts updated.
+KEYS = frozenset({"signature", "line_hash", "head_hash"})
 
 
 class ReindexSummary(NamedTuple):
@@ -74,7 +78,7 @@ def reindex(engine: Engine, *, batch: int = 500, on_batch: Callable[[int], None]
                     continue
                 problems = in_its_file(problems, len(record.diagnostics), row, stored.get(row.id, []))
                 values["problem_count"] = len(problems)
-                # The signature is rewritten with the verdict's columns when it changed.
+                # The keys are rewritten with the verdict's columns when they changed.
                 stale = {k: v for k, v in game_columns(values).items() if k not in _KEPT and getattr(row, k) != v}
                 if stale:
                     verdicts.append((row.id, stale, problems))
@@ -93,7 +97,7 @@ def reindex(engine: Engine, *, batch: int = 500, on_batch: Callable[[int], None]
                 conn.execute(problem_table.delete().where(problem_table.c.game_id == game_id))
                 if problems:
                     conn.execute(problem_table.insert(), [{**p, "game_id": game_id} for p in problems])
-            updated += sum(1 for _, stale, _ in verdicts if set(stale) != {"signature"})  # a signature only: no verdict
+            updated += sum(1 for _, stale, _ in verdicts if set(stale) - KEYS)  # keys only: no verdict changed
             mark_changed(conn)
         done += len(ids)
         last = int(ids[-1] or 0)
