@@ -1,7 +1,7 @@
 """One HTTP status for the same bad input from every route (web/app.py: HTTP_STATUSES): a bad filter or an unknown
 game is a 400 from the JSON routes and the pages alike, a missing record a 404, an archive that cannot be used a
-503, each as `{"error": message}` from the API and as a page from the pages, without a traceback in the log; every error of the library's family gets
-the status of its kind."""
+503, each as `{"error": message}` from the API and as a page from the pages, without a traceback in the log;
+every error of the library's family gets the status of its kind."""
 
 from __future__ import annotations
 
