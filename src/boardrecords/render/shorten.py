@@ -15,6 +15,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 
 ELLIPSIS = "…"
+NAME_SHOWN = 60  # a player's name in a line about a move or the end: a longer one shortened (the header has it whole)
+VALUE_SHOWN = 120  # a header value or a cell of a page: a longer one shortened, the whole one click away
 _OPEN, _CLOSE = "([{", ")]}"
 
 Measure = Callable[[str], int]  # how wide a text is shown: len, or terminal cells (rich.cells.cell_len)
@@ -102,3 +104,8 @@ def distinct(values: Iterable[str], width: int, measure: Measure = len) -> dict[
                 if short[value] != value:
                     short[value] = _with_tail(value, group, width, measure) or short[value]
     return short
+
+
+def brief(name: str, width: int = NAME_SHOWN) -> str:
+    """A name as a line about a move or the end shows it: shortened past `width` characters (`shorten_text`)."""
+    return name if len(name) <= width else shorten_text(name, width)

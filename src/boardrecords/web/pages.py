@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Depends, Path, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..archive.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
 from ..archive.front import PATTERN_MAX
@@ -25,6 +25,7 @@ from ..records.games import SPECS, Game, game_from_name, game_title
 from ..records.model import FormatError
 from ..records.notation import Notation, PointNames
 from ..render.safe_text import terminal as visible
+from ..render.shorten import VALUE_SHOWN, brief
 from .assets import package_dir
 from .deps import Asked
 from .params import (
@@ -44,6 +45,7 @@ from .upload import read_upload, settings_of, verify_upload
 
 router = APIRouter(include_in_schema=False)
 GAME_PAGES_KEPT = 256  # game pages kept made (a long game's page takes a replay of every move to make)
+GAME_PAGES_BYTES = 64 * 1024 * 1024  # and the bytes they may take in all
 
 
 
@@ -70,7 +72,25 @@ def stored_game(text: str | None) -> str:
     return game.value if game is not None else text or ""
 
 
+def bounded(value: Any, width: int = VALUE_SHOWN) -> str:
+    """A value from a record as a cell of a page shows it: shortened past `width` characters after a whole word
+    (render/shorten.py); the whole value is one click away, on the record's page."""
+    text = "" if value is None else str(value)
+    return brief(text, width)
+
+
+def link_to(path: str, params: dict[str, Any], text: Any) -> Markup:
+    """A link to the page `path` asked with `params`, its text bounded and escaped as every text of a page; the
+    text alone when a value is longer than the page's parameter takes (TEXT_MAX): such a link could not answer."""
+    label = escape(visible(bounded(text)))
+    if any(isinstance(v, str) and len(v) > TEXT_MAX for v in params.values()):
+        return Markup(label)
+    return Markup(f'<a href="{escape(path + "?" + urlencode(params))}">{label}</a>')
+
+
 templates.filters["percent"] = percent
+templates.filters["bounded"] = bounded
+templates.globals["link_to"] = link_to
 templates.filters["game_name"] = game_title  # a game as players name it, never its stored value (`go-ing`)
 templates.globals["urlencode"] = urlencode
 templates.globals["game_value"] = stored_game
@@ -85,20 +105,25 @@ class Listing(NamedTuple):
 
 
 class GamePages:
-    """The game pages made last (at most GAME_PAGES_KEPT), for the one archive version they were made from: a page
-    asked for at another version is made again, and the pages of the old one are let go."""
+    """The game pages made last (at most `kept` of them, and at most `budget` bytes in all: a page larger than a
+    tenth of the budget is not kept), for the one archive version they were made from: a page asked for at
+    another version is made again, and the pages of the old one are let go."""
 
-    def __init__(self) -> None:
+    def __init__(self, kept: int = GAME_PAGES_KEPT, budget: int = GAME_PAGES_BYTES) -> None:
+        self.kept = kept
+        self.budget = budget
         self.version: int | None = None
-        self.pages: OrderedDict[int, str] = OrderedDict()
+        self.pages: OrderedDict[int, bytes] = OrderedDict()
+        self.size = 0  # the bytes of the pages kept
         self.lock = Lock()  # the routes run in a pool of threads
 
-    def get(self, record_id: int, version: int | None) -> str | None:
+    def get(self, record_id: int, version: int | None) -> bytes | None:
         """The kept page of `record_id` when it was made at `version` (None: an archive without a version, whose
         pages are never kept)."""
         with self.lock:
             if version is None or version != self.version:
                 self.pages.clear()
+                self.size = 0
                 self.version = version
                 return None
             page = self.pages.get(record_id)
@@ -106,13 +131,16 @@ class GamePages:
                 self.pages.move_to_end(record_id)
             return page
 
-    def put(self, record_id: int, version: int | None, page: str) -> None:
+    def put(self, record_id: int, version: int | None, page: bytes) -> None:
         with self.lock:
-            if version is None or version != self.version:
+            if version is None or version != self.version or len(page) > self.budget // 10:
                 return  # made from another version than the one kept (a request that began before a change)
+            self.size += len(page) - len(self.pages.get(record_id, b""))
             self.pages[record_id] = page
-            while len(self.pages) > GAME_PAGES_KEPT:
-                self.pages.popitem(last=False)
+            self.pages.move_to_end(record_id)
+            while len(self.pages) > self.kept or self.size > self.budget:
+                _, gone = self.pages.popitem(last=False)
+                self.size -= len(gone)
 
 
 def render(template: str, **context: Any) -> HTMLResponse:
@@ -223,7 +251,7 @@ def game_page(request: Request, archive: Asked,
         board=Markup(board_html(analysis, geo, _frame(record.game, record.size, analysis.notation))),
         header=Markup(header_html(analysis, [("record", f"#{row.id}{source}")])),
         status=Markup(status_html(analysis)),
-        moves=[p["label"] for p in data["positions"][1:]], data=Markup(script_json(data)))
+        moves=[p["label"] for p in data["positions"][1:]], data=Markup(script_json(data))).encode("utf-8")
     kept.put(record_id, version, page)
     return HTMLResponse(page)
 
