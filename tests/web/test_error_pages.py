@@ -150,3 +150,14 @@ def test_the_pages_name_games_as_players_do(client: TestClient) -> None:
         shown = re.sub(r"<[^>]*>", " ", client.get(path).text)  # the text, not the links' values
         assert "go-ing" not in shown and "conversion-go" not in shown, path
         assert "Go (Simplified Ing Rules)" in shown, path
+
+
+def test_the_explorer_links_only_the_points_that_can_be_played(client: TestClient) -> None:
+    """ING-3: after E5, B9, E6, A8, Black's A9 would be a suicide: the board does not link it (it would be an error
+    page), and asked for anyway it is a 400 page with the message beside the moves."""
+    moves = "E5,B9,E6,A8"
+    page = client.get("/explore", params={"game": "go", "size": "9", "moves": moves}).text
+    linked = set(re.findall(r'<a href="[^"]*" class="point" data-point="([A-Z]\d+)"', page))
+    assert "A9" not in linked and {"A1", "J9", "D4"} <= linked and len(linked) == 81 - 4 - 1
+    got = client.get("/explore", params={"game": "go", "size": "9", "moves": moves + ",A9"})
+    assert got.status_code == 400 and field_error(got.text, "moves")

@@ -295,7 +295,8 @@ def explore_page(request: Request, archive: Asked, found: Annotated[Filters, Dep
     empty = []
     for r, line in enumerate(at.rows):
         for col, stone in enumerate(line):
-            if stone is None:
+            # Only a move that can be played is a link: a suicide or a ko point would lead to an error page.
+            if stone is None and (at.playable is None or (col, r) in at.playable):
                 x, y = geo.xy((col, r))
                 empty.append({"x": x - CELL / 2, "y": y - CELL / 2, "name": point_name((col, r), at.game, at.size),
                               "href": step(point_name((col, r), at.game, at.size))})
