@@ -195,6 +195,7 @@ class PatternJson(TypedDict):
     pattern: list[str]
     anchor: list[str]
     either_colour: bool
+    tenuki: str
     games: int
     appearances: int
     records: list[PatternGameJson]
@@ -438,7 +439,7 @@ class PatternAnswer:
              "white_wins": c.white_wins} for c in self.result.continuations]
         return {"game": self.game.value, "size": self.size, "pattern": self.pattern.rows(),
                 "anchor": sorted(self.pattern.sides), "either_colour": self.either_colour,
-                "games": len(self.result.hits), "appearances": self.result.appearances,
+                "tenuki": self.result.tenuki, "games": len(self.result.hits), "appearances": self.result.appearances,
                 "records": self.games_json(), "continuations": regions, "next_moves": nexts}
 
 

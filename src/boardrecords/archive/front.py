@@ -235,14 +235,16 @@ class Archive:
     def pattern_search(self, pattern: str | None = None, filters: Filters | None = None, *, anchor: str | None = None,
                        either_colour: bool = False, pattern_from: int | Record | None = None,
                        region: str | None = None, move: int | None = None, limit: int | None = DEFAULT_LIMIT,
-                       offset: int = 0, **criteria: Any) -> PatternAnswer:
+                       offset: int = 0, tenuki: str | None = None, **criteria: Any) -> PatternAnswer:
         """The games where a pattern appeared and what was played next in and around it.
 
         The pattern is `pattern` (rows of X, O, . and *, separated by / or newlines) on the board of the filters'
         game and size, drawn at `region` when the anchor allows it there; or the region `region` of a record
         (`pattern_from`: a stored record's id, or a Record) after `move` moves (None: the end of its line).
         `anchor`: anywhere, corner, edge, or sides (top-right...); `either_colour`: with the colours exchanged
-        too."""
+        too; `tenuki`: which continuations in the region count as tenuki, `between` or `kombilo`
+        (common/settings.py TENUKI_GAPS; None: the archive's settings)."""
+        from ..common.settings import tenuki_rule
         from ..records.model import Record
         from ..verifier.keys.patterns import offsets, parse_anchor, parse_pattern, parse_region, pattern_of_region
         from .answers import PatternAnswer
@@ -275,7 +277,8 @@ class Archive:
                 if (left, top) in offsets(found, size):
                     origin = (left, top)
         result = search_pattern(self.engine, found, game, size, f, either_colour=either_colour,
-                                plain_scan=self.settings.plain_scan)
+                                plain_scan=self.settings.plain_scan,
+                                tenuki=self.settings.tenuki if tenuki is None else tenuki_rule(tenuki))
         hits = result.hits[offset:offset + limit] if limit else result.hits[offset:]
         rows = games_by_id(self.engine, [h.game_id for h in hits]) if hits else {}
         shown = [(rows[h.game_id], h.moves) for h in hits if h.game_id in rows]

@@ -90,6 +90,10 @@ def search_cmd(
     next_move: Annotated[bool, typer.Option("--next-move", help="The table counts the move right after each "
                                             "appearance, not the first one in the pattern's region.",
                                             rich_help_panel="Pattern")] = False,
+    tenuki: Annotated[str | None, typer.Option("--tenuki", help="Which continuations in the region count as "
+                                               "tenuki: between (any move came before it) or kombilo (two or more "
+                                               "did); default: RECORDS_TENUKI, or between.",
+                                               rich_help_panel="Pattern")] = None,
     signature: Annotated[str | None, typer.Option("--signature", help="Games of Go or Conversion Go with this Dyer "
                                                   "signature, in any symmetry (docs/patterns.md).")] = None,
 ) -> None:
@@ -98,7 +102,7 @@ def search_cmd(
     if pattern is not None or pattern_from is not None:
         pattern_search(filters, db=db, pattern=pattern, source=pattern_from, move=move, region=region,
                        anchor=anchor, either_colour=either_colour, limit=limit, as_json=as_json, as_csv=as_csv,
-                       next_move=next_move)
+                       next_move=next_move, tenuki=tenuki)
         return
     if after is not None or like is not None or stones is not None:
         position_search(filters, db=db, moves=after, like=like, move=move, stones=stones, to_move=to_move,
@@ -188,11 +192,11 @@ LABELS = [ch for ch in string.ascii_lowercase if ch not in "ox"]
 
 def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, source: Path | None,
                    move: int | None, region: str | None, anchor: str | None, either_colour: bool, limit: int,
-                   as_json: bool, as_csv: bool, next_move: bool = False) -> None:
+                   as_json: bool, as_csv: bool, next_move: bool = False, tenuki: str | None = None) -> None:
     record = first_record(source) if source is not None else None
     with archive(db) as opened:
         answer = opened.pattern_search(pattern, filters, anchor=anchor, either_colour=either_colour,
-                                       pattern_from=record, region=region, move=move, limit=limit)
+                                       pattern_from=record, region=region, move=move, limit=limit, tenuki=tenuki)
     data = answer.to_json()
     games = data["records"]
     total = answer.total
