@@ -151,3 +151,53 @@ def test_verify_summary_fits_and_keeps_file_names(width: int, monkeypatch: pytes
     table = result.stdout.split("\n\n")[0]
     for name in names:
         assert name in table, (name, width)
+
+
+# -- tokens, brackets and look-alikes -------------------------------------------------------------------------
+
+TOKENS = {
+    "margin.sgf": _game("Lars Holm", "Maya Okafor", "B+101.5", "Autumn club tournament 2023", ";B[pd];W[dp]"),
+    "other.sgf": _game("Maya Okafor", "Lars Holm", "W+R", "Autumn club tournament 2024", ";B[pd];W[dd]"),
+    "swap.sgf": "(;GM[Quentin]SZ[5]PB[Lars Holm]PW[Maya Okafor]EV[Autumn club tournament 2023]RE[W+R]"
+                ";B[cc];W[swap-sides];W[aa];B[ee])\n",
+}
+
+
+@pytest.fixture(scope="module")
+def tokens_archive(tmp_path_factory: pytest.TempPathFactory) -> str:
+    tmp = tmp_path_factory.mktemp("tokens")
+    db = str(tmp / "tokens.db")
+    import_games(tmp, db, TOKENS)
+    return db
+
+
+@pytest.mark.parametrize("width", range(40, 101, 4))
+def test_search_cuts_no_token_and_keeps_look_alikes_apart(width: int, tokens_archive: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A result is shown whole or not at all (`B+101…` never); a swap's bracket is whole or left out (`Lars Holm
+    (swap; was…` never); two events that differ in their last word never show as one shortened name."""
+    monkeypatch.setenv("COLUMNS", str(width))
+    output = run("search", "--db", tokens_archive).stdout
+    _fits(output, width)
+    assert "B+101…" not in output and "B+10…" not in output and "B+1…" not in output
+    for line in _lines(output):
+        assert line.count("(") == line.count(")"), line  # no bracket cut open
+    header = _lines(output)[0].split()
+    if "result" in header:
+        assert "B+101.5" in output
+    events = run("events", "--db", tokens_archive).stdout
+    _fits(events, width)
+    names = [line.split("  ")[0].strip() for line in _lines(events)[2:]]
+    assert len(names) == len(set(names)) == 2, events  # the 2023 and the 2024 event, told apart
+
+
+def test_distinct_shortenings_keep_the_words_that_tell_values_apart() -> None:
+    from boardrecords.render.shorten import distinct, shorten_text
+
+    events = ["Autumn club tournament 2023", "Autumn club tournament 2024", "Spring open"]
+    short = distinct(events, 20)
+    assert short == {"Autumn club tournament 2023": "Autumn club… 2023", "Autumn club tournament 2024":
+                     "Autumn club… 2024", "Spring open": "Spring open"}
+    assert shorten_text("Lars Holm (swap; was Maya Okafor)", 25) == "Lars Holm (swap…)"
+    assert shorten_text("Lars Holm (swap; was Maya Okafor)", 12) == "Lars Holm…"
+    assert shorten_text("B+R (time)", 8) == "B+R…"
