@@ -219,7 +219,12 @@ def compare(sets: dict[str, Path], people: list[Contestant], rounds: int) -> Non
         order = people[r % len(people):] + people[:r % len(people)]
         for name, folder in sets.items():
             for c in order:
-                c.runs.setdefault(name, []).append(measure(c.command(folder), c.stdin(folder)))
+                run = measure(c.command(folder), c.stdin(folder))
+                c.runs.setdefault(name, []).append(run)
+                # each run as it ends, so that a long benchmark shows what it has measured so far
+                print(f"    {name[:40]:40} {c.name:28} CPU {run.cpu:7.2f} s, wall {run.wall:7.2f} s, "
+                      f"load {run.load:.2f}",
+                      flush=True)
         print(f"  round {r + 1} of {rounds} done (load {os.getloadavg()[0]:.2f})", flush=True)
     for name in sets:
         print(f"\n{name}: median of {rounds} rounds")
