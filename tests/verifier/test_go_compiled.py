@@ -30,7 +30,8 @@ def _verdicts(data: bytes, compiled: bool, monkeypatch: pytest.MonkeyPatch) -> l
 
 
 def _position(data: bytes, compiled: bool, monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """After the quiet replay of each record: the board, its hash, every earlier position and the legal moves."""
+    """After the quiet replay of each record: the board, its hash, every earlier position, the legal moves and the
+    pieces of a count (the stones each colour took off among them)."""
     out: list[object] = []
     with monkeypatch.context() as m:
         if not compiled:
@@ -41,7 +42,7 @@ def _position(data: bytes, compiled: bool, monkeypatch: pytest.MonkeyPatch) -> l
             engine = run.engine
             assert isinstance(engine, go_ing.GoEngine)
             out.append((steps, run.steps_played, engine.rows(), engine.position_hash, sorted(engine._history),
-                        engine.turn, engine.to_move, engine.legal_moves(), engine.outcome()))
+                        engine.turn, engine.to_move, engine.legal_moves(), engine.outcome(), engine.pieces()))
     return out
 
 

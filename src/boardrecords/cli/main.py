@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "replay": ("replay_cmd", "Replay", "Replay a record move by move in the terminal."),
     "diagram": ("replay_cmd", "Replay", "An SVG diagram of one position."),
     "html": ("replay_cmd", "Replay", "A self-contained HTML page that replays the game."),
+    "convert": ("convert_cmd", "Replay", "Write records of any format (GIB, NGF, UGF...) as SGF."),
     "import": ("archive_cmd", "Archive", "Verify and store records in the archive."),
     "search": ("search_cmd", "Archive", "Find records: players, events, dates, results, verdicts, positions."),
     "duplicates": ("search_cmd", "Archive", "Likely duplicates: one Dyer signature, size and players."),

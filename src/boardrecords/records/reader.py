@@ -45,7 +45,7 @@ from .properties import (
     read_size,
 )
 from .setup_stones import collect_setup
-from .source import RecordSource, SourceText
+from .source import MappedText, RecordSource, SourceText
 
 # A game tree: `(` then `;`, or `(` then the root's first property without its `;` (FMT-3, the Nihon Ki-in's files).
 _TREE_START = re.compile(rb"\(\s*(?:;|[A-Za-z]+\s*\[)")
@@ -199,8 +199,7 @@ class _Reader:
         record = Record(root=root, game=game, size=size, raw=self.raw(start, tree.end),
                         encoding=self.file_encoding or src.encoding, source=self.source, index=index)
         diags = record.diagnostics
-        diags.extend(Problem(code, message, severity, rule, pos=_pos(off, src))
-                     for code, message, off, severity, rule in notes)
+        diags.extend(_note_problem(note, src) for note in notes)
 
         gm = props.get("GM")
         if gm is not None and game_from_gm(gm.value) is None:
@@ -347,6 +346,8 @@ class _ConvertedReader(_Reader):
         self.original = original
         self.converted = converted
         super().__init__(converted.sgf, source, strict, max_records)
+        if converted.lines:
+            self.text = MappedText(converted.sgf, source, converted.lines)
 
     @property
     def file_encoding(self) -> str | None:
@@ -358,8 +359,8 @@ class _ConvertedReader(_Reader):
     def read(self) -> list[Record]:
         records = super().read()
         found = self.converted
-        notes = [Problem(code, message, Severity.WARNING, rule, pos=SourcePos(line, 1, -1))
-                 for code, message, line, rule in sorted(found.notes, key=lambda n: n[2])]
+        notes = [Problem(code, message, Severity.WARNING, rule, pos=SourcePos(line, 1, -1), repair=repair)
+                 for code, message, line, rule, repair in sorted(found.notes, key=lambda n: n[2])]
         if found.detected:
             how = "no charset fits better" if found.codec == FALLBACK else "the charset they show (detected)"
             notes.insert(0, Problem("charset-fallback", f"the {found.format} file names no charset and its bytes "
@@ -458,8 +459,13 @@ def _outside(data: bytes, start: int, stop: int, *, before: bool) -> list[Note]:
 
 def _diagnostics(notes: list[Note], record: Record) -> list[Problem]:
     src = source_of(record.root)
-    return [Problem(code, message, severity, rule, pos=_pos(off, src) if src is not None else None)
-            for code, message, off, severity, rule in notes]
+    return [_note_problem(note, src) for note in notes]
+
+
+def _note_problem(note: Note, src: Locator | None) -> Problem:
+    code, message, off, severity, rule = note[:5]
+    return Problem(code, message, severity, rule, pos=_pos(off, src) if src is not None else None,
+                   repair=note[5] if len(note) > 5 else None)
 
 
 def _pos(where: int | Callable[[], int], src: Locator) -> SourcePos:

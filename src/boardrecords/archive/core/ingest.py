@@ -163,6 +163,7 @@ def problem_values(verdict: Verdict) -> list[dict[str, Any]]:
     """The column values of the record's `problem` rows (without `id` and `game_id`): each problem's JSON form."""
     rows = [p.to_json() for p in verdict.problems]
     for row in rows:
+        row.pop("repair", None)  # a repair's values are in its message; the table keeps the problem's columns
         row["point"] = clean(row["point"])
         row["message"] = clean(row["message"]) or ""
     return rows

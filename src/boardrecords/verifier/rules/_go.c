@@ -12,7 +12,9 @@
  *   changed in place; zobrist_*: each point's key, size * size uint64 in native order; history: the set of the
  *   hashes of earlier positions, added to; black, white: the Colour members; place: MoveKind.PLACE; idents: the
  *   property identifiers that end a run (setup and marks).
- *   Returns (next node index, plays made, index of the last node played or -1, hash, Black to move next).
+ *   Returns (next node index, plays made, index of the last node played or -1, hash, Black to move next, the
+ *   opposing stones Black took off, those White took off): a suicide's stones count for the opponent, as in the
+ *   engine's `_taken`.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -62,8 +64,9 @@ static int flood(Board *b, int start, int *out, int *libs) {
     return count;
 }
 
-/* 1: played; 0: refused (occupied or a repeated position; the board is as it was); -1: a Python error. */
-static int play(Board *b, int i, int c, uint64_t *hash, PyObject *history) {
+/* 1: played; 0: refused (occupied or a repeated position; the board is as it was); -1: a Python error. The stones
+ * taken off are added to taken[colour that took them]. */
+static int play(Board *b, int i, int c, uint64_t *hash, PyObject *history, Py_ssize_t taken[3]) {
     unsigned char *cells = b->cells;
     if (cells[i]) return 0;
     int opp = 3 - c, nb[4], k = neighbours(b, i, nb), ncaught = 0, libs;
@@ -99,6 +102,8 @@ static int play(Board *b, int i, int c, uint64_t *hash, PyObject *history) {
     Py_DECREF(key);
     for (int m = 0; m < ncaught; m++) cells[b->caught[m]] = 0;
     for (int m = 0; m < suicide; m++) cells[b->group[m]] = 0;
+    taken[c] += ncaught;
+    taken[opp] += suicide;
     *hash = h;
     return 1;
 }
@@ -154,7 +159,7 @@ static PyObject *play_run(PyObject *self, PyObject *args) {
     PyObject *n_props = PyUnicode_InternFromString("_props"), *n_move = PyUnicode_InternFromString("move");
     PyObject *n_kind = PyUnicode_InternFromString("kind"), *n_colour = PyUnicode_InternFromString("colour");
     PyObject *n_point = PyUnicode_InternFromString("point");
-    Py_ssize_t at = start, count = PyList_GET_SIZE(nodes), last = -1, played = 0;
+    Py_ssize_t at = start, count = PyList_GET_SIZE(nodes), last = -1, played = 0, taken[3] = {0, 0, 0};
     int failed = 0;
     uint64_t h = hash;
     for (; at < count; at++) {
@@ -186,7 +191,7 @@ static PyObject *play_run(PyObject *self, PyObject *args) {
         Py_XDECREF(colour);
         Py_XDECREF(point);
         if (failed || !go) break;
-        int r = play(&b, index, black_next ? 1 : 2, &h, history);
+        int r = play(&b, index, black_next ? 1 : 2, &h, history, taken);
         if (r < 0) { failed = 1; break; }
         if (r == 0) break;
         played++;
@@ -198,7 +203,9 @@ static PyObject *play_run(PyObject *self, PyObject *args) {
     Py_DECREF(n_kind);
     Py_DECREF(n_colour);
     Py_DECREF(n_point);
-    if (!failed) result = Py_BuildValue("nnnKO", at, played, last, (unsigned long long)h, black_next ? Py_True : Py_False);
+    if (!failed)
+        result = Py_BuildValue("nnnKOnn", at, played, last, (unsigned long long)h, black_next ? Py_True : Py_False,
+                               taken[1], taken[2]);
 done:
     free(b.mark);
     free(b.stack);
