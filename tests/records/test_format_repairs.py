@@ -106,7 +106,7 @@ def test_search_finds_repaired_records_by_code_or_rule(tmp_path):
 
     from boardrecords.web.app import create_app
 
-    web = TestClient(create_app(str(db)))
+    web = TestClient(create_app(str(db)), base_url="http://localhost")
     answer = web.get("/api/search", params={"problem": "FMT-14"})
     assert answer.status_code == 200 and [Path(r["source_file"]).name for r in answer.json()] == ["fox.sgf"]
     assert web.get("/api/search", params={"problem": "no such!"}).status_code == 400

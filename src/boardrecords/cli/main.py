@@ -28,7 +28,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "convert": ("convert_cmd", "Replay", "Write records of any format (GIB, NGF, UGF...) as SGF."),
     "import": ("archive_cmd", "Archive", "Verify and store records in the archive."),
     "search": ("search_cmd", "Archive", "Find records: players, events, dates, results, verdicts, positions."),
-    "duplicates": ("search_cmd", "Archive", "Likely duplicates: one Dyer signature, size and players."),
+    "duplicates": ("search_cmd", "Archive", "Games stored more than once, decided on their moves."),
     "show": ("archive_cmd", "Archive", "A stored record, its verdict and its final position."),
     "export": ("archive_cmd", "Archive", "Records out of the archive, byte for byte."),
     "stats": ("archive_cmd", "Archive", "Results, win rates and pie swaps per game and per player."),

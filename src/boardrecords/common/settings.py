@@ -11,6 +11,7 @@ command when a command starts, and `records serve`.
 | RECORDS_PATTERNS | `patterns` | `off` (or 0, no): an import keeps no pattern change lists |
 | RECORDS_POSITION_INDEX | `position_index` | `0`: an import fills no position index |
 | RECORDS_SCAN | `plain_scan` | `python` (or plain): the pattern search runs the plain scan, not the compiled one |
+| RECORDS_TENUKI | `tenuki` | the tenuki count of a pattern search: `between` (default) or `kombilo` (TENUKI_GAPS) |
 """
 
 from __future__ import annotations
@@ -27,9 +28,17 @@ ENV_MAX_RECORDS = "RECORDS_MAX_RECORDS"
 ENV_PATTERNS = "RECORDS_PATTERNS"
 ENV_POSITION_INDEX = "RECORDS_POSITION_INDEX"
 ENV_SCAN = "RECORDS_SCAN"
+ENV_TENUKI = "RECORDS_TENUKI"
 
 DEFAULT_MAX_FILE_SIZE = 3 * 1024 * 1024
 DEFAULT_MAX_RECORDS = 100_000
+
+# A pattern's continuation in its region (the first move played there after an appearance) is counted as tenuki
+# when it came more than this many moves after the appearance. `between`: when any move came between (elsewhere,
+# a pass...); `kombilo`: as Kombilo counts, only when two or more came between (one move elsewhere by the
+# opponent and the answer in the region by the same colour is no tenuki there).
+TENUKI_GAPS = {"between": 1, "kombilo": 2}
+DEFAULT_TENUKI = "between"
 
 _SIZE = re.compile(r"\s*(\d+)\s*([kmg]?)i?b?\s*", re.I)
 _UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
@@ -50,6 +59,7 @@ class Settings:
     patterns: bool = True
     position_index: bool = True
     plain_scan: bool = False
+    tenuki: str = DEFAULT_TENUKI  # a key of TENUKI_GAPS
 
     @classmethod
     def from_environment(cls, env: Mapping[str, str]) -> Settings:
@@ -59,7 +69,8 @@ class Settings:
                    max_records=max_records(env.get(ENV_MAX_RECORDS)),
                    patterns=env.get(ENV_PATTERNS, "").strip().lower() not in ("off", "0", "no"),
                    position_index=env.get(ENV_POSITION_INDEX, "1") != "0",
-                   plain_scan=env.get(ENV_SCAN, "").strip().lower() in ("python", "plain"))
+                   plain_scan=env.get(ENV_SCAN, "").strip().lower() in ("python", "plain"),
+                   tenuki=tenuki_rule(env.get(ENV_TENUKI)))
 
 
 DEFAULTS = Settings()
@@ -86,3 +97,14 @@ def max_records(raw: str | None) -> int | None:
         raise SettingError(f"{ENV_MAX_RECORDS}={raw} is not a number of records: write a whole number, or 0 for no "
                            "limit")
     return int(text) or None
+
+
+def tenuki_rule(raw: str | None) -> str:
+    """The name of the tenuki count (a key of TENUKI_GAPS) a value of RECORDS_TENUKI (or an option) gives; empty or
+    None: the default."""
+    text = (raw or "").strip().lower()
+    if not text:
+        return DEFAULT_TENUKI
+    if text not in TENUKI_GAPS:
+        raise SettingError(f"tenuki {raw!r} is not a tenuki count: write " + " or ".join(TENUKI_GAPS))
+    return text

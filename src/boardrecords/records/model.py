@@ -583,6 +583,7 @@ class Record:
     encoding: str
     source: str | None = None  # file name, for messages
     index: int = 0  # position of the game tree in its file (0-based)
+    start: tuple[int, int] = (1, 1)  # the line and column where `raw` starts in its file (its problems' frame)
     file_format: str = "sgf"  # the format of its file (FMT-13): `sgf` (also `.rec`), `gib`, `ngf` or `ugf`
     diagnostics: list[Problem] = field(default_factory=list)
     # Typed header (raw values stay in root.properties)

@@ -51,6 +51,12 @@ from .source import MappedText, RecordSource, SourceText
 _TREE_START = re.compile(rb"\(\s*(?:;|[A-Za-z]+\s*\[)")
 _EMPTY_TREES = re.compile(rb"(?:\(\s*\)\s*)+")
 _SETUP = ("AB", "AW", "AE", "PL")
+# What the reader says of a record's place in its file rather than of its own bytes (`raw`): the notes of what
+# stands before it (the file's encoding, a byte-order mark, text before the first game tree) and after it (up to
+# the next game tree). Read back from `raw` alone, a record has none of them.
+NOTES_BEFORE = frozenset({"utf-16", "bom", "junk-before"})
+NOTES_AFTER = frozenset({"junk-after", "extra-paren", "empty-tree"})
+TOO_MANY_RECORDS = "too-many-records"  # the code of the FormatError of a file past `max_records`
 
 
 def read_bytes(data: bytes, source: str | None = None, *, strict: bool = False,
@@ -145,7 +151,8 @@ class _Reader:
         most = self.max_records
         while True:
             if most is not None and len(records) >= most:
-                raise self.error(None, "too-many-records")(
+                # Raised before the next tree is parsed: a file of many records is not read whole to be refused.
+                raise self.error(None, TOO_MANY_RECORDS)(
                     f"more than {most:,} game records in one file (set {ENV_MAX_RECORDS} to read more)", start)
             record, end = self.tree(start, len(records), notes)
             records.append(record)
@@ -198,6 +205,7 @@ class _Reader:
         props = root.properties
         record = Record(root=root, game=game, size=size, raw=self.raw(start, tree.end),
                         encoding=self.file_encoding or src.encoding, source=self.source, index=index)
+        record.start = self.text.line_col(start, src.encoding)
         diags = record.diagnostics
         diags.extend(_note_problem(note, src) for note in notes)
 
@@ -368,6 +376,7 @@ class _ConvertedReader(_Reader):
                                     "FMT-11", pos=SourcePos(1, 1, 0)))
         for record in records:
             record.file_format = found.kind
+            record.start = (1, 1)  # its bytes are the whole file, read back the same way
             record.diagnostics[:0] = notes
             if self.strict:
                 self.refuse_warnings(record)

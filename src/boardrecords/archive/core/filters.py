@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
-from ...common.bounds import DB_INT_MAX
+from ...common.bounds import DB_INT_MAX, unstorable
 from ...common.errors import InputError
 from ...records.games import SPECS, Game, game_from_name
 from ...verifier.judging.status import ResultStatus, VerdictClass
@@ -230,6 +230,14 @@ FILTERS: tuple[FilterSpec, ...] = (
 FILTER_BY_FIELD = {spec.field: spec for spec in FILTERS}
 
 
+def check_storable(name: str, value: str) -> None:
+    """FilterError when the text `value` given for `name` holds what no database stores (common/bounds.py): refused
+    here, with the name, rather than by the database (PostgreSQL's error carries the whole query)."""
+    bad = unstorable(value)
+    if bad is not None:
+        raise FilterError(f"{name}: the text holds {bad}, which no archive stores or searches for")
+
+
 def _checked(spec: FilterSpec, value: Any) -> Any:
     """`value` of the filter `spec`, checked against its bounds and read by its parser."""
     name = f"--{spec.option}"
@@ -249,6 +257,7 @@ def _checked(spec: FilterSpec, value: Any) -> Any:
         raise FilterError(f"{name} {value!r}: not a text")
     if spec.max_length is not None and len(value) > spec.max_length:
         raise FilterError(f"{name}: at most {spec.max_length} characters")
+    check_storable(name, value)
     return spec.parse(value) if spec.parse is not None else value
 
 
