@@ -5,15 +5,28 @@ players stay); free text is shortened with an ellipsis after a whole word; nothi
 
 from __future__ import annotations
 
+import io
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
 from boardrecords.cli.tables import GAME_COLUMNS
-from boardrecords.cli.views.layout import ELLIPSIS, Column, fitted_table, shorten, shorten_path
+from boardrecords.cli.views.layout import (
+    ELLIPSIS,
+    Column,
+    fit,
+    fitted_rows,
+    fitted_table,
+    shorten,
+    shorten_path,
+    write_fitted,
+)
 from tests.shared import EXAMPLES, import_games, run
 
 WIDTHS = (40, 60, 80, 100)
@@ -201,3 +214,61 @@ def test_distinct_shortenings_keep_the_words_that_tell_values_apart() -> None:
     assert shorten_text("Lars Holm (swap; was Maya Okafor)", 25) == "Lars Holm (swap…)"
     assert shorten_text("Lars Holm (swap; was Maya Okafor)", 12) == "Lars Holm…"
     assert shorten_text("B+R (time)", 8) == "B+R…"
+# -- the plain lines of a long listing (`records verify` of thousands of records) -------------------------------
+
+_LINE_COLUMNS = [Column("record", shorten=True, path=True, least=12), Column("game", drop=3),
+                 Column("moves", justify="right", drop=4), Column("verdict"), Column("problem", drop=1, shorten=True)]
+_WORDS = st.sampled_from(["pass", "invalid", "wrong-result"])
+_ROW = st.tuples(st.text(st.sampled_from("ab/c.d 天x"), min_size=1, max_size=40), st.sampled_from(["Go", "Cation", ""]),
+                 st.integers(0, 999), _WORDS, st.text(st.sampled_from("move 12 ING-4 "), max_size=24))
+
+
+def _as_rows(rows: list[tuple[str, str, int, str, str]]) -> list[list[Text]]:
+    return [[Text(name), Text(game), Text(str(moves)), Text(word, style="bold red"), Text(problem)]
+            for name, game, moves, word, problem in rows]
+
+
+def _both(rows: list[list[Text]], width: int, colour: bool) -> tuple[str, str]:
+    """The rows as rich draws the fitted table, and as write_fitted writes them, on one kind of console."""
+    def console() -> Console:
+        return Console(width=width, force_terminal=colour, color_system="standard" if colour else None,
+                       file=io.StringIO(), highlight=False)
+
+    layout = fit(_LINE_COLUMNS, rows, width)
+    drawn = console()
+    drawn.print(fitted_rows(_LINE_COLUMNS, layout, rows))
+    written = console()
+    write_fitted(written, _LINE_COLUMNS, layout, rows)
+    return drawn.file.getvalue(), written.file.getvalue()  # type: ignore[attr-defined]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_ROW, min_size=1, max_size=12), st.sampled_from(WIDTHS))
+def test_plain_lines_are_the_fitted_table(rows: list[tuple[str, str, int, str, str]], width: int) -> None:
+    drawn, written = _both(_as_rows(rows), width, colour=False)
+    assert [line.rstrip() for line in drawn.splitlines()] == written.splitlines()
+    _fits(written, width)
+
+
+def test_plain_lines_keep_the_styles_of_their_cells() -> None:
+    rows = _as_rows([("a/b.sgf", "Go", 12, "invalid", "move 3 ING-3"), ("a/c.sgf", "Go", 7, "pass", "")])
+    drawn, written = _both(rows, 80, colour=True)
+    styled = "\x1b[1;31minvalid\x1b[0m"
+    assert styled in drawn and styled in written and written.count("\x1b[1m") == 5  # the headers in bold
+    plain = re.compile(r"\x1b\[[0-9;]*m")
+    assert [plain.sub("", line).rstrip() for line in drawn.splitlines()] == \
+        [plain.sub("", line).rstrip() for line in written.splitlines()]
+
+
+def test_a_long_verify_summary_keeps_one_layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # More rows than rich lays out comfortably in one table: every row in the same columns as the first.
+    for n in range(1200):
+        (tmp_path / f"g{n:04}.sgf").write_text("(;GM[1]FF[4]SZ[9];B[ee];W[cc]" + ";W[dd]" * (n == 1100) + ")")
+    monkeypatch.setenv("COLUMNS", "80")
+    result = run("verify", "-j", "1", tmp_path)
+    lines = result.stdout.splitlines()
+    rows = [line for line in lines if line.startswith("g") and ".sgf " in line]
+    assert len(rows) == 1200
+    assert len({line.index(" Go ") for line in rows}) == 1
+    assert len({len(line) for line in rows if "pass" in line}) == 1
+    assert "1200 records: 1199 pass, 1 invalid" in result.stdout

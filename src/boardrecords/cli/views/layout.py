@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from rich import box
 from rich.cells import cell_len
-from rich.console import JustifyMethod
+from rich.console import Console, JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
@@ -30,6 +30,19 @@ def output_width(is_terminal: bool, terminal_width: int) -> int:
         return terminal_width
     columns = os.environ.get("COLUMNS", "")
     return int(columns) if columns.isdigit() and int(columns) > 0 else PIPE_WIDTH
+
+
+def shown_in(encoding: str, text: str) -> str:
+    """`text` with every character `encoding` cannot write as a visible escape (`\\u2026`), as control characters
+    are: any output encoding works (PYTHONIOENCODING=ascii too)."""
+    if text.isascii() or encoding.lower().replace("-", "").startswith(("utf", "cp65001")):
+        return text
+    try:
+        text.encode(encoding)
+        return text
+    except (UnicodeEncodeError, LookupError):
+        return text.encode(encoding, "backslashreplace").decode(encoding, "replace")
+
 
 
 # -- the one table layout ---------------------------------------------------------------------------------------
@@ -172,3 +185,53 @@ def fitted_table(columns: Sequence[Column], rows: Sequence[Sequence[Text | str]]
     out."""
     layout = fit(columns, rows, width)
     return fitted_rows(columns, layout, rows, title=title), layout.left_out
+
+
+def write_fitted(console: Console, columns: Sequence[Column], layout: Fit, rows: Sequence[Sequence[Text]], *,
+                 show_header: bool = True) -> None:
+    """`rows` laid out as `layout` says, as `fitted_rows` shows them (the same columns, widths, header and rule),
+    written as plain lines: a listing of thousands of rows costs what printing its lines costs, where rich lays a
+    table out cell by cell. A styled cell (a verdict in its colour) is rendered by the console once per distinct
+    cell and width; every cell's record text must be escaped already (safe_text.plain), as in every listing."""
+    keep = layout.keep
+    widths = [layout.widths[i] for i in keep]
+    justify = [columns[i].justify for i in keep]
+    cut = [shorten_path if columns[i].path else shorten for i in keep]
+    styled: dict[tuple[object, ...], str] = {}
+
+    def cell(text: Text, width: int, how: JustifyMethod) -> str:
+        plain = text.plain
+        pad = width - cell_len(plain)
+        if not text.style and not text.spans:
+            return _padded(plain, pad, how)
+        key = (plain, text.style, tuple(text.spans), width, how)
+        out = styled.get(key)
+        if out is None:
+            with console.capture() as captured:
+                console.print(text, end="", soft_wrap=True)
+            out = styled[key] = _padded(captured.get(), pad, how)
+        return out
+
+    lines: list[str] = []
+    if show_header:
+        lines.append("  ".join(cell(Text(columns[i].header, style="bold"), w, how)
+                               for i, w, how in zip(keep, widths, justify, strict=True)).rstrip())
+        rule = "─" if console.encoding.lower().replace("-", "").startswith("utf") else "-"
+        lines.append(rule * (sum(widths) + GAP * (len(widths) - 1)))
+    for row in rows:
+        lines.append("  ".join(cell(short(row[i], w), w, how)
+                               for i, w, how, short in zip(keep, widths, justify, cut, strict=True)).rstrip())
+    if lines:
+        console.file.write(shown_in(console.encoding, "\n".join(lines) + "\n"))
+        console.file.flush()
+
+
+def _padded(text: str, pad: int, how: JustifyMethod) -> str:
+    """`text` with `pad` spaces added as `how` justifies it (its measured width is the column's less `pad`)."""
+    if pad <= 0:
+        return text
+    if how == "right":
+        return " " * pad + text
+    if how == "center":
+        return " " * (pad // 2) + text + " " * (pad - pad // 2)
+    return text + " " * pad
