@@ -18,13 +18,20 @@ def _stones(driver) -> int:
     return driver.execute_script("return document.querySelectorAll('#explore-board circle.stone').length;")
 
 
-def test_the_explorer_clicks_three_moves_deep_and_back(browser, served):
+def _point_link(driver, point: str):
+    """The link on a point of the explorer's board: its continuation's letter when one is drawn over it."""
     from selenium.webdriver.common.by import By
+
+    marks = driver.find_elements(By.CSS_SELECTOR, f'a.continuation-mark[data-point="{point}"]')
+    return marks[0] if marks else driver.find_element(By.CSS_SELECTOR, f'a.point[data-point="{point}"] rect')
+
+
+def test_the_explorer_clicks_three_moves_deep_and_back(browser, served):
 
     browser.get(served + "explore?game=go&size=9")
     assert _stones(browser) == 0
     for n, point in enumerate(("E5", "C3", "G7"), start=1):
-        browser.find_element(By.CSS_SELECTOR, f'a.point[data-point="{point}"] rect').click()
+        _point_link(browser, point).click()
         assert _moves(browser).split(",")[-1] == point
         assert _stones(browser) == n
     assert _moves(browser) == "E5,C3,G7"

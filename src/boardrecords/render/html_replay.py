@@ -20,6 +20,7 @@ from ..records.games import SPECS
 from ..records.model import Colour
 from ..records.points import index_letter
 from ..verifier.judging.analysis import Analysis
+from .board import points_layer, svg_open
 from .game_lines import (
     change_lines,
     comment_of,
@@ -155,12 +156,12 @@ def board_html(data: Analysis, geo: Geometry, frame: str) -> str:
     """The board (its `frame`: lines, star points, coordinates, as SVG), the buttons, the slider and the legends
     under them: the replay's side that replay.js steps, on the page of `records html` and `records serve`'s game
     page alike."""
-    w = f"{geo.width:g}"
+    record = data.record
     return f"""<section id="board-wrap">
-<svg id="board" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {w}" width="{w}" height="{w}" role="img" \
-aria-label="board" data-size="{data.record.size}">
+{svg_open(record.game, record.size, geo, "board")}
 {frame}
 <g id="layer-under"></g><g id="layer-stones"></g><g id="layer-over"></g>
+{points_layer(geo, data.points)}
 </svg>
 <div id="controls">
 <button type="button" id="first" title="Start (Home)" aria-label="start">|&#x25C0;</button>

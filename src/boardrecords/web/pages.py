@@ -7,7 +7,7 @@ JSON route's.
 from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from threading import Lock
 from typing import Annotated, Any, NamedTuple
@@ -269,8 +269,8 @@ def original(archive: Asked, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)
 def explore_page(request: Request, archive: Asked, found: Annotated[Filters, Depends(filters)],
                  moves: Moves = None, limit: Limit = 20, offset: Offset = 0) -> HTMLResponse:
     from ..records.model import Colour
-    from ..records.notation import names_for, point_name
-    from ..render.svg import CELL, Geometry, frame_shapes, stone_shapes, to_xml
+    from ..records.notation import names_for
+    from ..render.board import board_svg, lettered, move_point
 
     # The games that reached the position come with it (the explorer's count is theirs; the opening table of
     # Conversion Go counts its openings' games).
@@ -281,31 +281,27 @@ def explore_page(request: Request, archive: Asked, found: Annotated[Filters, Dep
     at, data = answer.target, answer.to_json()
     assert answer.reached is not None
     reached = Listing(answer.reached.to_json(), answer.reached.total)
-    geo = Geometry.of(at.game, at.size, caption=False)
+    names = names_for(at.game, at.size)
     typed = [m.strip() for m in (moves or "").split(",") if m.strip()]
     base = {k: v for k, v in request.query_params.items() if v != "" and k not in ("moves", "offset")}
 
     def step(move: str) -> str:
         return "/explore?" + urlencode({**base, "moves": ",".join([*typed, move])})
 
-    continuations = []
-    for c in answer.continuation_json():
-        word = c["move"].split(" ", 1)[-1]  # `B Q16` -> Q16
-        continuations.append(c | {"href": step(word)})
-    empty = []
-    for r, line in enumerate(at.rows):
-        for col, stone in enumerate(line):
-            # Only a move that can be played is a link: a suicide or a ko point would lead to an error page.
-            if stone is None and (at.playable is None or (col, r) in at.playable):
-                x, y = geo.xy((col, r))
-                empty.append({"x": x - CELL / 2, "y": y - CELL / 2, "name": point_name((col, r), at.game, at.size),
-                              "href": step(point_name((col, r), at.game, at.size))})
+    continuations = lettered([c | {"href": step(c["move"].split(" ", 1)[-1])}  # `B Q16` -> Q16
+                              for c in answer.continuation_json()], names,
+                             share=lambda c: c["mover_wins"] / c["games"] if c["games"] else None,
+                             href=lambda c, _letter: str(c["href"]))
+    # Only a move that can be played is a link: a suicide or a ko point would lead to an error page.
+    links = {(col, r): step(names((col, r))) for r, line in enumerate(at.rows) for col, stone in enumerate(line)
+             if stone is None and (at.playable is None or (col, r) in at.playable)}
     back = "/explore?" + urlencode({**base, **({"moves": ",".join(typed[:-1])} if len(typed) > 1 else {})})
-    svg = to_xml(frame_shapes(geo, names_for(at.game, at.size)) + stone_shapes(geo, at.rows))
+    svg = board_svg(at.game, at.size, names, "explore-board", rows=at.rows,
+                    last=move_point(typed[-1], names) if typed else None, links=links,
+                    continuations=[c["mark"] for c in continuations if c["mark"] is not None])
     to_move = at.to_move.word if isinstance(at.to_move, Colour) else "either colour"
     return render("explore.html", data=data, continuations=continuations, reached=reached, typed=typed,
-                  game=at.game.value, size=at.size, width=f"{geo.width:g}", cell=CELL, board=Markup(svg),
-                  empty=empty, back=back if typed else None, to_move=to_move,
+                  game=at.game.value, size=at.size, board=Markup(svg), back=back if typed else None, to_move=to_move,
                   values={name: request.query_params.get(name, "") for name in FILTER_NAMES},
                   moves=",".join(typed), offset=offset, limit=limit, query=lambda **c: _query(request, **c))
 
@@ -330,6 +326,12 @@ def crosstable_page(archive: Asked, event: Annotated[str, Query(min_length=1, ma
     with concerning("game"):  # an event of several games needs one named
         table = archive.crosstable(event, game or None).to_json()
     return render("crosstable.html", table=table, game=game or "")
+
+
+def mover_share(row: Mapping[str, Any]) -> float | None:
+    """The share of a pattern continuation's games its mover won (None: no games, or no mover)."""
+    wins = {"B": row.get("black_wins"), "W": row.get("white_wins")}.get(row.get("colour") or "")
+    return wins / row["games"] if wins is not None and row["games"] else None
 
 
 @router.get("/patterns")
@@ -359,9 +361,18 @@ def patterns_page(archive: Asked, found: Annotated[Filters, Depends(filters)],
         pattern = "/".join(result["pattern"])
     else:
         game, size = archive.board(found)
+    from ..render.board import board_svg, lettered
+
     names = PointNames(game, size)
     position = "".join(s or "." for row in board for s in row) if board is not None else ""
+    continuations = []
+    if result is not None:
+        continuations = lettered(result["continuations"], names, share=mover_share,
+                                 href=lambda _c, letter: f"#pattern-continuation-{letter}")
+    svg = board_svg(game, size, names, "pattern-svg", editor=True,
+                    continuations=[c["mark"] for c in continuations if c["mark"] is not None])
     return render("patterns.html", result=result, game=game.value, size=size, text=pattern or "",
+                  board=Markup(svg), continuations=continuations,
                   anchor=anchor or ("" if pattern_from is not None else "anywhere"), either=either_colour,
                   names=" ".join(names((c, r)) for r in range(size) for c in range(size)), position=position,
                   origin=origin, region=region or "", pattern_from=pattern_from,

@@ -1,4 +1,4 @@
-// The pattern page of `records serve`: a board whose points cycle unused, Black, White, empty, any on each click;
+// The pattern page of `records serve`: the board (render/board.py) whose points cycle unused, Black, White, empty, any on each click;
 // pressing on one point and releasing on another drags the pattern's region (the points inside it are the
 // pattern, a point left unused there is "any"; the points outside are not part of it). Without a region the
 // pattern is the rectangle around the points used. From the keyboard the board is one stop of the Tab order: the
@@ -23,27 +23,20 @@
   var CYCLE = ["", "X", "O", ".", "*"];
   var cells = [];
   var region = null; // {left, top, right, bottom}, inclusive
-  var grid = document.createElement("div");
-  grid.className = "pattern-grid";
-  grid.style.gridTemplateColumns = "repeat(" + size + ", 1fr)";
-  for (var i = 0; i < size * size; i++) {
-    var b = document.createElement("button");
-    b.type = "button";
-    b.className = "pattern-point";
-    b.setAttribute("data-index", String(i));
-    b.setAttribute("data-state", "");
-    b.tabIndex = i === 0 ? 0 : -1;
-    if (names[i]) { b.title = names[i]; b.setAttribute("data-point", names[i]); }
-    grid.appendChild(b);
-    cells.push(b);
-  }
-  holder.appendChild(grid);
+  // The points are the board's own (render/board.py draws them on the intersections, named in the notation).
+  var grid = holder.querySelector("svg");
+  var regionBox = document.getElementById("region-box");
+  if (!grid) { return; }
+  var cells = Array.prototype.slice.call(grid.querySelectorAll(".pattern-point"));
+  if (cells.length !== size * size) { return; }
 
   function state(i) { return cells[i].getAttribute("data-state"); }
 
   function set(i, value) {
     cells[i].setAttribute("data-state", value);
-    cells[i].textContent = value === "." ? "·" : value;
+    cells[i].querySelector("text").textContent = value === "." ? "·" : value === "*" ? "*" : "";
+    cells[i].setAttribute("aria-label", names[i] + (value === "X" ? " black" : value === "O" ? " white" :
+      value === "." ? " empty" : value === "*" ? " any" : ""));
   }
 
   function inside(r, c) {
@@ -56,6 +49,16 @@
       cells[i].classList.toggle("in-region", inside(r, c));
       cells[i].classList.toggle("outside", region !== null && !inside(r, c));
     }
+    // The region's outline over the board, from the hit squares of its two corners.
+    if (!regionBox) { return; }
+    if (region === null) { regionBox.setAttribute("width", "0"); regionBox.setAttribute("height", "0"); return; }
+    var a = cells[region.top * size + region.left].querySelector("rect");
+    var b = cells[region.bottom * size + region.right].querySelector("rect");
+    var x = parseFloat(a.getAttribute("x")), y = parseFloat(a.getAttribute("y"));
+    regionBox.setAttribute("x", String(x));
+    regionBox.setAttribute("y", String(y));
+    regionBox.setAttribute("width", String(parseFloat(b.getAttribute("x")) + parseFloat(b.getAttribute("width")) - x));
+    regionBox.setAttribute("height", String(parseFloat(b.getAttribute("y")) + parseFloat(b.getAttribute("height")) - y));
   }
 
   // The rectangle written: the region, else the one around the points used (null when none is used).
@@ -101,8 +104,8 @@
   }
 
   function indexOf(target) {
-    return target && target.hasAttribute && target.hasAttribute("data-index") ?
-      parseInt(target.getAttribute("data-index"), 10) : null;
+    var point = target && target.closest ? target.closest(".pattern-point") : null;
+    return point ? parseInt(point.getAttribute("data-index"), 10) : null;
   }
 
   function rect(a, b) {
@@ -137,11 +140,13 @@
   grid.addEventListener("click", function (ev) {
     if (dragged) { dragged = false; return; }
     var i = indexOf(ev.target);
-    if (i === null) { return; }
+    if (i !== null) { cycle(i); }
+  });
+  function cycle(i) {
     drawn();
     set(i, CYCLE[(CYCLE.indexOf(state(i)) + 1) % CYCLE.length]);
     write();
-  });
+  }
   // The keyboard: one point of the board takes the Tab stop (the last one focused), the arrow keys move it.
   var cursor = 0;
   var start = null; // the point where Shift + arrows began the region
@@ -155,6 +160,12 @@
   });
   grid.addEventListener("keydown", function (ev) {
     var i = indexOf(ev.target), step = STEPS[ev.key];
+    // Space and Enter cycle the point, as they click a button (an SVG point is no button of its own).
+    if (i !== null && (ev.key === " " || ev.key === "Enter") && !ev.altKey && !ev.ctrlKey && !ev.metaKey) {
+      ev.preventDefault();
+      cycle(i);
+      return;
+    }
     if (i === null || !step || ev.altKey || ev.ctrlKey || ev.metaKey) { return; }
     ev.preventDefault(); // the arrows move on the board, not the page
     var r = Math.max(0, Math.min(size - 1, Math.floor(i / size) + step[0]));
