@@ -68,3 +68,34 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, served, width: int, path: 
     client, scroll = browser.execute_script(
         "return [document.documentElement.clientWidth, document.documentElement.scrollWidth];")
     assert scroll <= client, f"{path} scrolls sideways at {width} px"
+
+
+def test_the_move_on_the_board_is_highlighted_in_the_move_list(browser, served, width: int) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    browser.get(served + "games/3#move=4")
+    current = browser.find_elements(By.CSS_SELECTOR, "#moves li.current")
+    assert [li.get_attribute("data-move") for li in current] == ["4"]
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    assert [li.get_attribute("data-move") for li in browser.find_elements(By.CSS_SELECTOR, "#moves li.current")] \
+        == ["5"]
+    browser.find_element(By.CSS_SELECTOR, '#moves li[data-move="2"] a').click()
+    assert browser.execute_script("return document.getElementById('counter').textContent;").startswith("2 /")
+
+
+@pytest.mark.parametrize("path", ["explore?game=go&size=9", "games/3", "patterns?game=go&size=9"])
+def test_the_pages_follow_a_dark_system_theme(browser, served, path: str) -> None:
+    def background() -> list[int]:
+        colour = browser.execute_script("return getComputedStyle(document.body).backgroundColor;")
+        return [int(x) for x in colour[colour.index("(") + 1:colour.index(")")].split(",")[:3]]
+
+    browser.get(served + path)
+    assert sum(background()) > 600  # light by default
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                            {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    try:
+        browser.get(served + path)
+        assert sum(background()) < 150
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})

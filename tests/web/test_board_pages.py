@@ -134,3 +134,19 @@ def test_letters_are_distinct_and_start_with_the_alphabet(count: int) -> None:
                                              ("ended", None), ("swap-sides", None)])
 def test_a_move_shown_names_its_point(move: str, point: tuple[int, int] | None) -> None:
     assert move_point(move, PointNames(Game.GO, 19)) == point
+
+
+def test_the_game_page_lists_its_moves_compactly_with_their_comments(client: TestClient) -> None:
+    """Numbers and points in the notation, several to a line; a comment inline with its move, escaped."""
+    page = client.get("/games/3").text
+    items = re.findall(r'<li class="(black|white)[^"]*" data-move="(\d+)"><a href="#move=\2"[^>]*>'
+                       r'<span class="number">(\d+)</span> <span class="stone-dot"></span>([^<]*)</a>', page)
+    assert items and items[0][:3] == ("black", "1", "1")
+    names = PointNames(Game.GO, 11)
+    assert all(move == "pass" or names.parse(move) for *_, move in items)
+    assert "Move 1 of" not in page.split('id="moves"', 1)[1].split("</ol>", 1)[0]  # no sentence per move
+    hostile = client.get("/api/search", params={"game": "cation", "size": "5"}).json()[0]["id"]
+    page = client.get(f"/games/{hostile}").text
+    moves = page.split('id="moves"', 1)[1]
+    assert '<li class="black has-comment" data-move="1">' in moves
+    assert '<span class="comment">&lt;img src=x onerror=window.pwned=4&gt;' in moves

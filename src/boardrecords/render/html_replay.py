@@ -152,6 +152,20 @@ def bounded_html(value: str) -> str:
             f'<span class="whole">{html_text(value)}</span></details>')
 
 
+def move_items(data: Analysis) -> list[dict[str, Any]]:
+    """The moves as a compact list shows them: number, colour (`black`, `white`), the move in the notation, whether
+    it was refused, its comment (record text, escaped by the page)."""
+    out: list[dict[str, Any]] = []
+    for i in range(1, data.last + 1):
+        step = data.step_at(i)
+        if step is None:
+            continue
+        out.append({"index": i, "number": step.number, "colour": "black" if step.colour is Colour.BLACK else "white",
+                    "move": data.points.move(step.move), "illegal": step.illegal is not None,
+                    "comment": comment_of(data, i) or ""})
+    return out
+
+
 def board_html(data: Analysis, geo: Geometry, frame: str) -> str:
     """The board (its `frame`: lines, star points, coordinates, as SVG), the buttons, the slider and the legends
     under them: the replay's side that replay.js steps, on the page of `records html` and `records serve`'s game

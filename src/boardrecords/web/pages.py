@@ -224,7 +224,7 @@ def game_page(request: Request, archive: Asked,
               record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> HTMLResponse:
     """The replay of `records html` (render/html_replay.py: page_data) from one replay of the record."""
     from ..render.game_lines import header_lines
-    from ..render.html_replay import board_html, header_html, page_data, script_json, status_html
+    from ..render.html_replay import board_html, header_html, move_items, page_data, script_json, status_html
     from ..render.svg import Geometry
     from ..verifier.judging.analysis import analyse
 
@@ -251,7 +251,7 @@ def game_page(request: Request, archive: Asked,
         board=Markup(board_html(analysis, geo, _frame(record.game, record.size, analysis.notation))),
         header=Markup(header_html(analysis, [("record", f"#{row.id}{source}")])),
         status=Markup(status_html(analysis)),
-        moves=[p["label"] for p in data["positions"][1:]], data=Markup(script_json(data))).encode("utf-8")
+        moves=move_items(analysis), data=Markup(script_json(data))).encode("utf-8")
     kept.put(record_id, version, page)
     return HTMLResponse(page)
 
