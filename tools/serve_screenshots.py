@@ -2,7 +2,8 @@
 
 Imports the bundled examples into a fresh archive, starts `records serve` on a free port, and photographs the
 explorer, the games page, a game page, an event's crosstable and a pattern with its dragged region with headless
-Chromium (as the browser tests start it) into docs/images/serve-*.png.
+Chromium (as the browser tests start it) into docs/images/serve-*.png, at a desktop's width (1280 px) and the
+boards' pages also at a phone's (390 px: serve-*-phone.png).
 """
 
 from __future__ import annotations
@@ -22,7 +23,10 @@ PAGES = {
     "serve-game.png": "games/{game}#move=8",
     "serve-crosstable.png": "crosstable?event=Autumn+club+tournament",
     "serve-patterns.png": "patterns?pattern=X./..&region=a6:b5&anchor=corner&game=cation&size=6&either-colour=true",
+    "serve-patterns-go.png": "patterns?pattern=X..&anchor=corner&game=go&size=9&either-colour=true",
 }
+PHONE = ("serve-explorer.png", "serve-game.png", "serve-patterns.png", "serve-patterns-go.png")
+WIDTHS = {"": (1280, 900), "-phone": (390, 844)}
 
 
 def main(out: Path) -> int:
@@ -51,11 +55,16 @@ def main(out: Path) -> int:
         try:
             driver.get(url + "api/search?game=go&sort=-moves&limit=1")
             game = driver.execute_script("return JSON.parse(document.body.innerText)[0].id;")
-            for name, path in PAGES.items():
-                driver.get(url + path.format(game=game))
-                time.sleep(0.3)
-                driver.save_screenshot(str(out / name))
-                print(out / name)
+            for suffix, (width, height) in WIDTHS.items():
+                driver.set_window_size(width, height)
+                for name, path in PAGES.items():
+                    if suffix and name not in PHONE:
+                        continue
+                    shot = out / name.replace(".png", f"{suffix}.png")
+                    driver.get(url + path.format(game=game))
+                    time.sleep(0.3)
+                    driver.save_screenshot(str(shot))
+                    print(shot)
         finally:
             driver.quit()
             proc.terminate()
