@@ -112,13 +112,14 @@ def points_layer(geo: Geometry, names: PointNames, *, links: Mapping[Point, str]
         for c in range(n):
             point = (c, r)
             name = names(point)
-            hit = f'<rect class="hit"{_attrs(point_rect(geo, point))}/>'
+            hit = f'<rect class="hit"{_attrs(point_rect(geo, point))} fill="transparent"/>'
             if editor:
                 x, y = geo.xy(point)
                 out.append(f'<g class="pattern-point" data-index="{r * n + c}" data-point="{escape(name)}" '
                            f'data-state="" role="button" tabindex="{0 if r == c == 0 else -1}" '
                            f'aria-label="{escape(name)}">{hit}<circle class="pick" cx="{x:g}" cy="{y:g}" '
-                           f'r="{CELL * 0.44:g}"/><text class="pick-text" x="{x:g}" y="{y:g}"></text></g>')
+                           f'r="{CELL * 0.44:g}" fill="transparent"/>'
+                           f'<text class="pick-text" x="{x:g}" y="{y:g}"></text></g>')
             elif links is not None and point in links:
                 out.append(f'<a href="{escape(links[point])}" class="point" data-point="{escape(name)}" '
                            f'aria-label="{escape(name)}">{hit}</a>')
@@ -172,7 +173,8 @@ def board_svg(game: Game, size: int, names: PointNames, element_id: str, *, rows
     shapes = frame_shapes(geo, names)
     if rows is not None:
         shapes += stone_shapes(geo, rows) + last_shapes(geo, rows, last)
-    region = '<rect id="region-box" class="region-box" x="0" y="0" width="0" height="0"/>' if editor else ""
+    region = ('<rect id="region-box" class="region-box" x="0" y="0" width="0" height="0" fill="none"/>'
+              if editor else "")
     return "\n".join([svg_open(game, size, geo, element_id), to_xml(shapes), region,
                       points_layer(geo, names, links=links, editor=editor),
                       continuation_layer(geo, continuations), "</svg>"])
