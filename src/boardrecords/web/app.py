@@ -129,6 +129,13 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS) -> FastAPI:
     for kind, status in HTTP_STATUSES:
         app.add_exception_handler(kind, _family_handler(status))
 
+    from ..archive.core.budget import Busy
+
+    @app.exception_handler(Busy)
+    async def busy(request: Request, exc: Busy) -> JSONResponse:
+        # Too many heavy questions at once (archive/core/budget.py): when to ask again.
+        return JSONResponse({"error": str(exc)}, status_code=503, headers={"Retry-After": str(exc.retry_after)})
+
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         return _error(exc.status_code, str(exc.detail))

@@ -47,28 +47,40 @@ def sqlite_path(url: str) -> Path | None:
     return Path(path) if path and path != ":memory:" else None
 
 
-def make_engine(db: str | None = None, *, must_exist: bool = False, read_only: bool = False) -> Engine:
+# A reader's pool: 5 connections kept, up to 40 in all, one for each worker thread of `records serve` (Starlette's
+# thread pool runs 40 requests at once), so that no quick question waits for a connection; the heavy questions have
+# a pool of their own (archive/front.py). A command opens one or two.
+READ_POOL = (5, 35)
+
+
+def make_engine(db: str | None = None, *, must_exist: bool = False, read_only: bool = False,
+                pool: tuple[int, int] | None = None) -> Engine:
     """An engine for the archive; `must_exist` refuses a SQLite file that is not there (read-only commands).
 
     `read_only` opens it for reading only: SQLite with `mode=ro` (and without switching to WAL, which needs
     write access), so that a read-only file or folder can still be searched; PostgreSQL with read-only
-    transactions.
+    transactions. `pool`: the connections kept and the more opened when needed (default: READ_POOL for a reader,
+    SQLAlchemy's for a writer).
     """
     url = resolve_url(db)
     path = sqlite_path(url)
     if path is not None:
         check_sqlite_path(path, named(db), must_exist=must_exist)
+    pool = pool or (READ_POOL if read_only else None)
+    # In-memory SQLite has a pool of one connection per thread, which takes no size.
+    sized = {} if pool is None or (url.startswith("sqlite") and path is None) else \
+        {"pool_size": pool[0], "max_overflow": pool[1]}
     try:
         if url.startswith("sqlite"):
             if read_only and path is not None:
                 url = read_only_sqlite_url(path)
-            engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+            engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000}, **sized)
             _configure_sqlite(engine, read_only=read_only)
         elif read_only and url.startswith("postgresql"):
             engine = create_engine(url, pool_pre_ping=True,
-                                   connect_args={"options": "-c default_transaction_read_only=on"})
+                                   connect_args={"options": "-c default_transaction_read_only=on"}, **sized)
         else:
-            engine = create_engine(url, pool_pre_ping=True)
+            engine = create_engine(url, pool_pre_ping=True, **sized)
     except NoSuchModuleError as exc:
         scheme = url.split("://", 1)[0]
         raise ArchiveError(f"{describe_url(url)}: {scheme!r} is not a database SQLAlchemy knows (use a SQLite file, "
