@@ -11,9 +11,9 @@
    the server's resident memory (RSS) idle, at its peak and 5 s after the burst.
 3. The explorer's p99 (`/api/explore` at depth 0..6 of corpus games) idle, then while 4 clients ask a pattern
    search of a 4x4 shape anywhere (`..../.XO./..X./....`).
-4. The player-name wildcard at `--names` records (a synthetic archive made by inserting game rows directly, 20,000
-   players): `/api/search?player=...&limit=50` over HTTP, p50 and p99, for a rare and a common name part, on SQLite
-   (and PostgreSQL with `--pg`).
+4. The player-name wildcard at `--names` records (a synthetic SQLite archive made by inserting game rows directly,
+   about 20,000 players): `/api/search?player=...&limit=50` over HTTP, p50 and p99, for a rare, a prefix and a
+   common name part.
 """
 
 from __future__ import annotations
@@ -175,8 +175,10 @@ SYLLABLES = ["sa", "se", "jin", "ho", "min", "yu", "xi", "ka", "ta", "ro", "mi",
 
 
 def synthetic(db: str, records: int) -> None:
-    """An archive of `records` game rows with player names only (made by the Archive, filled by direct inserts)."""
-    from sqlalchemy import insert
+    """An archive of `records` game rows with player names only, made by the Archive and filled by direct inserts:
+    the indexes and triggers on `game` are dropped for the load and made again after it (SQLite), the player names'
+    index (where the archive has one) filled from the rows as a writer opening an older archive fills it."""
+    from sqlalchemy import insert, inspect
 
     from boardrecords import Archive
     from boardrecords.archive.core.models import GameRow
@@ -186,24 +188,38 @@ def synthetic(db: str, records: int) -> None:
                       for _ in range(20_000)})
     weights = [1 / (k + 1) ** 0.8 for k in range(len(players))]
     with Archive(db, create=True) as archive:
+        engine = archive.engine
         table = GameRow.__table__  # type: ignore[attr-defined]
+        with engine.begin() as conn:
+            kept = [sql for (sql,) in conn.exec_driver_sql(
+                "SELECT sql FROM sqlite_master WHERE tbl_name = 'game' AND type IN ('index', 'trigger') "
+                "AND sql IS NOT NULL AND name NOT LIKE 'game_text%'")]
+            for kind, name in list(conn.exec_driver_sql(
+                    "SELECT type, name FROM sqlite_master WHERE tbl_name = 'game' AND type IN ('index', 'trigger') "
+                    "AND sql IS NOT NULL")):
+                conn.exec_driver_sql(f"DROP {kind.upper()} {name}")
         done = 0
         while done < records:
-            n = min(20_000, records - done)
+            n = min(50_000, records - done)
             pairs = [rng.choices(players, weights, k=2) for _ in range(n)]
             rows = [{"sha256": f"{done + i:064x}", "raw": b"", "game": "go", "size": 19,
                      "black": b, "white": w, "black_norm": b, "white_norm": w, "black_final_norm": b,
                      "white_final_norm": w, "winner_norm": b if i % 2 else w, "winner_colour": "B" if i % 2 else "W",
                      "result_method": "resign", "result_status": "agrees", "verdict": "pass", "move_count": 200,
                      "moves": "", "opening": "", "search_text": ""} for i, (b, w) in enumerate(pairs)]
-            with archive.engine.begin() as conn:
+            with engine.begin() as conn:
                 conn.execute(insert(table), rows)
             done += n
-        with archive.engine.begin() as conn:
-            if archive.engine.dialect.name == "postgresql":
-                conn.exec_driver_sql("ANALYZE")
-            else:
-                conn.exec_driver_sql("ANALYZE")
+        with engine.begin() as conn:
+            for sql in kept:
+                conn.exec_driver_sql(sql)
+            if inspect(conn).has_table("player_name"):
+                from boardrecords.archive.core.db import NAME_COLUMNS
+
+                conn.exec_driver_sql("INSERT OR IGNORE INTO player_name(name) SELECT n FROM ("
+                                     + " UNION ".join(f"SELECT {c} AS n FROM game WHERE {c} IS NOT NULL"
+                                                      for c in NAME_COLUMNS) + ")")
+            conn.exec_driver_sql("ANALYZE")
 
 
 def wildcard(db: str, records: int, runs: int = 40) -> list[tuple[str, float, float, int]]:
@@ -294,22 +310,13 @@ def main() -> int:
             proc.wait(timeout=30)
     names = []
     if not args.skip_names:
-        targets = [("SQLite", str(args.work / f"names{args.names}.db"))]
-        if args.pg:
-            targets.append(("PostgreSQL", args.pg))
-        for label, db in targets:
-            if label == "SQLite":
-                if not (args.reuse and Path(db).exists()):
-                    Path(db).unlink(missing_ok=True)
-                    began = time.perf_counter()
-                    synthetic(db, args.names)
-                    print(f"{label}: {args.names} synthetic records in {time.perf_counter() - began:.0f} s")
-            else:
-                empty_pg(db)
-                began = time.perf_counter()
-                synthetic(db, args.names)
-                print(f"{label}: {args.names} synthetic records in {time.perf_counter() - began:.0f} s")
-            names.append((label, wildcard(db, args.names)))
+        db = str(args.work / f"names{args.names}.db")
+        if not (args.reuse and Path(db).exists()):
+            Path(db).unlink(missing_ok=True)
+            began = time.perf_counter()
+            synthetic(db, args.names)
+            print(f"SQLite: {args.names} synthetic records in {time.perf_counter() - began:.0f} s", flush=True)
+        names.append(("SQLite", wildcard(db, args.names)))
 
     print("\n| archive | heavy clients | heavy answers (status: n) | heavy p50 / max s | quick p50 / max ms "
           "| RSS idle / peak / 5 s after MB |")

@@ -43,7 +43,7 @@ class Cancelled(ArchiveError):
 class Busy(ArchiveError):
     """Every turn for heavy questions is taken and the queue is full (or the wait ran out): ask again later."""
 
-    def __init__(self, message: str, retry_after: int) -> None:
+    def __init__(self, message: str, retry_after: int = 1) -> None:
         super().__init__(message)
         self.retry_after = retry_after
 

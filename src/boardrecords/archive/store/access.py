@@ -15,6 +15,7 @@ from sqlmodel import SQLModel
 
 from ..core.db import (
     ArchiveError,
+    create_name_index,
     create_text_index,
     first_line,
     has_schema,
@@ -40,6 +41,7 @@ def create_schema(engine: Engine) -> None:
                 SQLModel.metadata.create_all(writer(engine))
                 ensure_state(engine)
                 create_text_index(engine)
+                create_name_index(engine)
                 prepare_positions(engine)
             return
         except DBAPIError as exc:
@@ -101,16 +103,17 @@ def _give_back_free_pages(engine: Engine) -> None:
 
 def upgrade_schema(engine: Engine) -> None:
     """What a command that writes needs of an archive made by an older version: the position index's newer tables
-    and its migration (archive/positions/stage.py), and the change marker (archive/core/state.py), without the
-    merge or the tables only an import makes."""
-    from ..core.models import PositionCountRow, PositionGameRow, PositionRow, PositionStageRow
+    and its migration (archive/positions/stage.py), the player names' index (filled once, archive/core/db.py), and
+    the change marker (archive/core/state.py), without the merge or the tables only an import makes."""
+    from ..core.models import PlayerNameRow, PositionCountRow, PositionGameRow, PositionRow, PositionStageRow
     from ..positions.stage import upgrade_positions
 
     tables = [SQLModel.metadata.tables[m.__tablename__]
-              for m in (PositionRow, PositionGameRow, PositionStageRow, PositionCountRow)]
+              for m in (PositionRow, PositionGameRow, PositionStageRow, PositionCountRow, PlayerNameRow)]
     with _one_at_a_time(engine):
         SQLModel.metadata.create_all(writer(engine), tables=tables)
         ensure_state(engine)
+        create_name_index(engine)
         upgrade_positions(engine)
 
 
