@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_attack.py [--work DIR] [--corpus DIR] [--pg URL] [--seconds 20]
                                                 [--clients 1,4,24] [--names 1000000] [--skip-names]
+                                                [--only-names] [--reuse]
 
 1. Archives of the Go corpus (/work/shared/corpus/go): a SQLite file, and with `--pg` the same records in that
    PostgreSQL database (emptied first), both imported by `records import`.
@@ -275,13 +276,14 @@ def main() -> int:
     parser.add_argument("--clients", default="1,4,24")
     parser.add_argument("--names", type=int, default=1_000_000)
     parser.add_argument("--skip-names", action="store_true")
+    parser.add_argument("--only-names", action="store_true", help="only part 4 (with --reuse: an archive made before)")
     parser.add_argument("--reuse", action="store_true", help="keep the archives of an earlier run")
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     clients = [int(c) for c in args.clients.split(",")]
 
-    archives = [("SQLite", str(args.work / "corpus.db"))]
-    if args.pg:
+    archives = [] if args.only_names else [("SQLite", str(args.work / "corpus.db"))]
+    if args.pg and not args.only_names:
         archives.append(("PostgreSQL", args.pg))
     for label, db in archives:
         if not args.reuse or (label == "SQLite" and not Path(db).exists()):
@@ -291,7 +293,7 @@ def main() -> int:
                 empty_pg(db)
             run_import(db, args.corpus)
     rows = []
-    explorer = []
+    explorer: list[tuple[str, tuple[float, float], tuple[float, float]]] = []
     for label, db in archives:
         proc, host, port = start(db)
         try:

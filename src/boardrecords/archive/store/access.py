@@ -14,6 +14,8 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import SQLModel
 
 from ..core.db import (
+    NAME_TEXT,
+    TEXT_TABLE,
     ArchiveError,
     create_name_index,
     create_text_index,
@@ -181,7 +183,7 @@ def _refuse_foreign(engine: Engine, where: str) -> None:
     insp = inspect(engine)
     names = set(insp.get_table_names())
     ours = {t.name for t in SQLModel.metadata.sorted_tables}
-    foreign = sorted(n for n in names - ours if not n.startswith(("game_text", "sqlite_")))
+    foreign = sorted(n for n in names - ours if not n.startswith((TEXT_TABLE, NAME_TEXT, "sqlite_")))
     if foreign:
         listed = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
         raise ArchiveError(f"{where} holds tables of another program ({listed}); records adds none of its own "
