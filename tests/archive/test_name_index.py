@@ -51,11 +51,11 @@ def _ids(archive: Archive, **criteria: str) -> list[int]:
 def _by_reading(archive: Archive, **criteria: str) -> list[int]:
     """The same search with the index ignored: every game read."""
     engine = archive.engine
-    search_module._NAME_INDEX[engine] = False  # noqa: SLF001
+    search_module._NAME_INDEX[engine] = False
     try:
         return _ids(archive, **criteria)
     finally:
-        search_module._NAME_INDEX.pop(engine, None)  # noqa: SLF001
+        search_module._NAME_INDEX.pop(engine, None)
 
 
 WILDCARDS = ["lee*", "*lee*", "*sedol", "l*e*", "*o*", "*", "kim_*", "kim*jiseok", "50%*", "*chang*", "go s*", "x*"]

@@ -194,7 +194,7 @@ def test_the_gate_queues_then_refuses() -> None:
     second.join()
     assert waited and waited[0] >= 0.2
     short = Gate(1, 1, wait=0.2)
-    with short.slot(Budget()), pytest.raises(Busy, match="wait of 0.2 s ran out"), short.slot(Budget()):
+    with short.slot(Budget()), pytest.raises(Busy, match=r"wait of 0\.2 s ran out"), short.slot(Budget()):
         pass
 
 
@@ -221,7 +221,7 @@ def test_stopping_a_question_cancels_its_statement_and_frees_the_connection(stor
     engine = stored.heavy_engine
     threading.Timer(0.3, budget.stop).start()
     began = time.monotonic()
-    with pytest.raises(Cancelled), stored._heavy(budget, "the test"), engine.connect() as conn:  # noqa: SLF001
+    with pytest.raises(Cancelled), stored._heavy(budget, "the test"), engine.connect() as conn:
         conn.execute(text(_long_statement(stored)))
     assert time.monotonic() - began < 10
     assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
@@ -232,8 +232,8 @@ def test_stopping_a_question_cancels_its_statement_and_frees_the_connection(stor
 def test_a_question_over_its_time_is_stopped_in_the_database(stored: Archive) -> None:
     engine = stored.heavy_engine
     began = time.monotonic()
-    with pytest.raises(OverBudget, match="budget of 0.3 s"), stored._heavy(Budget(seconds=0.3), "the test"), \
-            engine.connect() as conn:  # noqa: SLF001
+    with pytest.raises(OverBudget, match=r"budget of 0\.3 s"), stored._heavy(Budget(seconds=0.3), "the test"), \
+            engine.connect() as conn:
         conn.execute(text(_long_statement(stored)))
     assert time.monotonic() - began < 10
     assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
