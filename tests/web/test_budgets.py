@@ -240,3 +240,25 @@ def test_a_question_over_its_time_is_stopped_in_the_database(stored: Archive) ->
     # the quick questions' engine is untouched, and a question with no budget runs as before
     assert stored.search(player="lee*").total == 1
     assert stored.search(player="lee*", budget=stored.budget()).total == 1
+
+
+def test_the_heavy_questions_have_a_pool_of_their_own(stored: Archive) -> None:
+    if stored.engine.dialect.name == "sqlite" and stored.engine.url.database in (None, "", ":memory:"):
+        pytest.skip("in-memory SQLite has no pool to size")
+    heavy = stored.heavy_engine
+    assert heavy is not stored.engine
+    assert heavy.pool.size() == stored.gate.workers  # type: ignore[attr-defined]
+    assert stored.engine.pool.size() + stored.engine.pool._max_overflow == 40  # type: ignore[attr-defined]
+
+
+def test_the_budgets_are_settings() -> None:
+    from boardrecords.common.settings import DEFAULTS, SettingError, Settings
+
+    got = Settings.from_environment({"RECORDS_HEAVY_SECONDS": "2.5", "RECORDS_HEAVY_APPEARANCES": "0",
+                                     "RECORDS_HEAVY_WORKERS": "3", "RECORDS_HEAVY_QUEUE": "0"})
+    assert (got.heavy_seconds, got.heavy_appearances, got.heavy_workers, got.heavy_queue) == (2.5, None, 3, 0)
+    assert Settings.from_environment({}).heavy_seconds == DEFAULTS.heavy_seconds == 10
+    for name, bad in (("RECORDS_HEAVY_SECONDS", "soon"), ("RECORDS_HEAVY_SECONDS", "-1"),
+                      ("RECORDS_HEAVY_WORKERS", "two"), ("RECORDS_HEAVY_QUEUE", "1.5")):
+        with pytest.raises(SettingError, match=name):
+            Settings.from_environment({name: bad})
