@@ -23,11 +23,12 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
-
-from sqlalchemy import Engine, event
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...common.errors import ArchiveError
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
 
 T = TypeVar("T")
 
@@ -147,6 +148,8 @@ def guard_engine(engine: Engine) -> None:
     """Apply the running question's budget (ACTIVE) to every statement of `engine`: on SQLite a progress handler
     that interrupts a statement once the budget is over; on PostgreSQL `statement_timeout` set to the time left.
     `stop()` cancels the statement at once (SQLite `interrupt()`, PostgreSQL the driver's `cancel()`)."""
+    from sqlalchemy import event  # here: reading records and verifying them load no database layer
+
     dialect = engine.dialect.name
 
     @event.listens_for(engine, "checkin")
