@@ -201,7 +201,7 @@ def test_the_cli_and_the_web_refuse_a_size_out_of_range_alike(db: str) -> None:
 
     done = run("explore", "--game", "quentin", "--size", "2", "--db", db)
     assert done.exit_code == 2
-    with TestClient(create_app(db), raise_server_exceptions=False) as client:
+    with TestClient(create_app(db), raise_server_exceptions=False, base_url="http://localhost") as client:
         got = client.get("/api/explore", params={"game": "quentin", "size": "2"})
         page = client.get("/explore", params={"game": "quentin", "size": "2"})
     assert got.status_code == page.status_code == 400

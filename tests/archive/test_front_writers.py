@@ -68,17 +68,19 @@ def test_import_paths_stores_reports_progress_and_skips_what_it_holds(tmp_path: 
     exact_counts(engine)
 
 
-def test_import_paths_keeps_likely_duplicates_out_when_asked(tmp_path: Path, db_url: str, engine: Engine) -> None:
-    game = sgf(rows_game(80))  # long enough for a Dyer signature
+def test_import_paths_keeps_near_duplicates_out_when_asked(tmp_path: Path, db_url: str, engine: Engine) -> None:
+    game = sgf(rows_game(80))
     first = write_folder(tmp_path, "first", {"game.sgf": game})
-    # Other bytes, the same signature and players: a likely duplicate; other players: none.
+    # Other bytes, the same moves and players: a near-duplicate; its first 40 moves between other players: none
+    # (too short a line to be one game whoever plays it).
     more = write_folder(tmp_path, "more", {"same.sgf": game.replace("PB[A]", "PB[A]GC[a comment]"),
-                                           "other.sgf": game.replace("PB[A]PW[B]", "PB[C]PW[D]")})
+                                           "other.sgf": sgf(rows_game(40)).replace("PB[A]PW[B]", "PB[C]PW[D]")})
     with Archive(db_url, create=True) as archive:
         assert archive.import_paths([first], workers=1).new == 1
         summary = archive.import_paths([more], workers=1, skip_duplicates=True)
     assert (summary.new, summary.skipped) == (1, 1)
-    assert summary.likely_duplicates == [(f"{more / 'same.sgf'}#0", "#1")]
+    assert [(d.source, d.like, d.kind, d.stored) for d in summary.near_duplicates] == [
+        (f"{more / 'same.sgf'}#0", "#1", "same-game", False)]
     assert _count(engine, "SELECT count(*) FROM game") == 2
 
 

@@ -47,7 +47,7 @@ def test_fmt13_import_counts_the_files_of_each_format(db_url: str, tmp_path: Pat
     assert summary["files"] == 8 and summary["records"] == 7 and summary["new"] == 7
     assert summary["verdicts"]["unreadable"] == 1
     for key in ("files", "records", "new", "duplicates", "verdicts", "results", "not_stored", "failed", "errors",
-                "duplicate_sources", "likely_duplicates", "skipped"):
+                "duplicate_sources", "near_duplicate_sources", "skipped"):
         assert key in summary  # every key the summary had before the formats
 
     again = run("import", folder, "--db", db_url, "-q")

@@ -1,6 +1,6 @@
 """Dyer signatures in the archive (SQLite and PostgreSQL): stored at import and by reindex, shown by `show`,
-`search --signature` in any symmetry, likely duplicates at import (`--skip-duplicates`) and `records duplicates`,
-and an archive made before the column."""
+`search --signature` in any symmetry, the copies of one game in its symmetries found at import
+(`--skip-duplicates`) and by `records duplicates`, and an archive made before the column."""
 
 from __future__ import annotations
 
@@ -30,7 +30,8 @@ def test_signature_stored_shown_searched_and_duplicates(tmp_path: Path, db_url: 
     assert r.exit_code == 0, r.output
     summary = json.loads(r.stdout)
     assert summary["new"] == 8 and summary["skipped"] == 0
-    assert len(summary["likely_duplicates"]) == 7 and all(d["like"] for d in summary["likely_duplicates"])
+    near = summary["near_duplicate_sources"]
+    assert len(near) == 7 and all(d["like"] and d["kind"] == "same-game" and d["stored"] for d in near)
     show = json.loads(run("show", "1", "--db", db_url, "--json").stdout)
     assert show["signature"] == SIG
     assert SIG in run("show", "1", "--db", db_url).stdout
@@ -43,18 +44,23 @@ def test_signature_stored_shown_searched_and_duplicates(tmp_path: Path, db_url: 
     assert run("search", "--signature", "aaaaaaaaaaaa", "--db", db_url, "--json").exit_code == 1
     groups = json.loads(run("duplicates", "--db", db_url, "--json").stdout)
     assert [g["ids"] for g in groups] == [list(range(1, 9))] and groups[0]["signature"] == SIG
-    # Another collection: the same game with other players is no likely duplicate; with the same, it is, and
-    # --skip-duplicates keeps it out.
+    assert groups[0]["kind"] == "same-game" and groups[0]["keep"] == 1  # all alike: the oldest is kept
+    # Another collection: a shorter game with the same signature but other moves is no near-duplicate, nor the
+    # same 40 moves between other players (too short a line to be one game whoever plays it); the same game with
+    # the same players is, and --skip-duplicates keeps it out.
     (tmp_path / "more").mkdir()
-    (tmp_path / "more" / "other.sgf").write_text(sgf(rows_game(80)).replace("PB[A]PW[B]", "PB[C]PW[D]"))
+    (tmp_path / "more" / "other.sgf").write_text(sgf(rows_game(40)).replace("PB[A]PW[B]", "PB[C]PW[D]"))
+    (tmp_path / "more" / "other2.sgf").write_text(sgf(rows_game(40)).replace("PB[A]PW[B]", "PB[E]PW[F]"))
     (tmp_path / "more" / "same.sgf").write_text(sgf(rows_game(80)).replace("PB[A]", "PB[A]GC[a comment]"))
     summary = json.loads(run("import", tmp_path / "more", "--db", db_url, "--json", "--skip-duplicates").stdout)
-    assert summary["new"] == 1 and summary["skipped"] == 1
-    assert [d["source"].rsplit("/", 1)[-1] for d in summary["likely_duplicates"]] == ["same.sgf#0"]
-    assert summary["likely_duplicates"][0]["like"] == "#1"
-    # The same bytes again: a duplicate as before, not a likely one.
+    assert summary["new"] == 2 and summary["skipped"] == 1 and summary["duplicates"] == 1
+    near = summary["near_duplicate_sources"]
+    assert [d["source"].rsplit("/", 1)[-1] for d in near] == ["same.sgf#0"]
+    assert (near[0]["like"], near[0]["kind"], near[0]["stored"]) == ("#1", "same-game", False)
+    # The same bytes again: a duplicate as before, not a near one.
     summary = json.loads(run("import", tmp_path / "copies", "--db", db_url, "--json").stdout)
-    assert summary["duplicates"] == 8 and summary["likely_duplicates"] == []
+    assert summary["duplicates"] == 8 and summary["near_duplicate_sources"] == []
+    assert summary["duplicate_kinds"] == {"exact": 8, "same-game": 0, "beginning": 0, "longer": 0}
 
 
 def test_an_archive_made_before_the_column(tmp_path: Path) -> None:

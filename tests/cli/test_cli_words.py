@@ -98,7 +98,7 @@ def test_show_and_the_web_page_say_it_alike(tmp_path: Path) -> None:
     import_games(tmp_path, db, {"stops.sgf": ENDINGS["stops.sgf"][0]})
     sentence = ENDINGS["stops.sgf"][1]
     assert f"End {sentence}" in _words(run("show", "1", "--db", db).output)
-    page = TestClient(create_app(db)).get("/games/1").text
+    page = TestClient(create_app(db), base_url="http://localhost").get("/games/1").text
     assert f"<p>End: {sentence}</p>" in page
 
 

@@ -102,9 +102,11 @@ def test_the_settings_go_to_the_import_workers_as_data(tmp_path: Path) -> None:
 
 def test_the_environment_gives_each_setting() -> None:
     env = {"RECORDS_DB": "x.db", "RECORDS_MAX_FILE_SIZE": "64K", "RECORDS_MAX_RECORDS": "1_000",
-           "RECORDS_PATTERNS": "off", "RECORDS_POSITION_INDEX": "0", "RECORDS_SCAN": "python"}
+           "RECORDS_PATTERNS": "off", "RECORDS_POSITION_INDEX": "0", "RECORDS_SCAN": "python",
+           "RECORDS_TENUKI": "kombilo"}
     assert Settings.from_environment(env) == Settings(db="x.db", max_file_size=65536, max_records=1000,
-                                                      patterns=False, position_index=False, plain_scan=True)
+                                                      patterns=False, position_index=False, plain_scan=True,
+                                                      tenuki="kombilo")
     assert Settings.from_environment({}) == DEFAULTS
     assert Settings.from_environment({"RECORDS_MAX_RECORDS": "0", "RECORDS_MAX_FILE_SIZE": "0"}) == Settings(
         max_file_size=None, max_records=None)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from boardrecords.records.games import MoveKind
 from boardrecords.records.model import Colour, Move, ResultMethod, Setup
 from boardrecords.records.points import Point, format_point, parse_point
-from boardrecords.verifier.rules.engine import Change, IllegalMove, Marks, Score
+from boardrecords.verifier.rules.engine import Change, IllegalMove, Marks, Pieces, Score, Side
 from boardrecords.verifier.rules.go_ing import GoEngine
 
 B, W = Colour.BLACK, Colour.WHITE
@@ -293,6 +293,26 @@ def test_ING_7_marks_that_disagree_with_territory_are_warnings():
     assert e.stone((0, 2)) is None and e.stone((1, 2)) is None  # removed all the same: the string was marked whole
 
 
+def test_pieces_of_the_count_after_an_agreement():
+    # The dead string ab-bb removed by the agreement counts as two prisoners of Black; aa, ab, bb are Black's
+    # territory once it is gone; the TB marks on empty points (aa and the removed ab, bb) are the marked territory.
+    e = _dead_white_string()
+    e.play(mv("W[]"), Marks(black=frozenset(pts("ab", "bb", "aa"))))
+    assert e.pieces() == Pieces(Side(4, 4, 2, 3), Side(2, 0, 0, 0))
+    assert e.pieces().black.stones + e.pieces().black.territory == e.end.score.black  # ING-6 adds these
+
+
+def test_pieces_count_captures_and_a_suicide_for_the_opponent():
+    e = GoEngine(3)
+    play_all(e, "B[ca] W[ba] B[bb] W[ab] B[ac] W[] B[aa]")  # Black aa captures ba and ab (ING-3)
+    assert (e.pieces().black.prisoners, e.pieces().white.prisoners) == (2, 0)
+    assert e.pieces().black.marked is None  # no agreement
+    e = GoEngine(3)
+    play_all(e, "B[aa] W[ca] B[] W[bb] B[] W[ac] B[] W[cb] B[ab] W[] B[ba]")  # Black's three stones die by suicide
+    assert (e.pieces().black.prisoners, e.pieces().white.prisoners) == (0, 3)
+    assert e.pieces() == Pieces(Side(0, 0, 0), Side(4, 5, 3))  # the empty points touch White only
+
+
 # -- ING-8: setup and who moves first ---------------------------------------------------------------------------
 
 def test_ING_8_handicap_means_white_moves_first():
@@ -457,6 +477,8 @@ def test_random_legal_games_match_the_flood_fill_rules(seed, size, handicap):
     history = {cells}
     kept = [(e.rows(), cells)]  # rows() gives a row no move has changed again: the boards given stay right
     phase, passes = "play", 0
+    placed = [0, len(setup.black) if setup else 0, 0]  # stones put on the board, per cell code
+    agreement: tuple[Marks, set[int]] | None = None
     for _ in range(4 * size * size):
         if phase == "over":
             break
@@ -484,6 +506,7 @@ def test_random_legal_games_match_the_flood_fill_rules(seed, size, handicap):
             cells = _ref_after(cells, size, i, code)
             history.add(cells)
             assert change.placed == (move.point,)
+            placed[code] += 1
         else:
             assert change.placed == change.captured == ()
         # ING-5, followed independently: stop, agreement or resumption.
@@ -494,7 +517,7 @@ def test_random_legal_games_match_the_flood_fill_rules(seed, size, handicap):
             # ING-7: the marked strings are taken off at the agreement, and the score counts without them.
             assert {p[1] * size + p[0] for p in change.removed} == removed
             cells = tuple(0 if i in removed else v for i, v in enumerate(cells))
-            phase, reason = "over", "two passes and agreement (ING-5)"
+            phase, reason, agreement = "over", "two passes and agreement (ING-5)", (marks, removed)
         elif passes == 2 and phase == "play":
             phase, reason = "stopped", "two passes (ING-5)"
         elif passes == 2:
@@ -522,3 +545,17 @@ def test_random_legal_games_match_the_flood_fill_rules(seed, size, handicap):
         assert out.winner is (B if margin > 0 else W)
     assert out.score.black + out.score.white <= size * size
     assert e.legal_moves() == []
+    # The pieces of the count: ING-6's area is stones plus territory; every stone put on the board and no longer
+    # there is a prisoner of the other colour (captured, lost by suicide, or removed by the agreement).
+    pieces = e.pieces()
+    for side, code, area in ((pieces.black, 1, out.score.black), (pieces.white, 2, out.score.white)):
+        assert side.stones == cells.count(code) and side.stones + side.territory == area
+        assert pieces.side(B if code == 2 else W).prisoners == placed[code] - cells.count(code)
+    # ING-7: the marks on empty points state the territory, unless they name only the stones they remove.
+    marked = (None, None)
+    if agreement is not None:
+        on_empty = [{r * size + c for c, r in points if not cells[r * size + c]}
+                    for points in (agreement[0].black, agreement[0].white)]
+        if (on_empty[0] | on_empty[1]) - agreement[1]:
+            marked = (len(on_empty[0]), len(on_empty[1]))
+    assert (pieces.black.marked, pieces.white.marked) == marked

@@ -32,7 +32,7 @@ BAD = {
 
 @pytest.fixture(scope="module")
 def client(examples_archive: Path):
-    with TestClient(create_app(str(examples_archive)), raise_server_exceptions=False) as c:
+    with TestClient(create_app(str(examples_archive)), raise_server_exceptions=False, base_url="http://localhost") as c:
         yield c
 
 
@@ -85,7 +85,8 @@ def test_every_error_of_the_family_has_its_status(examples_archive: Path, kind: 
     def raises() -> None:
         raise exc
 
-    with caplog.at_level(logging.DEBUG), TestClient(app, raise_server_exceptions=False) as c:
+    with caplog.at_level(logging.DEBUG), TestClient(app, raise_server_exceptions=False,
+                                                    base_url="http://localhost") as c:
         got = c.get("/raises")
     assert got.status_code == expected
     assert got.json() == {"error": str(exc)}

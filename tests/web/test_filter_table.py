@@ -25,7 +25,7 @@ def client(tmp_path_factory: pytest.TempPathFactory):
     (folder / "a.sgf").write_bytes(b"(;GM[1]SZ[9]PB[Ann]PW[Bob]DT[2017-05-03]RE[B+R];B[cc];W[gg])")
     db = folder / "a.db"
     assert run("import", folder / "a.sgf", "--db", db, "-q").exit_code == 0
-    with TestClient(create_app(str(db)), raise_server_exceptions=False) as c:
+    with TestClient(create_app(str(db)), raise_server_exceptions=False, base_url="http://localhost") as c:
         c.db = db  # type: ignore[attr-defined]
         yield c
 

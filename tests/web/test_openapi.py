@@ -23,7 +23,7 @@ def described(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any],
     db = tmp_path_factory.mktemp("openapi") / "a.db"
     done = CliRunner().invoke(cli, ["import", "-q", "--db", str(db), str(EXAMPLES)])
     assert done.exit_code == 0, done.output
-    client = TestClient(create_app(str(db)))
+    client = TestClient(create_app(str(db)), base_url="http://localhost")
     got = client.get("/openapi.json")
     assert got.status_code == 200
     return got.json(), client

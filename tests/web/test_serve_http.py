@@ -42,7 +42,7 @@ def archive(db_url: str, tmp_path: Path) -> str:
 
 @pytest.fixture
 def client(archive: str):
-    with TestClient(create_app(archive), raise_server_exceptions=False) as c:
+    with TestClient(create_app(archive), raise_server_exceptions=False, base_url="http://localhost") as c:
         yield c
 
 
@@ -406,9 +406,9 @@ def test_an_upload_that_does_not_read_is_a_400(client, data):
 def test_an_upload_past_the_file_cap_is_refused(archive: str):
     # `records serve` gives the application the settings it read from the environment (RECORDS_MAX_FILE_SIZE=1k).
     capped = create_app(archive, settings=Settings.from_environment({"RECORDS_MAX_FILE_SIZE": "1k"}))
-    with TestClient(capped, raise_server_exceptions=False) as client:
+    with TestClient(capped, raise_server_exceptions=False, base_url="http://localhost") as client:
         got = client.post("/api/verify", files={"file": ("big.sgf", b"(;GM[1]SZ[9]C[" + b"x" * 2000 + b"])")})
-        assert got.status_code == 400 and "larger than" in got.json()["error"]
+        assert got.status_code == 413 and "larger than" in got.json()["error"]
         assert client.post("/api/verify").status_code == 400
 
 

@@ -51,7 +51,7 @@ def archive(db_url: str, tmp_path: Path) -> str:
 
 @pytest.fixture
 def client(archive: str):
-    with TestClient(create_app(archive), raise_server_exceptions=False) as c:
+    with TestClient(create_app(archive), raise_server_exceptions=False, base_url="http://localhost") as c:
         yield c
 
 
@@ -169,7 +169,7 @@ def test_an_archive_without_the_marker_is_served_without_keeping_pages(archive: 
 
     _drop_marker(archive)
     monkeypatch.setattr(access, "ensure_state", refused)
-    with TestClient(create_app(archive), raise_server_exceptions=False) as client:
+    with TestClient(create_app(archive), raise_server_exceptions=False, base_url="http://localhost") as client:
         assert client.app.state.archive.version() is None  # type: ignore[attr-defined]
         rid = record_id(client, "Alice Stone")
         assert "Alice Stone" in client.get(f"/games/{rid}").text

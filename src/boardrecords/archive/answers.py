@@ -195,6 +195,7 @@ class PatternJson(TypedDict):
     pattern: list[str]
     anchor: list[str]
     either_colour: bool
+    tenuki: str
     games: int
     appearances: int
     records: list[PatternGameJson]
@@ -203,10 +204,14 @@ class PatternJson(TypedDict):
 
 
 class DuplicateJson(TypedDict):
-    """A group of likely duplicates: one Dyer signature, size and players."""
+    """A group of one game stored more than once (`records duplicates --json`): its kind (same-game,
+    same-moves, beginning), the id of the copy to keep, every id (oldest first), the kept copy's Dyer signature,
+    and the records in that order."""
 
-    signature: str | None
+    kind: str
+    keep: int
     ids: list[int]
+    signature: str | None
     records: list[GameJson]
 
 
@@ -437,23 +442,41 @@ class PatternAnswer:
              "white_wins": c.white_wins} for c in self.result.continuations]
         return {"game": self.game.value, "size": self.size, "pattern": self.pattern.rows(),
                 "anchor": sorted(self.pattern.sides), "either_colour": self.either_colour,
-                "games": len(self.result.hits), "appearances": self.result.appearances,
+                "tenuki": self.result.tenuki, "games": len(self.result.hits), "appearances": self.result.appearances,
                 "records": self.games_json(), "continuations": regions, "next_moves": nexts}
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateGroup:
+    """One game stored more than once: `kind` (archive/patterns/same_game.py: same-game, same-moves, beginning),
+    the copy to keep, and every id of the group, oldest first."""
+
+    kind: str
+    keep: int
+    ids: list[int]
 
 
 @dataclass(slots=True)
 class Duplicates:
-    """Groups of likely duplicates (`duplicates`): the ids of each group, and the rows by id."""
+    """The games stored more than once (`duplicates`): the groups, the rows by id, and how many records have no
+    keys to be compared by (stored before them: `records reindex` makes them)."""
 
-    groups: list[list[int]]
+    groups: list[DuplicateGroup]
     rows: dict[int, GameRow]
+    unkeyed: int = 0
 
-    def games(self, group: list[int]) -> list[GameRow]:
-        return [self.rows[i] for i in group if i in self.rows]
+    def games(self, group: DuplicateGroup) -> list[GameRow]:
+        return [self.rows[i] for i in group.ids if i in self.rows]
+
+    def kinds(self) -> dict[str, int]:
+        """Groups per kind, every kind named (zeros too)."""
+        from .patterns.same_game import BEGINNING, SAME_GAME, SAME_MOVES
+
+        return {kind: sum(g.kind == kind for g in self.groups) for kind in (SAME_GAME, SAME_MOVES, BEGINNING)}
 
     def to_json(self) -> list[DuplicateJson]:
-        return [{"signature": self.rows[grp[0]].signature, "ids": grp,
-                 "records": [row_json(r) for r in self.games(grp)]} for grp in self.groups]
+        return [{"kind": g.kind, "keep": g.keep, "ids": g.ids, "signature": self.rows[g.keep].signature,
+                 "records": [row_json(r) for r in self.games(g)]} for g in self.groups]
 
 
 @dataclass(slots=True)

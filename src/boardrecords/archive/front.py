@@ -305,14 +305,18 @@ class Archive:
     def pattern_search(self, pattern: str | None = None, filters: Filters | None = None, *, anchor: str | None = None,
                        either_colour: bool = False, pattern_from: int | Record | None = None,
                        region: str | None = None, move: int | None = None, limit: int | None = DEFAULT_LIMIT,
-                       offset: int = 0, budget: Budget | None = None, **criteria: Any) -> PatternAnswer:
+                       offset: int = 0, tenuki: str | None = None, budget: Budget | None = None,
+                       **criteria: Any) -> PatternAnswer:
         """The games where a pattern appeared and what was played next in and around it.
 
         The pattern is `pattern` (rows of X, O, . and *, separated by / or newlines) on the board of the filters'
         game and size, drawn at `region` when the anchor allows it there; or the region `region` of a record
         (`pattern_from`: a stored record's id, or a Record) after `move` moves (None: the end of its line).
         `anchor`: anywhere, corner, edge, or sides (top-right...); `either_colour`: with the colours exchanged
-        too. A heavy question: `budget` applies to it (its time, and its cap on the appearances held)."""
+        too; `tenuki`: which continuations in the region count as tenuki, `between` or `kombilo`
+        (common/settings.py TENUKI_GAPS; None: the archive's settings). A heavy question: `budget` applies to it
+        (its time, and its cap on the appearances held)."""
+        from ..common.settings import tenuki_rule
         from ..records.model import Record
         from ..verifier.keys.patterns import offsets, parse_anchor, parse_pattern, parse_region, pattern_of_region
         from .answers import PatternAnswer
@@ -346,7 +350,9 @@ class Archive:
                     origin = (left, top)
         with self._heavy(budget, "the pattern search", "give a larger pattern, an anchor or more filters") as engine:
             result = search_pattern(engine, found, game, size, f, either_colour=either_colour,
-                                    plain_scan=self.settings.plain_scan, budget=budget)
+                                    plain_scan=self.settings.plain_scan,
+                                    tenuki=self.settings.tenuki if tenuki is None else tenuki_rule(tenuki),
+                                    budget=budget)
             hits = result.hits[offset:offset + limit] if limit else result.hits[offset:]
             rows = games_by_id(engine, [h.game_id for h in hits]) if hits else {}
         shown = [(rows[h.game_id], h.moves) for h in hits if h.game_id in rows]
@@ -380,13 +386,23 @@ class Archive:
         return GamePage(found, len(ids))
 
     def duplicates(self) -> Duplicates:
-        """Likely duplicates: groups of games with one Dyer signature, size and players."""
-        from .answers import Duplicates
+        """The games stored more than once, decided on their moves (archive/patterns/same_game.py): groups of the
+        same game (one line, the same players, one file format), of the same moves (under other players' names or
+        in other formats) and of a record that is the beginning of another, each with the copy to keep (the one
+        holding most: the longest line, then a result, then more header fields, then the oldest)."""
+        from ..records.formats import recognise
+        from .answers import DuplicateGroup, Duplicates
         from .core.rows import games_by_id
-        from .patterns.signatures import duplicate_groups
+        from .patterns.same_game import group_kind, same_game_groups, unkeyed
 
-        groups = duplicate_groups(self.engine)
-        return Duplicates(groups, games_by_id(self.engine, [i for g in groups for i in g]) if groups else {})
+        found = same_game_groups(self.engine)
+        rows = games_by_id(self.engine, [line.id for g in found for line in g if line.id is not None]) if found else {}
+        groups = []
+        for group in found:
+            ids = [line.id for line in group if line.id in rows]
+            formats = [recognise(rows[i].raw, rows[i].source_file) or "sgf" for i in ids]
+            groups.append(DuplicateGroup(group_kind(group, formats), ids[0], sorted(ids)))
+        return Duplicates(groups, rows, unkeyed(self.engine))
 
     def stats(self, filters: Filters | None = None, *, players: int = 20, **criteria: Any) -> Stats:
         """Per game: records, the share that passes, results by method, win rates, the pie swap; per player
@@ -486,8 +502,9 @@ class Archive:
         `records import` searches them); returns what was stored, read and refused, as that command reports it.
 
         `workers`: processes that parse and verify (None: one per CPU but one, at most 8; 1: none); `batch_size`:
-        records per transaction; `skip_duplicates`: keep out likely duplicates (a stored record's Dyer signature
-        and players); `progress`: called after each file. A path that cannot be opened is listed in the summary's
+        records per transaction; `skip_duplicates`: keep out the near-duplicates too (one game with a stored record
+        or an earlier one, in other bytes: the summary counts them as duplicates of their kind, docs/patterns.md);
+        `progress`: called after each file. A path that cannot be opened is listed in the summary's
         `missing`. Ctrl-C raises ImportInterrupted (a KeyboardInterrupt) whose `summary` counts the records of the
         batches committed before it; the same import run again stores the rest.
         """
@@ -501,7 +518,7 @@ class Archive:
                 progress(ImportProgress(result, len(files), importer.summary))
 
         importer = Importer(engine, batch_size=batch_size, workers=workers, on_file=on_file,
-                            skip_likely=skip_duplicates, settings=self.settings)
+                            skip_near=skip_duplicates, settings=self.settings)
         importer.summary.missing.extend(missing)
         try:
             return importer.run(files)

@@ -49,7 +49,7 @@ from .views.words import formats_line, plural, totals_line
 if TYPE_CHECKING:
     from ..archive.answers import Export
     from ..archive.core.models import GameRow
-    from ..archive.store.importer import ImportProgress
+    from ..archive.store.importer import ImportProgress, NearDuplicate
     from ..verifier.judging.analysis import Analysis
     from ..verifier.judging.verdict import Verdict
 
@@ -69,8 +69,9 @@ def import_cmd(
                                                 "files on).", **number(1, 256))] = None,
     batch_size: Annotated[int, typer.Option("--batch", help="Records per transaction.", **number(1, 100_000))] = 500,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every duplicate.")] = False,
-    skip_duplicates: Annotated[bool, typer.Option("--skip-duplicates", help="Keep out likely duplicates: records "
-                                                  "with the Dyer signature and players of a stored one.")] = False,
+    skip_duplicates: Annotated[bool, typer.Option("--skip-duplicates", help="Keep out near-duplicates too: "
+                                                  "records that are one game with a stored one (the same moves, "
+                                                  "its beginning, or longer) in other bytes.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (there is none unless stderr is a "
                                         "terminal).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of a table.")] = False,
@@ -122,13 +123,13 @@ def import_cmd(
     if dups and (verbose or len(dups) <= 10):
         for where in dups:
             err.print(Text(f"duplicate: {where} (already in the archive)"))
-    likely = summary.likely_duplicates
-    if likely and (verbose or len(likely) <= 10):
-        for where, like in likely:
-            err.print(Text(f"likely duplicate: {where} (the signature and players of {like}; "
-                           f"{'not stored' if skip_duplicates else 'stored'})"))
-    elif likely:
-        err.print(Text(f"{len(likely)} likely duplicates ({'not stored' if skip_duplicates else 'stored'}; "
+    near = summary.near_duplicates
+    if near and (verbose or len(near) <= 10):
+        for found in near:
+            err.print(Text(f"{NEAR_TITLES[found.kind]}: {found.source} ({_near_note(found)}; "
+                           f"{'stored' if found.stored else 'not stored'})"))
+    elif near:
+        err.print(Text(f"{len(near)} near-duplicates ({'not stored' if skip_duplicates else 'stored'}; "
                        "--verbose lists them, `records duplicates` shows the groups)"))
     if as_json:
         print_json(summary.to_json())
@@ -142,10 +143,32 @@ def import_cmd(
     table = Table(*shown_counts, title="import", header_style="bold", box=box.SIMPLE_HEAD)
     table.add_row(*(str(n) for n in shown_counts.values()))
     out.print(table)
+    if summary.duplicates:
+        out.print(Text("duplicates: " + ", ".join(f"{n} {DUPLICATE_TITLES[kind]}"
+                                                  for kind, n in summary.duplicate_kinds.items() if n)))
+    stored_near = Counter(d.kind for d in near if d.stored)
+    if stored_near:
+        out.print(Text("stored, though one game with another: "
+                       + ", ".join(f"{n} {NEAR_TITLES[kind]}" for kind, n in stored_near.items())
+                       + " (`records duplicates` shows the groups; --skip-duplicates keeps them out)"))
     out.print(Text(formats_line(summary.formats)))
     out.print(totals_line(Counter({VerdictClass(k): n for k, n in summary.verdicts.items()}),
                           Counter({ResultStatus(k): n for k, n in summary.statuses.items()})))
     _import_exit(summary.ok, bool(missing or summary.unopened))
+
+
+# How the import names each kind of duplicate (archive/store/importer.py DUPLICATE_KINDS).
+NEAR_TITLES = {"same-game": "same game", "beginning": "beginning of a stored game",
+               "longer": "longer than a stored game"}
+DUPLICATE_TITLES = {"exact": "exact (the same bytes)", **NEAR_TITLES}
+
+
+def _near_note(found: NearDuplicate) -> str:
+    if found.kind == "same-game":
+        return f"the {found.moves} moves of {found.like}"
+    if found.kind == "beginning":
+        return f"the first {found.moves} of the {found.like_moves} moves of {found.like}"
+    return f"{found.like} is its first {found.like_moves} of {found.moves} moves"
 
 
 def _import_exit(ok: bool, missing: bool) -> None:
@@ -253,7 +276,8 @@ def export_cmd(
                                                     show_default=False, parser=whole_number(1))] = None,
     db: DbOption = None,
     output: Annotated[str | None, typer.Option("--output", "-o", help="A file (one collection) or a folder (one "
-                                               "file per record; a trailing / makes one). Default: stdout.")] = None,
+                                               "file per record; a trailing / makes one). Default, and `-`: "
+                                               "standard output (a file named - is ./-).")] = None,
     canonical: Annotated[bool, typer.Option("--canonical", help="The writer's canonical form instead of the "
                                             "original bytes.")] = False,
     everything: Annotated[bool, typer.Option("--all", help="Export every record.")] = False,
@@ -277,7 +301,7 @@ def export_cmd(
         note(f"error: {line}")
     if not chosen.rows:
         raise CommandError("no records match", EXIT_FAILED)
-    if output is None:
+    if output is None or output == "-":  # `-` is standard output, as for every command that names a file
         sys.stdout.buffer.write(chosen.collection(canonical=canonical))
         sys.stdout.buffer.flush()
     else:

@@ -90,6 +90,10 @@ def search_cmd(
     next_move: Annotated[bool, typer.Option("--next-move", help="The table counts the move right after each "
                                             "appearance, not the first one in the pattern's region.",
                                             rich_help_panel="Pattern")] = False,
+    tenuki: Annotated[str | None, typer.Option("--tenuki", help="Which continuations in the region count as "
+                                               "tenuki: between (any move came before it) or kombilo (two or more "
+                                               "did); default: RECORDS_TENUKI, or between.",
+                                               rich_help_panel="Pattern")] = None,
     signature: Annotated[str | None, typer.Option("--signature", help="Games of Go or Conversion Go with this Dyer "
                                                   "signature, in any symmetry (docs/patterns.md).")] = None,
 ) -> None:
@@ -98,7 +102,7 @@ def search_cmd(
     if pattern is not None or pattern_from is not None:
         pattern_search(filters, db=db, pattern=pattern, source=pattern_from, move=move, region=region,
                        anchor=anchor, either_colour=either_colour, limit=limit, as_json=as_json, as_csv=as_csv,
-                       next_move=next_move)
+                       next_move=next_move, tenuki=tenuki)
         return
     if after is not None or like is not None or stones is not None:
         position_search(filters, db=db, moves=after, like=like, move=move, stones=stones, to_move=to_move,
@@ -113,7 +117,7 @@ def search_cmd(
                 none="no records have this signature" if signature is not None else "no records match")
 
 
-# -- by signature and likely duplicates ------------------------------------------------------------------------
+# -- by signature and duplicates --------------------------------------------------------------------------------
 
 def print_games(page: GamePage, *, as_json: bool, as_csv: bool, none: str) -> None:
     """A listing of games as JSON, CSV or the games table with its count; `none` said, and exit 1, when empty."""
@@ -132,9 +136,15 @@ def print_games(page: GamePage, *, as_json: bool, as_csv: bool, none: str) -> No
         raise typer.Exit(EXIT_FAILED)
 
 
+# How `records duplicates` names each kind of group (archive/patterns/same_game.py).
+GROUP_TITLES = {"same-game": "same game", "same-moves": "same moves, other players or formats",
+                "beginning": "a record and its beginning"}
+
+
 def duplicates_cmd(db: DbOption = None, as_json: JsonOption = False) -> None:
-    """Likely duplicates: games with one Dyer signature, size and players, whatever their headers, comments or
-    orientation (docs/patterns.md). Exit 1 when there are none."""
+    """Games stored more than once, decided on their moves: the same game, the same moves under other players or
+    in other formats, and a record that is the beginning of another, each group with the copy to keep
+    (docs/patterns.md). Exit 1 when there are none."""
     with archive(db) as opened:
         found = opened.duplicates()
     groups = found.groups
@@ -143,13 +153,18 @@ def duplicates_cmd(db: DbOption = None, as_json: JsonOption = False) -> None:
     else:
         out = make_console()
         for grp in groups:
-            out.print(Text(f"{found.rows[grp[0]].signature}: {len(grp)} records", style="bold"))
+            out.print(Text(f"{GROUP_TITLES[grp.kind]}: {len(grp.ids)} records, keep #{grp.keep} "
+                           f"({found.rows[grp.keep].move_count} moves)", style="bold"))
             out.print(game_table(found.games(grp), out.width))
+        kinds = ", ".join(f"{n} {GROUP_TITLES[kind]}" for kind, n in found.kinds().items())
         if groups:
-            out.print(Text(f"{len(groups)} group{'s' if len(groups) != 1 else ''} of likely duplicates, "
-                           f"{sum(len(g) for g in groups)} records", style="dim"))
+            out.print(Text(f"{len(groups)} group{'s' if len(groups) != 1 else ''} ({kinds}), "
+                           f"{sum(len(g.ids) for g in groups)} records", style="dim"))
         else:
-            note("no likely duplicates")
+            note("no game is stored more than once")
+    if found.unkeyed:
+        note(f"{found.unkeyed} records were stored before their moves were indexed for this and are not compared: "
+             "run `records reindex`")
     if not groups:
         raise typer.Exit(EXIT_FAILED)
 
@@ -188,11 +203,11 @@ LABELS = [ch for ch in string.ascii_lowercase if ch not in "ox"]
 
 def pattern_search(filters: Filters, *, db: str | None, pattern: str | None, source: Path | None,
                    move: int | None, region: str | None, anchor: str | None, either_colour: bool, limit: int,
-                   as_json: bool, as_csv: bool, next_move: bool = False) -> None:
+                   as_json: bool, as_csv: bool, next_move: bool = False, tenuki: str | None = None) -> None:
     record = first_record(source) if source is not None else None
     with archive(db) as opened:
         answer = opened.pattern_search(pattern, filters, anchor=anchor, either_colour=either_colour,
-                                       pattern_from=record, region=region, move=move, limit=limit)
+                                       pattern_from=record, region=region, move=move, limit=limit, tenuki=tenuki)
     data = answer.to_json()
     games = data["records"]
     total = answer.total

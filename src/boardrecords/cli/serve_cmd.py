@@ -10,8 +10,6 @@ import typer
 from .common import CommandError, add_commands, archive_db, note, run_settings
 from .options import DbOption
 
-LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
-
 
 def register(app: typer.Typer) -> None:
     add_commands(app, {"serve": serve_cmd})
@@ -24,15 +22,20 @@ def serve_cmd(
     port: Annotated[int, typer.Option("--port", help="The port to listen on (0: any free one).", min=0,
                                       max=65535)] = 8000,
     open_browser: Annotated[bool, typer.Option("--open", help="Open the games page in the browser.")] = False,
+    public_hosts: Annotated[list[str] | None, typer.Option(
+        "--public-host", metavar="NAME", help="Another host name the server answers for (repeatable): the public "
+        "name of a proxy in front of it, or this machine's name or address on the network. Requests naming any "
+        "host but localhost, 127.0.0.1, [::1], --host and these are refused (421); uploads from the pages of "
+        "these names are accepted.")] = None,
 ) -> None:
     """Serve the archive to a browser, read-only: games, a game's replay, the explorer, players, events; the
     commands' JSON under /api/ (its OpenAPI page: /docs). Ctrl-C stops it."""
     import uvicorn
 
-    from ..web.app import create_app
+    from ..web.app import LOCAL_HOSTS, create_app
 
-    # An archive that cannot be used: ArchiveError, exit 2.
-    application = create_app(archive_db(db), settings=run_settings())
+    # An archive that cannot be used: ArchiveError, exit 2; a --public-host that is no host name: InputError.
+    application = create_app(archive_db(db), settings=run_settings(), hosts=(host,), public_hosts=public_hosts or ())
     if host not in LOCAL_HOSTS:
         note(f"warning: listening on {host}: anyone who can reach this address can read the whole archive "
              "(there is no login)")

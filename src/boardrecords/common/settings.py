@@ -15,6 +15,7 @@ command when a command starts, and `records serve`.
 | RECORDS_HEAVY_APPEARANCES | `heavy_appearances` | the pattern appearances it may hold (default 500000); 0: no cap |
 | RECORDS_HEAVY_WORKERS | `heavy_workers` | heavy questions answered at once (default: the CPUs but one, at least 1) |
 | RECORDS_HEAVY_QUEUE | `heavy_queue` | how many more wait, each at most its time budget (default 8); the rest: 503 |
+| RECORDS_TENUKI | `tenuki` | the tenuki count of a pattern search: `between` (default) or `kombilo` (TENUKI_GAPS) |
 
 The heavy questions (docs/serve.md): pattern searches, player-name wildcards and text searches, explorations and
 position searches with filters beyond the game and size, and the listings of players, events and ratings. The
@@ -41,6 +42,7 @@ ENV_HEAVY_SECONDS = "RECORDS_HEAVY_SECONDS"
 ENV_HEAVY_APPEARANCES = "RECORDS_HEAVY_APPEARANCES"
 ENV_HEAVY_WORKERS = "RECORDS_HEAVY_WORKERS"
 ENV_HEAVY_QUEUE = "RECORDS_HEAVY_QUEUE"
+ENV_TENUKI = "RECORDS_TENUKI"
 
 DEFAULT_MAX_FILE_SIZE = 3 * 1024 * 1024
 DEFAULT_MAX_RECORDS = 100_000
@@ -49,6 +51,13 @@ DEFAULT_HEAVY_APPEARANCES = 500_000
 # One CPU is left to the quick questions: heavy ones on every CPU made the explorer's p99 ten times its idle one.
 DEFAULT_HEAVY_WORKERS = max(1, (os.cpu_count() or 2) - 1)
 DEFAULT_HEAVY_QUEUE = 8
+
+# A pattern's continuation in its region (the first move played there after an appearance) is counted as tenuki
+# when it came more than this many moves after the appearance. `between`: when any move came between (elsewhere,
+# a pass...); `kombilo`: as Kombilo counts, only when two or more came between (one move elsewhere by the
+# opponent and the answer in the region by the same colour is no tenuki there).
+TENUKI_GAPS = {"between": 1, "kombilo": 2}
+DEFAULT_TENUKI = "between"
 
 _SIZE = re.compile(r"\s*(\d+)\s*([kmg]?)i?b?\s*", re.I)
 _UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
@@ -73,6 +82,7 @@ class Settings:
     heavy_appearances: int | None = DEFAULT_HEAVY_APPEARANCES  # None: no cap
     heavy_workers: int = DEFAULT_HEAVY_WORKERS
     heavy_queue: int = DEFAULT_HEAVY_QUEUE
+    tenuki: str = DEFAULT_TENUKI  # a key of TENUKI_GAPS
 
     @classmethod
     def from_environment(cls, env: Mapping[str, str]) -> Settings:
@@ -88,7 +98,8 @@ class Settings:
                                            DEFAULT_HEAVY_APPEARANCES),
                    heavy_workers=count(ENV_HEAVY_WORKERS, env.get(ENV_HEAVY_WORKERS), DEFAULT_HEAVY_WORKERS,
                                        least=1) or DEFAULT_HEAVY_WORKERS,
-                   heavy_queue=count(ENV_HEAVY_QUEUE, env.get(ENV_HEAVY_QUEUE), DEFAULT_HEAVY_QUEUE) or 0)
+                   heavy_queue=count(ENV_HEAVY_QUEUE, env.get(ENV_HEAVY_QUEUE), DEFAULT_HEAVY_QUEUE) or 0,
+                   tenuki=tenuki_rule(env.get(ENV_TENUKI)))
 
 
 DEFAULTS = Settings()
@@ -136,3 +147,14 @@ def seconds(name: str, raw: str | None, default: float) -> float | None:
         raise SettingError(f"{name}={raw} is not a number of seconds: write one such as 10 or 2.5, or 0 for no "
                            "limit")
     return value or None
+
+
+def tenuki_rule(raw: str | None) -> str:
+    """The name of the tenuki count (a key of TENUKI_GAPS) a value of RECORDS_TENUKI (or an option) gives; empty or
+    None: the default."""
+    text = (raw or "").strip().lower()
+    if not text:
+        return DEFAULT_TENUKI
+    if text not in TENUKI_GAPS:
+        raise SettingError(f"tenuki {raw!r} is not a tenuki count: write " + " or ".join(TENUKI_GAPS))
+    return text

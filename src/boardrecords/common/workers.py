@@ -3,7 +3,7 @@
 On Linux a fork server loads the modules once and forks the workers from it (forking the main process itself could
 copy a lock held by the progress bar's thread); the guard (forkserver_guard, worker_guard) comes first, so that the
 fork server and every worker end when the command ends, however it ends. Ctrl-C is the main process's business:
-workers ignore it.
+the helpers start with it held back (ctrl_c_held) and ignore it.
 """
 
 from __future__ import annotations
@@ -12,9 +12,11 @@ import gc
 import os
 import signal
 import sys
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
+from types import ModuleType
 from typing import TYPE_CHECKING, TypeVar
 
 from .worker_guard import die_with_parent, mark_main_process
@@ -119,6 +121,26 @@ def safe_import_path() -> Iterator[None]:
             os.environ["PYTHONSAFEPATH"] = saved_env
 
 
+@contextmanager
+def ctrl_c_held() -> Iterator[None]:
+    """Ctrl-C (SIGINT) held back in this thread while it starts helper processes, acted on when the block ends.
+
+    A Ctrl-C in a terminal reaches every process of the command. A helper started meanwhile inherits the held
+    signal (a fork and an exec keep the signal mask), and the workers the fork server forks inherit it from the
+    fork server: no helper is interrupted while it starts and imports the modules, before the fork server and
+    the workers' initializer ignore it (a KeyboardInterrupt there printed a traceback of 20-40 lines per process).
+    This process gets the signal when the block ends, and the command says `interrupted` (exit status 130).
+    """
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 def in_order(work: Callable[[Sequence[T]], list[R]], items: Sequence[T], *, workers: int,
              preload: str, sizes: Sequence[int] | None = None) -> Iterator[R]:
     """`work` applied to chunks of `items`, in worker processes when it pays, every result in the items' order.
@@ -138,7 +160,12 @@ def in_order(work: Callable[[Sequence[T]], list[R]], items: Sequence[T], *, work
     workers = max(2, min(workers, len(items) // FILES_PER_WORKER))
     chunk = max(1, min(32, len(items) // (workers * 4)))
     chunks = chunked(items, sizes, chunk)
+    from multiprocessing import resource_tracker
+
+    forkserver: ModuleType | None = None
     if sys.platform.startswith("linux"):
+        import multiprocessing.forkserver as forkserver
+
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload([f"{__package__}.forkserver_guard", preload])
     else:
@@ -149,12 +176,18 @@ def in_order(work: Callable[[Sequence[T]], list[R]], items: Sequence[T], *, work
     executor: ProcessPoolExecutor | None = None
     try:
         with safe_import_path():
-            # The fork server and the resource tracker start here (the pool's queue, its first submits).
-            executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker)
-            for c in todo:
-                in_flight.append(executor.submit(work, c))
-                if len(in_flight) >= workers * 2:
-                    break
+            # The helpers start here with Ctrl-C held back (ctrl_c_held). The resource tracker first: it holds
+            # the signal back itself while it starts, and lets it go after, which would end the hold early.
+            resource_tracker.ensure_running()
+            if forkserver is not None:  # the workers are forked by the fork server, at the first submits
+                with ctrl_c_held():
+                    forkserver.ensure_running()
+            with ctrl_c_held() if forkserver is None else nullcontext():  # else started by the first submits
+                executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker)
+                for c in todo:
+                    in_flight.append(executor.submit(work, c))
+                    if len(in_flight) >= workers * 2:
+                        break
         while in_flight:
             yield from in_flight.popleft().result()
             nxt = next(todo, None)

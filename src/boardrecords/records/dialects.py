@@ -17,7 +17,7 @@ an empty `KM[]` (records/properties.py), line breaks written as the four charact
 from __future__ import annotations
 
 from .games import Game
-from .model import Node, Problem, Record
+from .model import Node, Problem, Record, Repair
 
 _FOX_APP = "foxwq"
 _FOX_PROPERTIES = ("TC", "TT")
@@ -59,7 +59,7 @@ def _fox_komi(record: Record, mark: str) -> None:
     record.komi = value
     record.diagnostics.append(Problem(
         "fox-komi", f"KM[{prop.value}] read as {value:g}: the Fox server writes komi in {unit}; the file is Fox's "
-        f"({mark})", rule="FMT-14", pos=prop.pos))
+        f"({mark})", rule="FMT-14", pos=prop.pos, repair=Repair("KM", prop.value, f"{value:g}")))
 
 
 def _handicap_one(record: Record, mark: str | None) -> None:
@@ -70,7 +70,8 @@ def _handicap_one(record: Record, mark: str | None) -> None:
         record.handicap = 0
         record.diagnostics.append(Problem(
             "fox-handicap", f"HA[{prop.value}] read as 0, no handicap: Black has no stone placed, and the Fox server "
-            f"writes HA[1] for a game without komi; the file is Fox's ({mark})", rule="FMT-14", pos=prop.pos))
+            f"writes HA[1] for a game without komi; the file is Fox's ({mark})", rule="FMT-14", pos=prop.pos,
+            repair=Repair("HA", prop.value, "0")))
         return
     record.diagnostics.append(Problem(
         "handicap-odd", f"HA[{prop.value}] names a handicap, but Black has no stone placed; nothing in the file shows "

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .charset import Decoder
-from .model import FormatError, Move, Node, Property, Severity, source_of
+from .model import FormatError, Move, Node, Property, Repair, Severity, source_of
 
 # One token per match. Groups (the dispatch is on `lastindex`, the last group that matched):
 #   1 a run of nodes that each hold nothing but a plain move value (`;B[dd];W[pp]`: the fast path); the last
@@ -64,9 +64,11 @@ SINGLE_PROPERTIES = frozenset({
     "RO", "RU", "SO", "TM", "US", "WR", "WT", "BL", "OB", "OW", "WL", "FG", "PM", "HA", "KM", "TB", "TW",
 } - LIST_PROPERTIES)
 
-# (code, message, where, severity, rule) of a problem found while reading; the reader makes Problems of them.
-# `where` is a byte offset, or a function giving it once the tree is read (positions of nodes are found lazily).
-Note = tuple[str, str, "int | Callable[[], int]", Severity, "str | None"]
+# (code, message, where, severity, rule[, repair]) of a problem found while reading; the reader makes Problems of
+# them. `where` is a byte offset, or a function giving it once the tree is read (positions of nodes are found
+# lazily); a value read in a server's own way adds what it was and what it became (FMT-14).
+Note = (tuple[str, str, "int | Callable[[], int]", Severity, "str | None"]
+        | tuple[str, str, "int | Callable[[], int]", Severity, "str | None", Repair])
 
 _IDENTS: dict[bytes, tuple[str, str]] = {}  # raw identifier -> (identifier, raw as text)
 
@@ -351,7 +353,7 @@ def _names(raw_ident: bytes, offset: int, seen_lower: set[bytes], notes: list[No
     elif raw_ident not in seen_lower:
         seen_lower.add(raw_ident)
         notes.append(("lc-propident", f"property identifier {raw!r} read as {ident!r} (lower-case letters are "
-                      "dropped)", offset, Severity.WARNING, "FMT-3"))
+                      "dropped)", offset, Severity.WARNING, "FMT-3", Repair(raw, raw, ident)))
     return ident, raw
 
 
@@ -376,7 +378,7 @@ def text_value(ident: str, raw: bytes, offset: int, notes: list[Note]) -> bytes:
             times = "once" if breaks == 1 else f"{breaks} times"
             notes.append(("text-line-break", f"{ident}: the file writes a line break as the four characters \\r\\n "
                           f"({times}), as some servers do; read as a line break", offset, Severity.WARNING,
-                          "FMT-14"))
+                          "FMT-14", Repair(ident, "\\r\\n", "\n")))
     if _WRITTEN_BREAK in text:
         notes.append(("text-backslash-rn", f"{ident} holds the characters \\r\\n as text (the file writes them "
                       "escaped); they may stand for a line break, but nothing shows it: kept as written", offset,

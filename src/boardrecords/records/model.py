@@ -108,6 +108,20 @@ class Severity(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Repair:
+    """What a value read in a server's own way became (FMT-13, FMT-14): the property (`KM`, or the identifier as
+    the file writes it, `CoPyright`), its value in the file, and the value read (None: no value, as an empty
+    `KM[]` is no komi)."""
+
+    property: str
+    found: str
+    read: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"property": self.property, "found": self.found, "read": self.read}
+
+
+@dataclass(frozen=True, slots=True)
 class Problem:
     """One problem, wherever it is found: reading the file, replaying a move, judging the result.
 
@@ -124,6 +138,7 @@ class Problem:
     move: int | None = None
     point: str | None = None
     pos: SourcePos | None = None
+    repair: Repair | None = None  # a value read in a server's own way: what it was and what it became
 
     def at(self, pos: SourcePos | None) -> Problem:
         """The same problem, placed in the file."""
@@ -134,7 +149,8 @@ class Problem:
         return f"{where}: {self.severity}: {self.message}"
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """The problem as JSON data; a repair's (FMT-13, FMT-14) has `repair`: property, found, read."""
+        out: dict[str, Any] = {
             "code": self.code,
             "severity": self.severity.value,
             "move": self.move,
@@ -144,13 +160,18 @@ class Problem:
             "line": self.pos.line if self.pos else None,
             "column": self.pos.column if self.pos else None,
         }
+        if self.repair is not None:
+            out["repair"] = self.repair.to_json()
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Problem:
         """The problem back from its JSON form (or an archive row's columns of the same names)."""
         line = data.get("line")
+        repair = data.get("repair")
         return cls(data["code"], data["message"], Severity(data["severity"]), data.get("rule"), data.get("move"),
-                   data.get("point"), SourcePos(line, data.get("column") or 0, -1) if line is not None else None)
+                   data.get("point"), SourcePos(line, data.get("column") or 0, -1) if line is not None else None,
+                   Repair(repair["property"], repair["found"], repair["read"]) if repair else None)
 
 
 class FormatError(Unreadable):
@@ -562,6 +583,7 @@ class Record:
     encoding: str
     source: str | None = None  # file name, for messages
     index: int = 0  # position of the game tree in its file (0-based)
+    start: tuple[int, int] = (1, 1)  # the line and column where `raw` starts in its file (its problems' frame)
     file_format: str = "sgf"  # the format of its file (FMT-13): `sgf` (also `.rec`), `gib`, `ngf` or `ugf`
     diagnostics: list[Problem] = field(default_factory=list)
     # Typed header (raw values stay in root.properties)

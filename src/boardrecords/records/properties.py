@@ -16,7 +16,7 @@ from typing import Any
 from .charset import Decoder
 from .games import SPECS, Game, MoveKind
 from .grammar import MoveSource, Where
-from .model import Colour, Move, Problem, RecordDate, Result, ResultMethod, Severity, SourcePos, parse_move
+from .model import Colour, Move, Problem, RecordDate, Repair, Result, ResultMethod, Severity, SourcePos, parse_move
 
 # -- moves -------------------------------------------------------------------------------------------------------
 
@@ -206,7 +206,7 @@ def read_date(raw: str | None) -> tuple[RecordDate | None, Problem | None]:
             return RecordDate(raw), _not_iso(raw)
         return RecordDate(raw, day.first, day.last, day.dates, time), Problem(
             "date-time", f"DT[{raw}] read as the day {day.dates[0]}; the time of day, {time}, is kept",
-            rule="FMT-14")
+            rule="FMT-14", repair=Repair("DT", raw, str(day.dates[0])))
     days: list[tuple[date, date]] = []
     shown: list[str] = []
     prev: tuple[int, int | None, int | None] | None = None  # the previous date: year, month or None, day or None
@@ -262,7 +262,7 @@ def read_komi(raw: str | None, game: Game) -> tuple[float | None, Problem | None
         return None, None
     if not raw.strip():
         return None, Problem("komi-empty", f"KM[{raw}] is empty: read as no komi stated (0 when the game is "
-                             "scored)", rule="FMT-14")
+                             "scored)", rule="FMT-14", repair=Repair("KM", raw, None))
     try:
         komi = float(raw.strip())
     except ValueError:

@@ -45,12 +45,18 @@ from .properties import (
     read_size,
 )
 from .setup_stones import collect_setup
-from .source import RecordSource, SourceText
+from .source import MappedText, RecordSource, SourceText
 
 # A game tree: `(` then `;`, or `(` then the root's first property without its `;` (FMT-3, the Nihon Ki-in's files).
 _TREE_START = re.compile(rb"\(\s*(?:;|[A-Za-z]+\s*\[)")
 _EMPTY_TREES = re.compile(rb"(?:\(\s*\)\s*)+")
 _SETUP = ("AB", "AW", "AE", "PL")
+# What the reader says of a record's place in its file rather than of its own bytes (`raw`): the notes of what
+# stands before it (the file's encoding, a byte-order mark, text before the first game tree) and after it (up to
+# the next game tree). Read back from `raw` alone, a record has none of them.
+NOTES_BEFORE = frozenset({"utf-16", "bom", "junk-before"})
+NOTES_AFTER = frozenset({"junk-after", "extra-paren", "empty-tree"})
+TOO_MANY_RECORDS = "too-many-records"  # the code of the FormatError of a file past `max_records`
 
 
 def read_bytes(data: bytes, source: str | None = None, *, strict: bool = False,
@@ -145,7 +151,8 @@ class _Reader:
         most = self.max_records
         while True:
             if most is not None and len(records) >= most:
-                raise self.error(None, "too-many-records")(
+                # Raised before the next tree is parsed: a file of many records is not read whole to be refused.
+                raise self.error(None, TOO_MANY_RECORDS)(
                     f"more than {most:,} game records in one file (set {ENV_MAX_RECORDS} to read more)", start)
             record, end = self.tree(start, len(records), notes)
             records.append(record)
@@ -198,9 +205,9 @@ class _Reader:
         props = root.properties
         record = Record(root=root, game=game, size=size, raw=self.raw(start, tree.end),
                         encoding=self.file_encoding or src.encoding, source=self.source, index=index)
+        record.start = self.text.line_col(start, src.encoding)
         diags = record.diagnostics
-        diags.extend(Problem(code, message, severity, rule, pos=_pos(off, src))
-                     for code, message, off, severity, rule in notes)
+        diags.extend(_note_problem(note, src) for note in notes)
 
         gm = props.get("GM")
         if gm is not None and game_from_gm(gm.value) is None:
@@ -347,6 +354,8 @@ class _ConvertedReader(_Reader):
         self.original = original
         self.converted = converted
         super().__init__(converted.sgf, source, strict, max_records)
+        if converted.lines:
+            self.text = MappedText(converted.sgf, source, converted.lines)
 
     @property
     def file_encoding(self) -> str | None:
@@ -358,8 +367,8 @@ class _ConvertedReader(_Reader):
     def read(self) -> list[Record]:
         records = super().read()
         found = self.converted
-        notes = [Problem(code, message, Severity.WARNING, rule, pos=SourcePos(line, 1, -1))
-                 for code, message, line, rule in sorted(found.notes, key=lambda n: n[2])]
+        notes = [Problem(code, message, Severity.WARNING, rule, pos=SourcePos(line, 1, -1), repair=repair)
+                 for code, message, line, rule, repair in sorted(found.notes, key=lambda n: n[2])]
         if found.detected:
             how = "no charset fits better" if found.codec == FALLBACK else "the charset they show (detected)"
             notes.insert(0, Problem("charset-fallback", f"the {found.format} file names no charset and its bytes "
@@ -367,6 +376,7 @@ class _ConvertedReader(_Reader):
                                     "FMT-11", pos=SourcePos(1, 1, 0)))
         for record in records:
             record.file_format = found.kind
+            record.start = (1, 1)  # its bytes are the whole file, read back the same way
             record.diagnostics[:0] = notes
             if self.strict:
                 self.refuse_warnings(record)
@@ -452,8 +462,13 @@ def _outside(data: bytes, start: int, stop: int, *, before: bool) -> list[Note]:
 
 def _diagnostics(notes: list[Note], record: Record) -> list[Problem]:
     src = source_of(record.root)
-    return [Problem(code, message, severity, rule, pos=_pos(off, src) if src is not None else None)
-            for code, message, off, severity, rule in notes]
+    return [_note_problem(note, src) for note in notes]
+
+
+def _note_problem(note: Note, src: Locator | None) -> Problem:
+    code, message, off, severity, rule = note[:5]
+    return Problem(code, message, severity, rule, pos=_pos(off, src) if src is not None else None,
+                   repair=note[5] if len(note) > 5 else None)
 
 
 def _pos(where: int | Callable[[], int], src: Locator) -> SourcePos:

@@ -58,6 +58,22 @@ class SourceText:
         return index + 1, column + 1
 
 
+class MappedText(SourceText):
+    """The SGF text a file of another format becomes (FMT-13), whose lines stand for lines of that file:
+    `lines[k]` is the file's line of the text's line k + 1 (formats/common.py, SgfText)."""
+
+    __slots__ = ("lines",)
+
+    def __init__(self, data: bytes, name: str | None, lines: list[int]) -> None:
+        super().__init__(data, name)
+        self.lines = lines
+
+    def line_col(self, offset: int, encoding: str = "utf-8") -> tuple[int, int]:
+        line, column = super().line_col(offset, encoding)
+        lines = self.lines
+        return (lines[line - 1] if 0 < line <= len(lines) else (lines[-1] if lines else line)), column
+
+
 class RecordSource:
     """The source of one record: the file's text, the record's charset (for columns in characters), and where
     its game tree stands (for finding its nodes' positions)."""

@@ -74,6 +74,9 @@ def search(
     pattern_from: PatternFrom = None,
     region: Region = None,
     move: AtMove = None,
+    tenuki: Annotated[str | None, Query(max_length=20, description="Which continuations in the region count as "
+                                        "tenuki: between or kombilo (default: the server's RECORDS_TENUKI, or "
+                                        "between).")] = None,
 ) -> JSONResponse:
     """The records that match every filter given (as `records search --json`), one page of them: `limit` and
     `offset`; `X-Total-Count` says how many match in all. With `after`: by a position; with `pattern` or
@@ -82,7 +85,7 @@ def search(
     if pattern is not None or pattern_from is not None:
         return _json(archive.pattern_search(pattern, found, anchor=anchor, either_colour=either_colour,
                                             pattern_from=pattern_from, region=region, move=move, limit=limit,
-                                            offset=offset, budget=budget).to_json())
+                                            offset=offset, tenuki=tenuki, budget=budget).to_json())
     if after is not None:
         reached = archive.reached(after, found, limit=limit, offset=offset, budget=budget)
         return _json(reached.to_json(), reached.total)

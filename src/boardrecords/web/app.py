@@ -1,6 +1,6 @@
 """The web application of `records serve`: the archive, read-only, to a browser (pages) and to programs (`/api/`).
 
-- The archive is opened once, read-only (SQLite `mode=ro`, PostgreSQL read-only transactions), when the
+- The archive is opened once, read-only (SQLite `query_only`, PostgreSQL read-only transactions), when the
   application is made, as one `Archive` (archive/front.py) that every route asks (deps.py); a request never
   writes.
 - Safety: every page is a Jinja template with autoescape on, so every text from a record is escaped; the
@@ -9,8 +9,11 @@
   (common/errors.py) are answered by their class, the same from every route, page or JSON: an InputError (a bad
   filter, move, pattern, an unreadable record) 400, NotFound (a missing game or event) 404, ArchiveError 503;
   anything unexpected is a 500 with a one-line JSON error, never a traceback.
+- Requests from elsewhere (guards.py): only the server's own host names are answered (421 for another `Host`), a
+  POST from another site's page is a 403 (`Origin`), an upload larger than the cap a 413 before it is read or as
+  soon as it passes the cap, a query value no database stores a 400; `HEAD` is answered as `GET`.
 - Assets (scripts, styles, the OpenAPI page's Swagger UI) are files of the installed packages: nothing is fetched
-  from anywhere else at run time.
+  from anywhere else at run time; of Swagger UI only the two files the OpenAPI page uses are served.
 """
 
 from __future__ import annotations
@@ -18,19 +21,22 @@ from __future__ import annotations
 import gc
 import logging
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..common.errors import ArchiveError, InputError, NotFound, RecordsError
 from ..common.settings import DEFAULTS, Settings
 from .assets import package_dir, replay_asset
+from .guards import LOCAL_HOSTS as LOCAL_HOSTS  # for `records serve`'s warning
+from .guards import HeadAsGet, HostCheck, OriginCheck, StorableQuery, UploadCap, checked_host_name
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
@@ -86,11 +92,24 @@ class BlankFieldsAreAbsent:
         await self.app(scope, receive, send)
 
 
-def create_app(db: str | None, *, settings: Settings = DEFAULTS) -> FastAPI:
+# The multipart framing around an upload's file (boundaries, the part's headers): a body may be this much larger
+# than the file cap before it is refused unread.
+UPLOAD_FRAMING = 64 * 1024
+SWAGGER_FILES = {"swagger-ui.css": "text/css", "swagger-ui-bundle.js": "text/javascript"}  # what docs.html uses
+
+
+def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence[str] = (),
+               public_hosts: Sequence[str] = ()) -> FastAPI:
     """The application over the archive `db` (a SQLite path or an SQLAlchemy URL; None: records.db here; `records
-    serve` gives RECORDS_DB when there is no --db), with the limits and the scan of `settings`. Raises the
+    serve` gives RECORDS_DB when there is no --db), with the limits and the scan of `settings`. It answers for the
+    host names localhost, 127.0.0.1, [::1], `hosts` (the address it listens on) and `public_hosts` (a proxy's
+    public names, whose pages may also send uploads). Raises InputError for a name that is not a host name, the
     archive's ArchiveError when it cannot be opened."""
     from ..archive.front import Archive
+    from ..records.limits import describe_size
+
+    hosts = [checked_host_name(name, "--host") for name in hosts]
+    public_hosts = [checked_host_name(name, "--public-host") for name in public_hosts]
 
     archive = Archive(db, settings=settings)  # read-only
 
@@ -116,6 +135,15 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS) -> FastAPI:
     from .pages import GamePages
 
     app.state.game_pages = GamePages()  # the game pages made last, for the archive's version
+
+    # Added innermost first: the host is checked before anything else is looked at.
+    app.add_middleware(StorableQuery)
+    app.add_middleware(HeadAsGet)
+    cap = settings.max_file_size
+    app.add_middleware(UploadCap, limit=None if cap is None else cap + UPLOAD_FRAMING,
+                       describe=lambda: describe_size(cap or 0))
+    app.add_middleware(OriginCheck, public=public_hosts)
+    app.add_middleware(HostCheck, names=(*hosts, *public_hosts))
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next: Any) -> Response:
@@ -146,15 +174,20 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS) -> FastAPI:
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         return _error(exc.status_code, str(exc.detail))
 
-    @app.exception_handler(Exception)
-    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
-        from sqlalchemy.exc import SQLAlchemyError
+    from sqlalchemy.exc import SQLAlchemyError
 
+    @app.exception_handler(SQLAlchemyError)
+    async def database_error(request: Request, exc: SQLAlchemyError) -> JSONResponse:
+        # Its own handler, not the one of Exception below: after that one answers, Starlette raises the error again
+        # for the server to log with its traceback (and the database's error carries the whole SQL). A database
+        # that fails is one line in the log.
         from ..archive.core.db import first_line
 
-        if isinstance(exc, SQLAlchemyError):
-            log.error("database: %s", first_line(getattr(exc, "orig", None) or exc))
-            return _error(503, "database error")
+        log.error("database: %s", first_line(getattr(exc, "orig", None) or exc))
+        return _error(503, "database error")
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error on %s", request.url.path)
         return _error(500, "internal error")
 
@@ -175,7 +208,14 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS) -> FastAPI:
 
     from swagger_ui_bundle import swagger_ui_path
 
-    app.mount("/swagger", StaticFiles(directory=swagger_ui_path), name="swagger")
+    @app.get("/swagger/{name}", include_in_schema=False)
+    def swagger(name: str) -> Response:
+        """The two files of Swagger UI the OpenAPI page uses; the package's own demonstration page and the rest of
+        its folder are not served."""
+        if name not in SWAGGER_FILES:
+            raise NotFound(f"no asset {name!r}")
+        return FileResponse(Path(swagger_ui_path) / name, media_type=SWAGGER_FILES[name],
+                            headers={"Cache-Control": "max-age=3600"})
 
     @app.get("/docs", include_in_schema=False)
     def docs() -> HTMLResponse:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import Request, UploadFile
+from fastapi import HTTPException, Request, UploadFile
 from typing_extensions import TypedDict
 
 from ..common.errors import InputError
@@ -44,31 +44,34 @@ def settings_of(request: Request) -> Settings:
 
 async def read_upload(request: Request, file: UploadFile) -> tuple[bytes, str]:
     """The upload's bytes, refused past the file cap of `records verify` (the application's settings:
-    RECORDS_MAX_FILE_SIZE, default 3 MiB)."""
+    RECORDS_MAX_FILE_SIZE, default 3 MiB) with a 413. A body much larger than the cap never gets here: it is
+    refused before it is read, or as soon as it passes the cap (guards.UploadCap)."""
     from ..records.limits import describe_size
 
     cap = settings_of(request).max_file_size
     data = await file.read(cap + 1 if cap is not None else -1)
     if cap is not None and len(data) > cap:
-        raise InputError(f"the file is larger than {describe_size(cap)} (RECORDS_MAX_FILE_SIZE)")
+        raise HTTPException(413, f"the file is larger than {describe_size(cap)} (RECORDS_MAX_FILE_SIZE)")
     name = (file.filename or "upload")[:200]
     return data, name
 
 
 def verify_upload(data: bytes, name: str, max_records: int | None = DEFAULT_MAX_RECORDS) -> list[VerifiedJson]:
     """`records verify --json` of an uploaded file's bytes, storing nothing: one object per record (at most
-    VERIFY_RECORDS_MAX), or the one reason the file cannot be read (`max_records`: the reader's limit)."""
+    VERIFY_RECORDS_MAX), or the one reason the file cannot be read (`max_records`: the reader's limit). The
+    reader stops at the first record past VERIFY_RECORDS_MAX: a file of many records is not read whole."""
     from ..records.model import FormatError
-    from ..records.reader import read_bytes
+    from ..records.reader import TOO_MANY_RECORDS, read_bytes
     from ..verifier.judging.verdict import verify
 
+    most = VERIFY_RECORDS_MAX if max_records is None else min(max_records, VERIFY_RECORDS_MAX)
     try:
-        records = read_bytes(data, name, max_records=max_records)
+        records = read_bytes(data, name, max_records=most)
     except FormatError as exc:
+        if exc.code == TOO_MANY_RECORDS and most == VERIFY_RECORDS_MAX:
+            raise InputError(f"{name}: more than {VERIFY_RECORDS_MAX:,} records; at most {VERIFY_RECORDS_MAX:,} "
+                             "are verified here (use `records verify`)") from None
         raise InputError(exc.describe()) from None
     if not records:
         raise InputError(f"{name}: holds no game record")
-    if len(records) > VERIFY_RECORDS_MAX:
-        raise InputError(f"{name}: {len(records)} records; at most {VERIFY_RECORDS_MAX} are verified here (use "
-                         "`records verify`)")
     return [{"file": name, "index": r.index, **verify(r).to_json()} for r in records]  # type: ignore[typeddict-item]

@@ -145,42 +145,56 @@ PROGRESS_STEPS = 20_000
 
 
 def guard_engine(engine: Engine) -> None:
-    """Apply the running question's budget (ACTIVE) to every statement of `engine`: on SQLite a progress handler
+    """Apply the running question's budget (ACTIVE) to the statements of `engine`: on SQLite a progress handler
     that interrupts a statement once the budget is over; on PostgreSQL `statement_timeout` set to the time left.
-    `stop()` cancels the statement at once (SQLite `interrupt()`, PostgreSQL the driver's `cancel()`)."""
+    It is set when a connection is checked out (so that statements run on the driver's own cursor are under it
+    too), brought up to date before each statement through SQLAlchemy, and taken off when the connection is checked
+    in. `stop()` cancels the running statement at once (SQLite `interrupt()`, PostgreSQL the driver's `cancel()`)."""
     from sqlalchemy import event  # here: reading records and verifying them load no database layer
 
     dialect = engine.dialect.name
 
-    @event.listens_for(engine, "checkin")
-    def _released(dbapi_connection: Any, record: Any) -> None:
-        record.info.pop("budget", None)
-
-    @event.listens_for(engine, "before_cursor_execute")
-    def _budgeted(conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool) -> None:
-        budget = ACTIVE.get()
-        raw = conn.connection.dbapi_connection
+    def apply(raw: Any, info: dict[str, Any], budget: Budget | None) -> None:
         if dialect == "sqlite":
             if budget is None:
                 raw.set_progress_handler(None, 0)
             else:
-                budget.check()
                 raw.set_progress_handler(lambda: 1 if budget.over() else 0, PROGRESS_STEPS)
-                _cancel_with(conn, budget, raw.interrupt)
+                _cancel_with(info, budget, raw.interrupt)
         elif dialect == "postgresql":
             left = None if budget is None else budget.remaining()
             if budget is not None:
-                budget.check()
-                _cancel_with(conn, budget, raw.cancel)
+                _cancel_with(info, budget, raw.cancel)
             # 0: no limit. Set on the connection itself, outside SQLAlchemy's events (one round trip).
-            with raw.cursor() as own:
-                own.execute(f"SET statement_timeout = {0 if left is None else max(1, math.ceil(left * 1000))}")
+            cursor = raw.cursor()
+            try:
+                cursor.execute(f"SET statement_timeout = {0 if left is None else max(1, math.ceil(left * 1000))}")
+            finally:
+                cursor.close()
+
+    @event.listens_for(engine, "checkout")
+    def _taken(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+        apply(dbapi_connection, record.info, ACTIVE.get())
+
+    @event.listens_for(engine, "checkin")
+    def _released(dbapi_connection: Any, record: Any) -> None:
+        if record.info.pop("budget", None) is not None and dbapi_connection is not None:
+            with suppress(Exception):  # a connection that broke is thrown away by the pool anyway
+                apply(dbapi_connection, record.info, None)
+                if dialect == "postgresql":
+                    dbapi_connection.commit()  # the SET began a transaction: end it before the pool's reset
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _budgeted(conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool) -> None:
+        budget = ACTIVE.get()
+        if budget is not None:
+            budget.check()
+            apply(conn.connection.dbapi_connection, conn.connection.info, budget)
 
 
-def _cancel_with(conn: Any, budget: Budget, cancel: Callable[[], object]) -> None:
+def _cancel_with(info: dict[str, Any], budget: Budget, cancel: Callable[[], object]) -> None:
     """Have `stop()` cancel this connection's statements while the connection serves `budget`'s question (it may be
     checked in and serve another by the time the asker goes away: then nothing is cancelled)."""
-    info = conn.connection.info
     if info.get("budget") is budget:
         return
     info["budget"] = budget

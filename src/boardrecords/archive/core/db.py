@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
@@ -57,8 +57,9 @@ def make_engine(db: str | None = None, *, must_exist: bool = False, read_only: b
                 pool: tuple[int, int] | None = None) -> Engine:
     """An engine for the archive; `must_exist` refuses a SQLite file that is not there (read-only commands).
 
-    `read_only` opens it for reading only: SQLite with `mode=ro` (and without switching to WAL, which needs
-    write access), so that a read-only file or folder can still be searched; PostgreSQL with read-only
+    `read_only` opens it for reading only: SQLite with every write refused (`PRAGMA query_only`; `mode=ro` where
+    the file or its folder cannot be written, and without switching to WAL, which needs write access), so that a
+    read-only file or folder can still be searched and nothing is left beside the file; PostgreSQL with read-only
     transactions. `pool`: the connections kept and the more opened when needed (default: READ_POOL for a reader,
     SQLAlchemy's for a writer).
     """
@@ -150,24 +151,45 @@ def check_sqlite_path(path: Path, shown: str, *, must_exist: bool) -> None:
 
 
 def describe_url(url: str) -> str:
-    """The URL without its password, for messages."""
-    if "@" in url and "://" in url:
-        scheme, rest = url.split("://", 1)
+    """The URL without its password, for messages: the user part's password and the value of every query parameter
+    named like one (`?password=...`, `sslpassword=`) shown as `***`."""
+    if "://" not in url:
+        return url
+    scheme, rest = url.split("://", 1)
+    rest, mark, query = rest.partition("?")
+    if "@" in rest:
         creds, host = rest.rsplit("@", 1)
         user, _, password = creds.partition(":")
-        return f"{scheme}://{user}:***@{host}" if password else f"{scheme}://{user}@{host}"
-    return url
+        rest = f"{user}:***@{host}" if password else f"{user}@{host}"
+    if mark:
+        query = "&".join(_masked_parameter(part) for part in query.split("&"))
+    return f"{scheme}://{rest}{mark}{query}"
+
+
+def _masked_parameter(part: str) -> str:
+    name, equals, value = part.partition("=")
+    return f"{name}=***" if equals and value and "password" in unquote(name).lower() else part
 
 
 def read_only_sqlite_url(path: Path) -> str:
-    """A SQLite URI that opens `path` read-only. When nobody can write beside the file (a read-only folder) and it
-    has no write-ahead log waiting, it is opened as immutable: SQLite then needs no -shm file to read a WAL archive.
+    """A SQLite URI that opens `path` for reading (the connections refuse every write: `PRAGMA query_only`, set by
+    the engine).
+
+    Where the file and its folder can be written, it is opened `mode=rw` (never created): SQLite keeps the
+    write-ahead log's two files (-wal, -shm) beside a WAL archive while it is open, as every reader of one must to
+    see what other processes write, and its last connection removes them when it closes; a `mode=ro` connection
+    could not, and left them behind. Elsewhere it is opened `mode=ro`, and when nobody can write beside the file (a
+    read-only folder) and it has no write-ahead log waiting, as immutable: SQLite then needs no -shm file to read a
+    WAL archive.
     """
-    query = "mode=ro&uri=true"
     folder = path.parent
     wal = path.with_name(path.name + "-wal")
-    if not os.access(folder, os.W_OK) and not wal.exists():
-        query += "&immutable=1"
+    if os.access(folder, os.W_OK) and os.access(path, os.W_OK):
+        query = "mode=rw&uri=true"
+    else:
+        query = "mode=ro&uri=true"
+        if not os.access(folder, os.W_OK) and not wal.exists():
+            query += "&immutable=1"
     return f"sqlite:///file:{quote(str(path), safe='/')}?{query}"
 
 
@@ -178,7 +200,9 @@ def _configure_sqlite(engine: Engine, *, read_only: bool = False) -> None:
         dbapi_connection.isolation_level = None
         cur = dbapi_connection.cursor()
         cur.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        if not read_only:  # switching to WAL writes the file; readers take the journal mode the file has
+        if read_only:  # no statement may change the archive, however it was opened (read_only_sqlite_url)
+            cur.execute("PRAGMA query_only = ON")
+        else:  # switching to WAL writes the file; readers take the journal mode the file has
             _switch_to_wal(cur)
         cur.execute("PRAGMA synchronous = NORMAL")
         cur.execute("PRAGMA foreign_keys = ON")

@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
-from ...common.bounds import DB_INT_MAX
+from ...common.bounds import DB_INT_MAX, unstorable
 from ...common.errors import InputError
 from ...records.games import SPECS, Game, game_from_name
 from ...verifier.judging.status import ResultStatus, VerdictClass
@@ -142,6 +142,26 @@ def _date(text: str) -> str:
     return text.strip()
 
 
+_RULE = re.compile(r"^[A-Za-z]{2,4}-\d{1,3}$")
+_CODE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+
+
+def problem_value(text: str) -> tuple[str, str]:
+    """`("rule", "FMT-14")` for a rule number, `("code", "fox-komi")` for a problem's code (as `verify` names it);
+    FilterError for anything else."""
+    word = text.strip()
+    if _RULE.match(word):
+        return "rule", word.upper()
+    if _CODE.match(word.lower()):
+        return "code", word.lower()
+    raise FilterError(f"--problem {text!r}: a problem's code (fox-komi, komi-tenths, charset-fallback...) or a rule "
+                      "number (FMT-14, ING-4)")
+
+
+def _problem(text: str) -> str:
+    return problem_value(text)[1]
+
+
 # -- the table --------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
@@ -199,12 +219,23 @@ FILTERS: tuple[FilterSpec, ...] = (
     _whole("moves_min", "moves-min", "At least this many moves on the main line.", 0, DB_INT_MAX),
     _whole("moves_max", "moves-max", "At most this many moves on the main line.", 0, DB_INT_MAX),
     _text("text", "Text in the comments or the names (case-insensitive)."),
+    _text("problem", "Records with this problem or warning: its code as verify names it (fox-komi, komi-tenths, "
+          "charset-fallback...), or a rule number (FMT-14: every record repaired in a server's way; FMT-13).",
+          max_length=WORD_MAX, parse=_problem),
     # Read in Filters.parse, on the board of the game and size given with it.
     _text("opening", "The main line starts with these moves: 'B[pd] W[dp]', pd,dp or Q16,D4. Points in SGF letters "
           "or the game's own notation (Q16; a1-style for the connection games), read on the board of the game "
           "and size filters (default: Go, 19x19).", max_length=MOVES_MAX),
 )
 FILTER_BY_FIELD = {spec.field: spec for spec in FILTERS}
+
+
+def check_storable(name: str, value: str) -> None:
+    """FilterError when the text `value` given for `name` holds what no database stores (common/bounds.py): refused
+    here, with the name, rather than by the database (PostgreSQL's error carries the whole query)."""
+    bad = unstorable(value)
+    if bad is not None:
+        raise FilterError(f"{name}: the text holds {bad}, which no archive stores or searches for")
 
 
 def _checked(spec: FilterSpec, value: Any) -> Any:
@@ -226,6 +257,7 @@ def _checked(spec: FilterSpec, value: Any) -> Any:
         raise FilterError(f"{name} {value!r}: not a text")
     if spec.max_length is not None and len(value) > spec.max_length:
         raise FilterError(f"{name}: at most {spec.max_length} characters")
+    check_storable(name, value)
     return spec.parse(value) if spec.parse is not None else value
 
 
@@ -251,6 +283,7 @@ class Filters:
     moves_min: int | None = None
     moves_max: int | None = None
     text: str | None = None
+    problem: str | None = None  # a problem's code or a rule number (problem_value)
     opening: str | None = None
     ids: Sequence[int] = ()
 

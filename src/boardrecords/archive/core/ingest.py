@@ -12,7 +12,9 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ...records.games import MoveKind
-from ...records.model import Colour, Move, Record
+from ...records.model import Colour, Move, Record, Setup
+from ...records.setup_stones import collect_setup
+from .line_keys import line_keys
 from .models import OPENING_CHARS
 from .names import clean, normalise_name
 
@@ -96,6 +98,8 @@ def game_values(record: Record, verdict: Verdict, *, source_file: str | None = N
     result = record.result
     declared = result.declared
     date = record.date
+    size = verdict.size if verdict.size is not None else record.size
+    line_hash, head_hash = line_keys(moves, record.game.value, size, starting_setup(record))
     winner_player = clean(verdict.winner_player)
     black_final = clean(verdict.black_player)  # who held each colour at the end (GEN-6, GEN-7)
     white_final = clean(verdict.white_player)
@@ -104,7 +108,7 @@ def game_values(record: Record, verdict: Verdict, *, source_file: str | None = N
         "raw": record.raw,
         "encoding": record.encoding,
         "game": record.game.value,
-        "size": verdict.size if verdict.size is not None else record.size,
+        "size": size,
         "black": clean(record.black),
         "white": clean(record.white),
         "black_final": black_final,
@@ -153,16 +157,26 @@ def game_values(record: Record, verdict: Verdict, *, source_file: str | None = N
         "problem_count": len(verdict.problems),
         "source_file": clean(source_file if source_file is not None else record.source),
         "source_index": record.index if source_index is None else source_index,
+        "source_line": record.start[0],
+        "source_column": record.start[1],
         "moves": moves,
         "opening": moves[:OPENING_CHARS],
+        "line_hash": line_hash,  # the keys that find the same game stored twice (archive/core/line_keys.py)
+        "head_hash": head_hash,
         "search_text": clean(search_text(record)),
     }
+
+
+def starting_setup(record: Record) -> Setup:
+    """The record's setup stones and first player (ING-8), as the replay starts from them."""
+    return record.setup if record.setup is not None else collect_setup(record)[0]
 
 
 def problem_values(verdict: Verdict) -> list[dict[str, Any]]:
     """The column values of the record's `problem` rows (without `id` and `game_id`): each problem's JSON form."""
     rows = [p.to_json() for p in verdict.problems]
     for row in rows:
+        row.pop("repair", None)  # a repair's values are in its message; the table keeps the problem's columns
         row["point"] = clean(row["point"])
         row["message"] = clean(row["message"]) or ""
     return rows

@@ -93,8 +93,18 @@ class GameRow(SQLModel, table=True):
 
     source_file: str | None = None
     source_index: int = 0
+    # Where `raw` starts in its file (line, column): the frame of the problems' positions, which `records reindex`
+    # keeps (None: imported before it was kept; read as 1, 1).
+    source_line: int | None = None
+    source_column: int | None = None
     # The Dyer signature (verifier/keys/signature.py), normalised over the board's symmetries: Go and Conversion Go.
     signature: str | None = Field(default=None, index=True)
+    # The keys of the same game stored twice (archive/core/line_keys.py): a 64-bit hash of the main line in its
+    # canonical symmetry, and one of its first 20 moves (of the whole line when shorter), on which every copy and
+    # every beginning meets its longer copy: only the head is indexed, the line's own hash is compared among the
+    # few records that share a head. Both None for a line of no move.
+    line_hash: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    head_hash: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True, index=True))
 
     moves: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))  # "B[pd];W[dp];..."
     opening: str = Field(default="", sa_column=Column(_byte_ordered(OPENING_CHARS), nullable=False, default="",

@@ -39,9 +39,10 @@ from .filters import (
     canonical_opening,
     date_bound,
     game_value,
+    problem_value,
     vocabulary_word,
 )
-from .models import OPENING_CHARS, GameRow
+from .models import OPENING_CHARS, GameRow, ProblemRow
 from .names import normalise_name, spellings
 
 SORT_KEYS: dict[str, SQLColumnExpression[Any]] = {
@@ -256,6 +257,10 @@ def conditions(f: Filters, *, dialect: str = "", max_span: int | None = None, co
         needle = f.text.casefold().strip()
         if needle:
             out.append(_text_condition(needle, dialect))
+    if f.problem:
+        kind, value = problem_value(f.problem)
+        column = col(ProblemRow.rule) if kind == "rule" else col(ProblemRow.code)  # each indexed
+        out.append(col(g.id).in_(select(col(ProblemRow.game_id)).where(column == value)))
     if f.opening:
         out.append(_prefix_condition(canonical_opening(f.opening, f.game, f.size), common="opening" in common))
     return out

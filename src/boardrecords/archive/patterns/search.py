@@ -15,8 +15,9 @@ from dataclasses import dataclass, replace
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import ColumnElement, Engine, Select, Table, bindparam, select
+from sqlalchemy import ColumnElement, Connection, Engine, Select, Table, literal_column, select
 
+from ...common.settings import DEFAULT_TENUKI, TENUKI_GAPS
 from ...records.games import Game
 from ...verifier.keys.patterns import Pattern, Placement, local_points, placements
 from ...verifier.keys.scan import Hit, Scan
@@ -66,9 +67,9 @@ class PatternContinuation:
 
     In `PatternResult.next_moves` (the move right after): -1 and the width/height are the points around the
     pattern, and `local` None is a move elsewhere (or a pass, a swap, a sweep). In `PatternResult.continuations`
-    (the first move in the pattern's region, however many moves later, as Kombilo counts): `local` is inside the
-    rectangle, `tenuki` counts the hits where other moves came between, and `local` None (colour "") the
-    appearances after which the line ended with no move in the region."""
+    (the first move in the pattern's region, however many moves later): `local` is inside the rectangle, `tenuki`
+    counts the hits where it came later than the search's tenuki count allows (TENUKI_GAPS), and `local` None
+    (colour "") the appearances after which the line ended with no move in the region."""
 
     colour: str
     local: tuple[int, int] | None
@@ -79,17 +80,6 @@ class PatternContinuation:
     tenuki: int = 0
     _last: int = -1  # the last game counted in `games`
 
-    def count(self, game_id: int, winner: str | None, swapped: bool) -> None:
-        self.hits += 1
-        if self._last != game_id:  # a game's appearances come together: it counts once
-            self._last = game_id
-            self.games += 1
-        if winner in ("B", "W"):
-            if (winner == "B") != swapped:
-                self.black_wins += 1
-            else:
-                self.white_wins += 1
-
 
 @dataclass(slots=True)
 class PatternResult:
@@ -97,10 +87,11 @@ class PatternResult:
     size: int
     placements: list[Placement]
     hits: list[GameHits]  # game id order, newest first
-    continuations: list[PatternContinuation]  # the first move in the region (Kombilo's count)
+    continuations: list[PatternContinuation]  # the first move in the region
     next_moves: list[PatternContinuation]  # the move right after, in or around the pattern or elsewhere
     scanned: int = 0  # games whose change list was read
     considered: int = 0  # games of the game, size and filters
+    tenuki: str = DEFAULT_TENUKI  # how the continuations' tenuki were counted (a key of TENUKI_GAPS)
 
     @property
     def appearances(self) -> int:
@@ -132,13 +123,11 @@ def _found_lines(engine: Engine, scan: Scan, game: Game, size: int, f: Filters, 
     seen = _Seen()
     masks = (p.c.game_id, p.c.black, p.c.white)
     with engine.connect() as conn:
-        sample = list(conn.execute(_lines(engine, game, size, f, *masks).limit(SAMPLE)))
+        sample = list(_driver_rows(conn, _lines(engine, game, size, f, *masks).limit(SAMPLE)))
         if len(scan.possible(sample)) > len(sample) * MOST:
-            # Streamed (PostgreSQL: a server-side cursor), so that the change lists are not all held at once.
-            rows = conn.execution_options(stream_results=True).execute(
-                _lines(engine, game, size, f, *masks, p.c.changes, p.c.plies))
+            rows = _driver_rows(conn, _lines(engine, game, size, f, *masks, p.c.changes, p.c.plies))
             return _scanned(scan, seen.rows(rows), budget), seen.plies, seen.n, seen.n
-        ids = scan.possible(_checked(seen.rows(conn.execute(_lines(engine, game, size, f, *masks))), budget))
+        ids = scan.possible(_checked(seen.rows(_driver_rows(conn, _lines(engine, game, size, f, *masks))), budget))
     considered = seen.n
     lines = _scanned(scan, seen.rows(_by_ids(engine, ids, (*masks, p.c.changes, p.c.plies), p.c.game_id)), budget)
     return lines, seen.plies, considered, len(ids)
@@ -161,6 +150,29 @@ def _scanned(scan: Scan, rows: Iterable[Sequence[Any]], budget: Budget | None) -
     return out
 
 
+def _driver_rows(conn: Connection, stmt: Select[Any], where_in: tuple[ColumnElement[Any], Sequence[int]] | None = None
+                 ) -> Iterator[Sequence[Any]]:
+    """The rows of `stmt` as the database driver gives them (tuples; the masks and change lists as bytes), read
+    in batches from its cursor: SQLAlchemy's result rows cost more than the scan of a change list, and every
+    column read here is an integer, a text or bytes, which need no conversion. `where_in` (a column, whole
+    numbers): only the rows whose column holds one of them, written into the statement as numbers (ids read from
+    the archive itself: SQLAlchemy's expanding parameters cost more than the query for a chunk of 500)."""
+    if where_in is not None:
+        column, values = where_in
+        numbers = ",".join(str(int(v)) for v in values) or "NULL"
+        stmt = stmt.where(column.op("IN")(literal_column(f"({numbers})")))
+    compiled = stmt.compile(dialect=conn.dialect)
+    params = compiled.params
+    args: Any = tuple(params[name] for name in compiled.positiontup or ()) if compiled.positional else params
+    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]  # an open connection has one
+    try:
+        cursor.execute(compiled.string, args)
+        while batch := cursor.fetchmany(CHUNK):
+            yield from batch
+    finally:
+        cursor.close()
+
+
 class _Seen:
     """Counts the rows (id, black, white[, changes, plies]) that pass through it, and keeps the last move number of
     each line."""
@@ -180,11 +192,11 @@ class _Seen:
 
 def _by_ids(engine: Engine, ids: Sequence[int], columns: Sequence[ColumnElement[Any]], key: ColumnElement[Any]
             ) -> Iterator[Sequence[Any]]:
-    """`columns` of the rows whose `key` is one of `ids`, a chunk of ids per query (one statement, compiled once)."""
-    stmt = select(*columns).where(key.in_(bindparam("ids", expanding=True)))
+    """`columns` of the rows whose `key` is one of `ids`, a chunk of ids per query."""
+    stmt = select(*columns)
     with engine.connect() as conn:
         for i in range(0, len(ids), CHUNK):
-            yield from conn.execute(stmt, {"ids": list(ids[i:i + CHUNK])})
+            yield from _driver_rows(conn, stmt, (key, ids[i:i + CHUNK]))
 
 
 Tally = dict[tuple[str, tuple[int, int] | None], PatternContinuation]
@@ -204,20 +216,26 @@ def _ordered(conts: Iterable[PatternContinuation]) -> list[PatternContinuation]:
 
 def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: Filters, *,
                    either_colour: bool = False, margin: int = 1, plain_scan: bool = False,
-                   budget: Budget | None = None) -> PatternResult:
+                   tenuki: str = DEFAULT_TENUKI, budget: Budget | None = None) -> PatternResult:
     """Every appearance of `pattern` in the archive's games of `game` and `size` that pass the filters, what was
     played right after it in or around it (`margin` points around the rectangle: `next_moves`), and the first move
-    played in its region after it however many moves later (`continuations`; `tenuki` when other moves came
-    between, `local` None when the line ended first). `plain_scan` runs the plain scan, not the compiled one
-    (`Settings.plain_scan`). A `budget` (archive/core/budget.py) is checked as rows are read and counted, and its
-    cap on appearances held applies."""
+    played in its region after it however many moves later (`continuations`; `tenuki` when it came more than
+    TENUKI_GAPS[tenuki] moves after the appearance, `local` None when the line ended first). `plain_scan` runs the
+    plain scan, not the compiled one (`Settings.plain_scan`). A `budget` (archive/core/budget.py) is checked as
+    rows are read and counted, and its cap on appearances held applies."""
+    gap = TENUKI_GAPS[tenuki]
     found = placements(pattern, game, size, either_colour=either_colour)
     scan = Scan(pattern, found, size, plain=plain_scan)
     lines, plies_of, considered, scanned = _found_lines(engine, scan, game, size, f, budget)
     g: Table = GameRow.__table__  # type: ignore[attr-defined]
     lines.sort(key=lambda line: line[0], reverse=True)  # newest first
-    winners: dict[int, str | None] = {gid: win for gid, win in _by_ids(engine, [gid for gid, _ in lines],
-                                                                        (g.c.id, g.c.winner_colour), g.c.id)}
+    if len(lines) > considered * MOST:  # most games found: the winners of all of them in one pass
+        with engine.connect() as conn:
+            every = select(g.c.id, g.c.winner_colour).where(g.c.game == game.value, g.c.size == size)
+            winners: dict[int, str | None] = dict(_driver_rows(conn, every))  # type: ignore[arg-type]
+    else:
+        winners = dict(_by_ids(engine, [gid for gid, _ in lines], (g.c.id, g.c.winner_colour),  # type: ignore[arg-type]
+                               g.c.id))
     hits: list[GameHits] = []
     conts: Tally = {}
     # (placement, next point, its colour) -> the continuation it counts for, and whether colours are exchanged:
@@ -249,15 +267,28 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
         colour_text = "" if local is None else "B" if colour == BLACK else "W" if colour == WHITE else ""
         return _entry(conts, colour_text, local), place.swapped
 
+    swapped_of = [place.swapped for place in found]
+    # A common shape has hundreds of thousands of appearances: PatternContinuation.count written out here (the
+    # same sums), since a call for each costs more than the rest of the loop.
     for gid, at in lines if budget is None else budget.rows(lines):
         plies, win = plies_of[gid], winners[gid]
         hits.append(GameHits(gid, win, at))
+        black_won = win == "B"
+        decided = black_won or win == "W"
         for ply, k, nxt, colour, rply, rpoint, rcolour in at:
             in_reg = in_region.get((k, rpoint, rcolour))
             if in_reg is None:
                 in_reg = in_region[(k, rpoint, rcolour)] = region_continuation(k, rpoint, rcolour)
-            in_reg.count(gid, win, found[k].swapped)
-            if rply > ply + 1:
+            in_reg.hits += 1
+            if in_reg._last != gid:  # a game's appearances come together: it counts once
+                in_reg._last = gid
+                in_reg.games += 1
+            if decided:
+                if black_won != swapped_of[k]:
+                    in_reg.black_wins += 1
+                else:
+                    in_reg.white_wins += 1
+            if rply > ply + gap:
                 in_reg.tenuki += 1
             if ply >= plies:
                 continue  # the line ends there
@@ -266,6 +297,14 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
             if known is None:
                 known = named[key] = continuation(*key)
             c, swapped = known
-            c.count(gid, win, swapped)
+            c.hits += 1
+            if c._last != gid:
+                c._last = gid
+                c.games += 1
+            if decided:
+                if black_won != swapped:
+                    c.black_wins += 1
+                else:
+                    c.white_wins += 1
     return PatternResult(game, size, found, hits, _ordered(region_conts.values()), _ordered(conts.values()),
-                         scanned=scanned, considered=considered)
+                         scanned=scanned, considered=considered, tenuki=tenuki)

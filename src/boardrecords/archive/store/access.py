@@ -71,7 +71,9 @@ def _one_at_a_time(engine: Engine) -> Iterator[None]:
 
 # Columns added to `game` after archives were made with the layout before them: a writer adds them when it opens
 # such an archive (`records reindex` then fills them).
-ADDED_COLUMNS = {"signature": "VARCHAR"}
+ADDED_COLUMNS = {"signature": "VARCHAR", "source_line": "INTEGER", "source_column": "INTEGER", "line_hash": "BIGINT",
+                 "head_hash": "BIGINT"}
+INDEXED_COLUMNS = frozenset({"signature", "head_hash"})  # the added columns that have an index
 
 
 def add_missing_columns(engine: Engine) -> list[str]:
@@ -82,7 +84,8 @@ def add_missing_columns(engine: Engine) -> list[str]:
         with writer(engine).begin() as conn:
             for name in added:
                 conn.exec_driver_sql(f"ALTER TABLE game ADD COLUMN {name} {ADDED_COLUMNS[name]}")
-                conn.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS ix_game_{name} ON game ({name})")
+                if name in INDEXED_COLUMNS:
+                    conn.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS ix_game_{name} ON game ({name})")
     return added
 
 
@@ -167,7 +170,7 @@ def _upgrade_for_reading(db: str | None, where: str, *, columns: bool) -> None:
             try:
                 add_missing_columns(engine)
             except DBAPIError as exc:
-                raise ArchiveError(f"{where} was made before the {', '.join(ADDED_COLUMNS)} column and cannot be "
+                raise ArchiveError(f"{where} was made before the columns {', '.join(ADDED_COLUMNS)} and cannot be "
                                    f"written to add it ({first_line(exc.orig)}): open it once where it can be "
                                    "written") from exc
         with suppress(DBAPIError):  # read as it is, without the marker

@@ -30,7 +30,7 @@ from ..core.db import retrying, writer
 from ..core.models import GameRow, ProblemRow
 from ..core.state import mark_changed
 from ..patterns.lines import PATTERNS
-from ..patterns.signatures import DuplicateKey, duplicate_key, stored_matches
+from ..patterns.same_game import BEGINNING, LONGER, SAME_GAME, Line, first_match, stored_lines
 from ..positions.stage import merge_pending
 from ..positions.values import POSITIONS
 from .record_rows import archive_rows, game_columns, write_index
@@ -61,12 +61,40 @@ class FileResult:
     format: str | None = None  # the file's format when it was read (FMT-13: `sgf`, `gib`, `ngf`, `ugf`)
 
 
+DUPLICATE_KINDS = ("exact", SAME_GAME, BEGINNING, LONGER)  # why a record is a duplicate, in the summary's order
+NEAR_KINDS = DUPLICATE_KINDS[1:]  # the near-duplicates: one game with a stored record, in other bytes
+
+
+@dataclass(frozen=True, slots=True)
+class NearDuplicate:
+    """A record that is one game with a stored record or one earlier in the import (archive/patterns/same_game.py):
+    `file#index`, how (SAME_GAME, BEGINNING: its line is the other's beginning, LONGER: the other's is its own),
+    the other (`#ID`, or `file#index` in this import), both lines' moves, and whether it was stored."""
+
+    source: str
+    kind: str
+    like: str
+    moves: int
+    like_moves: int
+    stored: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"source": self.source, "kind": self.kind, "like": self.like, "moves": self.moves,
+                "like_moves": self.like_moves, "stored": self.stored}
+
+
 @dataclass(slots=True)
 class ImportSummary:
+    """What an import did. Every record read is counted once: `new` (stored), a duplicate (not stored: the same
+    bytes as a stored or earlier record, or with `skip_near` one game with one: `duplicate_kinds`), not stored
+    for being of no game the archive knows (FMT-6), or failed (the verifier could not judge it); a file that cannot
+    be read is counted as unreadable. So `records == new + duplicates + not_stored`, `failed` beside them."""
+
     files: int = 0
     records: int = 0
     new: int = 0
     duplicates: int = 0
+    duplicate_kinds: Counter[str] = field(default_factory=Counter)  # duplicates per DUPLICATE_KINDS
     verdicts: Counter[str] = field(default_factory=Counter)  # records per verdict (verifier/judging/status.py)
     statuses: Counter[str] = field(default_factory=Counter)  # records per result status (GEN-8)
     unreadable: int = 0  # files
@@ -74,11 +102,10 @@ class ImportSummary:
     not_stored: int = 0  # records of no game the archive knows (FMT-6)
     failed: int = 0
     errors: list[str] = field(default_factory=list)  # one line per unreadable file, refused or failed record
-    duplicate_sources: list[str] = field(default_factory=list)  # `file#index` of each duplicate
-    # Likely duplicates (docs/patterns.md): one Dyer signature, size and players as a stored or earlier record:
-    # `file#index` and the id (or `file#index`) of the first such record; stored unless `skip_likely`.
-    likely_duplicates: list[tuple[str, str]] = field(default_factory=list)
-    skipped: int = 0  # likely duplicates kept out (`--skip-duplicates`)
+    duplicate_sources: list[str] = field(default_factory=list)  # `file#index` of each exact duplicate
+    # Near-duplicates (docs/patterns.md): one game with a stored record or one earlier in the import, each stored
+    # unless `skip_near`.
+    near_duplicates: list[NearDuplicate] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # one line per path named that could not be opened
     formats: Counter[str] = field(default_factory=Counter)  # files read per format (FMT-13; records/formats)
 
@@ -86,15 +113,31 @@ class ImportSummary:
     def ok(self) -> bool:
         return not self.unreadable and not self.failed and not self.not_stored and not self.missing
 
+    @property
+    def skipped(self) -> int:
+        """The near-duplicates kept out (`--skip-duplicates`): the duplicates that are not exact."""
+        return self.duplicates - self.duplicate_kinds["exact"]
+
+    def duplicate(self, kind: str, where: str) -> None:
+        """Count one record not stored as a duplicate of `kind`."""
+        self.duplicates += 1
+        self.duplicate_kinds[kind] += 1
+        if kind == "exact":
+            self.duplicate_sources.append(where)
+
     def to_json(self) -> dict[str, Any]:
-        return {"files": self.files, "records": self.records, "new": self.new, "duplicates": self.duplicates,
+        near = Counter(d.kind for d in self.near_duplicates)
+        return {"files": self.files, "unreadable": self.unreadable, "records": self.records, "new": self.new,
+                "duplicates": self.duplicates,
+                "duplicate_kinds": {kind: self.duplicate_kinds[kind] for kind in DUPLICATE_KINDS},
+                "skipped": self.skipped,
+                "near_duplicates": {kind: near[kind] for kind in NEAR_KINDS},
                 "verdicts": {v.value: self.verdicts[v.value] for v in VERDICT_ORDER
                              if v is not VerdictClass.UNCONFIRMED},
                 "results": {st.value: self.statuses[st.value] for st in STATUS_ORDER},
                 "not_stored": self.not_stored, "failed": self.failed, "errors": self.errors,
                 "duplicate_sources": self.duplicate_sources,
-                "likely_duplicates": [{"source": where, "like": like} for where, like in self.likely_duplicates],
-                "skipped": self.skipped,
+                "near_duplicate_sources": [d.to_json() for d in self.near_duplicates],
                 "formats": {name: self.formats[name] for name in FORMAT_NAMES}}
 
 
@@ -176,13 +219,11 @@ class Importer:
     """Imports files into the archive behind `engine` (whose schema must exist)."""
 
     def __init__(self, engine: Engine, *, batch_size: int = BATCH_SIZE, workers: int | None = None,
-                 on_file: Callable[[FileResult], None] | None = None, skip_likely: bool = False,
+                 on_file: Callable[[FileResult], None] | None = None, skip_near: bool = False,
                  settings: Settings = DEFAULTS) -> None:
         self.engine = engine
         self.settings = settings  # the limits of what is read and which index rows are made
-        self.skip_likely = skip_likely
-        # the likely-duplicate keys of this run's records: the first one's source and sha256
-        self._keys: dict[DuplicateKey, tuple[str, str]] = {}
+        self.skip_near = skip_near  # near-duplicates are not stored (`--skip-duplicates`)
         self.batch_size = max(1, batch_size)
         self.workers = workers if workers is not None else default_workers()
         self.on_file = on_file
@@ -248,11 +289,11 @@ class Importer:
         for item in batch:
             sha = item[0][0]["sha256"]
             if sha in unique:
-                self.summary.duplicates += 1
-                self.summary.duplicate_sources.append(item[1])
+                self.summary.duplicate("exact", item[1])
             else:
                 unique[sha] = item
-        ordered = self._likely([unique[sha] for sha in sorted(unique)])
+        kept = self._near(list(unique.values()))  # in the order read: the first copy is the one stored
+        ordered = sorted(kept, key=lambda item: item[0][0]["sha256"])
         now = dt.datetime.now(dt.UTC)
         new_before = self.summary.new
         try:
@@ -265,37 +306,39 @@ class Importer:
             raise
         for (game, _), where in ordered:
             if game["sha256"] not in stored:
-                self.summary.duplicates += 1
-                self.summary.duplicate_sources.append(where)
+                self.summary.duplicate("exact", where)
         if large:  # the driver's copies of large rows are freed now: given back, not kept for the next batch
-            del batch, unique, ordered
+            del batch, unique, kept, ordered
             give_back()
 
-    def _likely(self, ordered: list[tuple[Row, str]]) -> list[tuple[Row, str]]:
-        """Note the likely duplicates among `ordered` (of a stored record or of one earlier in this run); without
-        them when they are to be kept out."""
-        keys = {where: k for (game, _), where in ordered if (k := duplicate_key(game)) is not None}
-        if not keys:
-            return ordered
+    def _near(self, items: list[tuple[Row, str]]) -> list[tuple[Row, str]]:
+        """Note the near-duplicates among `items` (in the order read): one game with a stored record or with one
+        before it in this batch (the earlier batches are stored); without them when they are to be kept out. A
+        record whose bytes are stored is left for the write to count as an exact duplicate."""
+        lines = [(item, Line.of(item[0][0], item[1])) for item in items]
+        heads = [line.head_hash for _, line in lines if line.head_hash is not None]
+        if not heads:
+            return items
         with self.engine.connect() as conn:
-            stored = stored_matches(conn, list(set(keys.values())))
+            stored = stored_lines(conn, heads)
+        stored_bytes = {line.sha256 for line in stored}
+        by_head: dict[int, list[Line]] = {}
+        for line in stored:
+            by_head.setdefault(line.head_hash or 0, []).append(line)
         kept = []
-        for item in ordered:
-            where = item[1]
-            key = keys.get(where)
-            like = None
-            sha = item[0][0]["sha256"]
-            if key is not None and sha not in stored.get(key, {}):  # stored bytes: a duplicate, not a likely one
-                others = [gid for other, gid in stored.get(key, {}).items() if other != sha]
-                earlier = self._keys.get(key)
-                like = f"#{min(others)}" if others else earlier[0] if earlier and earlier[1] != sha else None
-            if like is not None:
-                self.summary.likely_duplicates.append((where, like))
-                if self.skip_likely:
-                    self.summary.skipped += 1
+        for item, line in lines:
+            if line.head_hash is None or line.sha256 in stored_bytes:
+                kept.append(item)
+                continue
+            match = first_match(line, by_head.get(line.head_hash, []))
+            if match is not None:
+                kind, other = match
+                self.summary.near_duplicates.append(NearDuplicate(line.where, kind, other.where, len(line.tokens),
+                                                                  len(other.tokens), not self.skip_near))
+                if self.skip_near:
+                    self.summary.duplicate(kind, line.where)
                     continue
-            if key is not None:
-                self._keys.setdefault(key, (where, sha))
+            by_head.setdefault(line.head_hash, []).append(line)  # the later records of the batch meet it
             kept.append(item)
         return kept
 

@@ -14,15 +14,16 @@ from dataclasses import dataclass, field
 
 from ..charset import FALLBACK, codec_for, detect_codec
 from ..grammar import escape
-from ..model import FormatError, SourcePos
+from ..model import FormatError, Repair, SourcePos
 from ..points import format_point
 
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 BOM = b"\xef\xbb\xbf"
 RULE = "FMT-13"
 
-# (code, message, line, rule): a problem found while reading the file, made a Problem on the record.
-Note = tuple[str, str, int, str]
+# (code, message, line, rule, repair): a problem found while reading the file, made a Problem on the record; a value
+# read by a server's habit says what it was and what it became.
+Note = tuple[str, str, int, str, Repair | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +45,7 @@ class Converted:
     detected: bool  # the file names no charset and is not UTF-8: the codec is the one its bytes show
     notes: list[Note] = field(default_factory=list)
     kind: str = ""  # the format's short name, as `recognise` gives it: `gib`, `ngf`, `ugf`
+    lines: list[int] = field(default_factory=list)  # the file's line of each line of `sgf` (SgfText.lines)
 
 
 class Lines:
@@ -91,8 +93,8 @@ class Lines:
             pos = None
         return FormatError(message, pos, self.source, "syntax", RULE)
 
-    def warn(self, code: str, message: str, line: Line | int) -> None:
-        self.notes.append((code, message, line.number if isinstance(line, Line) else line, RULE))
+    def warn(self, code: str, message: str, line: Line | int, repair: Repair | None = None) -> None:
+        self.notes.append((code, message, line.number if isinstance(line, Line) else line, RULE, repair))
 
 
 def _decodes(data: bytes, codec: str) -> bool:
@@ -103,17 +105,32 @@ def _decodes(data: bytes, codec: str) -> bool:
     return True
 
 
+@dataclass(slots=True)
+class SgfNode:
+    """One node of the game the text holds: its properties, the line of the file it was read from, its children
+    (the first the main line)."""
+
+    props: list[tuple[str, list[str]]]
+    line: int
+    children: list[SgfNode] = field(default_factory=list)
+
+
 class SgfText:
     """The SGF text of one game, each property and node placed on the line of the file it was read from.
 
     The root's properties come first (in the order of their lines, each on its line or after the last one written),
-    then the main line's nodes.
+    then the nodes: the main line, and the variations a file holds (a `.ugi`'s review). Where the order of SGF
+    cannot follow the file's lines (a variation read from a section after the moves, a comment written at the end
+    of the file), the text goes on on a line of its own, and `lines` (set by `text()`) says which line of the file
+    each line of the text stands for, so that every position reported points into the file the user has.
     """
 
     def __init__(self, size: int) -> None:
         self.size = size
         self.root: list[tuple[str, list[str], int]] = []
-        self.nodes: list[tuple[list[tuple[str, list[str]]], int]] = []
+        self.first: list[SgfNode] = []  # the root's children
+        self.main: list[SgfNode] = []  # the main line's nodes, in order
+        self.lines: list[int] = []
 
     def put(self, ident: str, value: str | list[str], line: Line | int) -> None:
         """A root property (a later value of the same property replaces it)."""
@@ -125,37 +142,69 @@ class SgfText:
     def has(self, ident: str) -> bool:
         return any(p[0] == ident for p in self.root)
 
-    def move(self, colour: str, point: tuple[int, int] | None, line: Line | int) -> None:
-        """A move: a point (column, row from the top, 0-based), or None for a pass."""
-        value = "" if point is None else format_point(point)
-        self.nodes.append(([(colour, [value])], line.number if isinstance(line, Line) else line))
+    def move(self, colour: str, point: tuple[int, int] | None, line: Line | int) -> SgfNode:
+        """A move at the end of the main line: a point (column, row from the top, 0-based), or None for a pass."""
+        node = move_node(colour, point, line)
+        (self.main[-1].children if self.main else self.first).append(node)
+        self.main.append(node)
+        return node
 
     def text(self) -> bytes:
         out: list[str] = []
-        current = 1
+        lines = [1]  # lines[k]: the file's line that line k + 1 of the text stands for
 
         def at(number: int) -> None:
-            nonlocal current
-            if number > current:
-                out.append("\n" * (number - current))
-                current = number
+            if number > lines[-1]:
+                out.append("\n" * (number - lines[-1]))
+                lines.extend(range(lines[-1] + 1, number + 1))
+            elif number < lines[-1]:  # the file's order goes back: a line of its own
+                out.append("\n")
+                lines.append(number)
 
         def emit(text: str) -> None:
-            nonlocal current
             out.append(text)
-            current += text.count("\n")
+            lines.extend([lines[-1]] * text.count("\n"))
 
         first = min((p[2] for p in self.root), default=1)
         at(first)
         emit(f"(;GM[1]SZ[{self.size}]")
         for ident, values, number in sorted(self.root, key=lambda p: p[2]):  # a line never goes back
             at(number)
-            emit(ident + "".join(f"[{escape(v)}]" for v in values))
-        for props, number in self.nodes:
-            at(number)
-            emit(";" + "".join(ident + "".join(f"[{escape(v)}]" for v in values) for ident, values in props))
-        emit(")\n")
+            emit(_props([(ident, values)]))
+        stack: list[SgfNode | str] = [")"]
+        stack.extend(_branches(self.first))
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                emit(item)
+                continue
+            at(item.line)
+            emit(";" + _props(item.props))
+            stack.extend(_branches(item.children))
+        emit("\n")
+        self.lines = lines
         return "".join(out).encode("utf-8", "surrogateescape")
+
+
+def move_node(colour: str, point: tuple[int, int] | None, line: Line | int) -> SgfNode:
+    """A node holding one move: a point (column, row from the top, 0-based), or None for a pass."""
+    value = "" if point is None else format_point(point)
+    return SgfNode([(colour, [value])], line.number if isinstance(line, Line) else line)
+
+
+def _props(props: list[tuple[str, list[str]]]) -> str:
+    return "".join(ident + "".join(f"[{escape(v)}]" for v in values) for ident, values in props)
+
+
+def _branches(children: list[SgfNode]) -> list[SgfNode | str]:
+    """What the stack of `SgfText.text` holds for a node's children: one child continues the sequence; several
+    are variations, each in parentheses, the first the main line (the stack pops from the end)."""
+    if len(children) == 1:
+        return [children[0]]
+    items: list[SgfNode | str] = []
+    for child in reversed(children):
+        items.extend((")", child, "("))
+    return items
 
 
 # -- ranks ---------------------------------------------------------------------------------------------------------
@@ -166,9 +215,24 @@ _UNITS = {"d": "d", "dan": "d", "段": "d", "단": "d", "k": "k", "kyu": "k", "k
           "급": "k", "p": "p", "dp": "p"}
 
 
+_NUMERALS = {"初": 1, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+_DIGIT = "[一二三四五六七八九]"
+_NUMERAL_RANK = re.compile(rf"^\s*(初|十{_DIGIT}?|{_DIGIT}十?{_DIGIT}?)\s*(段|级|級)\s*$")
+
+
 def sgf_rank(raw: str) -> str | None:
     """A rank in SGF's spelling (`9p`, `7d`, `15k`) from the ways servers write it (`7D`, `15K`, `9DP`, `9-dan`,
-    `9段`, `9단`, `3급`); None when it is none of those (the raw text is then kept as it is)."""
+    `9段`, `9단`, `3급`, and in Chinese and Japanese numerals: `初段` the first dan, `五段`, `十五级`); None when it is
+    none of those (the raw text is then kept as it is)."""
+    numeral = _NUMERAL_RANK.match(raw)
+    if numeral is not None:
+        digits = numeral.group(1)
+        if "十" in digits:
+            tens, _, ones = digits.partition("十")
+            value = (_NUMERALS[tens] if tens else 1) * 10 + (_NUMERALS[ones] if ones else 0)
+        else:
+            value = _NUMERALS[digits]
+        return f"{value}{_UNITS[numeral.group(2)]}"
     m = _RANK.match(raw)
     if m is None:
         return None

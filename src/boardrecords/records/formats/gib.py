@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from ..model import Repair
 from ..points import LETTER_COUNT, format_point
 from .common import Converted, Line, Lines, SgfText, korean_handicap, number, rank_text, show_points
 
@@ -42,12 +43,14 @@ def convert(data: bytes, source: str | None) -> Converted:
     header: dict[str, tuple[str, Line]] = {}
     sgf = SgfText(SIZE)
     section = None
+    seen = False  # a header or a game section opened
     opened: dict[str, Line] = {}
     for line in lines.lines:
         text = line.text.strip()
         if text in ("\\HS", "\\GS"):
             section = text[1]
             opened[section] = line
+            seen = True
             continue
         if text in ("\\HE", "\\GE"):
             opened.pop(text[1], None)
@@ -62,13 +65,16 @@ def convert(data: bytes, source: str | None) -> Converted:
             _move(lines, sgf, line, text)
         elif section == "G" and re.match(r"[A-Z]{3}\b", text):
             lines.warn("line-not-read", f"'{text[:40]}' is not a move this reader knows (STO): not read", line)
+    if not seen:
+        raise lines.error(f"no \\HS header and no \\GS game: not a {NAME} record (expected \\HS, the header, \\GS, "
+                          "the moves)", 1)
     for mark, line in opened.items():
         end = "\\HE" if mark == "H" else "\\GE"
         raise lines.error(f"the file ends at line {lines.end_line} before {end} closes the "
                           f"{'header' if mark == 'H' else 'game'} opened at line {line.number}: it is truncated "
                           "(moves and the result may be lost)", lines.end_line)
     _header(lines, sgf, header)
-    return Converted(sgf.text(), NAME, lines.codec, lines.detected, lines.notes)
+    return Converted(sgf.text(), NAME, lines.codec, lines.detected, lines.notes, lines=sgf.lines)
 
 
 def _numbers(lines: Lines, line: Line, text: str, count: int, shape: str) -> list[int]:
@@ -89,7 +95,7 @@ def _handicap(lines: Lines, sgf: SgfText, line: Line, text: str) -> None:
         sgf.put("HA", str(count), line)
         sgf.put("AB", [format_point(p) for p in points], line)
         lines.warn("handicap-placed", f"handicap {count} (INI): the file does not list its stones; placed where "
-                   f"Tygem places them ({show_points(points)})", line)
+                   f"Tygem places them ({show_points(points)})", line, Repair("AB", text, show_points(points)))
 
 
 def _move(lines: Lines, sgf: SgfText, line: Line, text: str) -> None:
@@ -121,7 +127,7 @@ def _header(lines: Lines, sgf: SgfText, header: dict[str, tuple[str, Line]]) -> 
         (raw, tenths), line = komi
         sgf.put("KM", _tenths(tenths), line)
         lines.warn("komi-tenths", f"komi {raw} read as {_tenths(tenths)}: Tygem writes komi in tenths of a point",
-                   line)
+                   line, Repair("KM", raw, _tenths(tenths)))
     code = fields.get("GRLT") or fields.get("W")
     if code is not None:
         (written, result_code), where = code
@@ -181,7 +187,7 @@ def _result(lines: Lines, sgf: SgfText, raw: str, code: int, score: tuple[tuple[
     sgf.put("RE", value, line)
     tail = ", the score in tenths of a point" if read != raw else ""
     lines.warn("result-code", f"result {read} read as {value}: Tygem writes the result as a code "
-               f"({_RESULT_WORDS}){tail}", line)
+               f"({_RESULT_WORDS}){tail}", line, Repair("RE", read, value))
 
 
 __all__ = ["NAME", "convert", "sniff"]

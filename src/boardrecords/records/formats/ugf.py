@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import re
 
+from ..model import Repair
 from ..points import format_point
 from .common import Converted, Line, Lines, SgfText, number, rank_text, show_points
+from .review import read_review
 
 NAME = "Pandanet UGF"
 _SECTION = re.compile(r"^\[([A-Za-z]+)\]\s*$")
 _RULES = {"JPN": "Japanese", "CHN": "Chinese", "KOR": "Korean"}
+_READ_SECTIONS = frozenset({"header", "data", "reviewnode", "reviewcomment"})
+_PASS = "YA"  # a pass, on every board (the file's [ReviewNode] writes the same moves as points beyond the board)
 _WINNER_CODES = {"C": "R", "G": "R", "E": "R", "T": "T", "F": "F"}
 
 
@@ -45,7 +49,7 @@ def convert(data: bytes, source: str | None) -> Converted:
         elif current is not None and text:
             current.append(line)
     if "header" not in opened:
-        raise lines.error(f"no [Header] section: expected a {NAME} record ([Header], then [Data])", None)
+        raise lines.error(f"no [Header] section: not a {NAME} record (expected [Header], then [Data])", 1)
     if "data" not in opened:
         raise lines.error(f"the file ends at line {lines.end_line} without a [Data] section: expected the moves "
                           "(it is truncated or holds no game)", lines.end_line)
@@ -64,7 +68,14 @@ def convert(data: bytes, source: str | None) -> Converted:
     sgf = SgfText(size)
     handicap = _header(lines, sgf, header)
     _data(lines, sgf, sections["data"], size, handicap, header)
-    return Converted(sgf.text(), NAME, lines.codec, lines.detected, lines.notes)
+    read_review(lines, sgf, sections, size)
+    for name, line in opened.items():
+        if name not in _READ_SECTIONS and sections[name]:
+            # No published description or reader says what their lines mean ([Figure]: a newspaper's diagrams).
+            count = len(sections[name])
+            lines.warn("section-not-read", f"the [{line.text.strip()[1:-1]}] section ({count} line"
+                       f"{'s' if count != 1 else ''}) is not read: its layout is not known", line)
+    return Converted(sgf.text(), NAME, lines.codec, lines.detected, lines.notes, lines=sgf.lines)
 
 
 def _header(lines: Lines, sgf: SgfText, header: dict[str, tuple[str, Line]]) -> int:
@@ -127,17 +138,24 @@ def _winner(lines: Lines, sgf: SgfText, value: str, line: Line) -> None:
     if how:
         known = "" if code else " (not one this reader knows: only the winner is read)"
         lines.warn("result-code", f"Winner={value[:40]} read as {result}: Pandanet writes how the game ended as a "
-                   f"letter (C, G, E a resignation, T on time, F by forfeit){known}", line)
+                   f"letter (C, G, E a resignation, T on time, F by forfeit){known}", line,
+                   Repair("RE", f"Winner={value}", result))
 
 
 def _data(lines: Lines, sgf: SgfText, rows: list[Line], size: int, handicap: int,
           header: dict[str, tuple[str, Line]]) -> None:
-    stones: list[tuple[str, tuple[int, int], Line, int]] = []
+    stones: list[tuple[str, tuple[int, int] | None, Line, int]] = []
     for row in rows:
         parts = [p.strip() for p in row.text.split(",")]
         if len(parts) < 3 or len(parts[0]) != 2 or parts[1][:1] not in ("B", "W") or number(parts[2]) is None:
             raise lines.error(f"'{row.text.strip()[:40]}' is not a {NAME} move: expected 'XY,B1,<move number>,"
                               "<time>' (column and row as letters)", row)
+        if parts[0].upper() == _PASS:
+            if not number(parts[2]):
+                raise lines.error(f"'{row.text.strip()[:40]}': a pass (YA) numbered 0, as a stone set before the "
+                                  "game: expected a move number", row)
+            stones.append((parts[1][0], None, row, number(parts[2]) or 0))
+            continue
         column, line = (ord(c) - ord("A") for c in parts[0].upper())
         if not (0 <= column < size and 0 <= line < size):
             raise lines.error(f"'{parts[0]}' is not a point of the {size}x{size} board: expected the column and "
@@ -145,15 +163,18 @@ def _data(lines: Lines, sgf: SgfText, rows: list[Line], size: int, handicap: int
         stones.append((parts[1][0], (column, size - 1 - line), row, number(parts[2]) or 0))
     setup = [s for s in stones if s[3] == 0]
     moves = [s for s in stones if s[3] != 0]
-    if not setup and handicap >= 2 and len(moves) >= handicap and all(s[0] == "B" for s in moves[:handicap]):
+    if not setup and handicap >= 2 and len(moves) >= handicap and all(
+            s[0] == "B" and s[1] is not None for s in moves[:handicap]):
         # Some files list the handicap stones as Black's first moves: the first `handicap` of them are the setup.
         setup, moves = moves[:handicap], moves[handicap:]
+        shown = show_points([s[1] for s in setup if s[1] is not None])
         lines.warn("handicap-as-moves", f"Hdcp={handicap}: the first {handicap} stones are numbered as moves; read "
-                   f"as the handicap stones ({show_points([s[1] for s in setup])})", setup[0][2])
+                   f"as the handicap stones ({shown})", setup[0][2],
+                   Repair("AB", ", ".join(s[2].text.strip() for s in setup), shown))
     for colour in ("B", "W"):
         placed = [s for s in setup if s[0] == colour]
         if placed:
-            sgf.put(f"A{colour}", [format_point(s[1]) for s in placed], placed[0][2])
+            sgf.put(f"A{colour}", [format_point(s[1]) for s in placed if s[1] is not None], placed[0][2])
     for colour, point, row, _ in moves:
         sgf.move(colour, point, row)
     if "moves" in header:

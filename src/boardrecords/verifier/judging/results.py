@@ -1,9 +1,11 @@
-"""Judging a declared result against what the replay shows (GEN-8, "How a declared result is judged")."""
+"""Judging a declared result against what the replay shows (GEN-8, "How a declared result is judged"), and, where a
+Go score disagrees, which other ruleset's counting gives the declared score on the same final position (ING-9)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from ...records.games import SPECS, Game
 from ...records.model import Colour, Record, Result, ResultMethod
@@ -20,6 +22,37 @@ _SCORED_GAMES = (Game.GO, Game.CONVERSION_GO)
 
 
 @dataclass(frozen=True, slots=True)
+class Explanation:
+    """A Go score that disagrees (ING-6) but is what another ruleset counts on the same final position: the ruleset
+    as `RU` names it, how it counts, its points, and whether naming it in `RU` would make the record agree."""
+
+    ruleset: str  # "Japanese", "AGA", "Chinese"
+    counting: str  # TERRITORY, MARKED or COMPENSATION
+    score: Score  # that counting's points for Black and White, and the komi
+    ru_agrees: bool  # True when ING-9 would not check the score under that RU (a territory ruleset)
+
+    @property
+    def gives(self) -> str:
+        """The result that counting gives, in the record vocabulary."""
+        return Outcome.scored(self.score, "").text()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ruleset": self.ruleset, "counting": self.counting, "gives": self.gives, "ru_agrees": self.ru_agrees,
+                "score": {"black": self.score.black, "white": self.score.white, "komi": self.score.komi}}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Explanation:
+        score = data["score"]
+        return cls(data["ruleset"], data["counting"], Score(score["black"], score["white"], score["komi"]),
+                   data["ru_agrees"])
+
+
+TERRITORY = "territory"  # territory plus prisoners, with komi (Japanese, Korean)
+MARKED = "marked territory"  # the same, with the territory the agreement's TB/TW marks state (ING-7)
+COMPENSATION = "handicap compensation"  # the area count, and points to White for the handicap stones
+
+
+@dataclass(frozen=True, slots=True)
 class Judgement:
     end: str | None  # how the line ended; None when the replay stopped at an illegal move
     computed: str  # the result the replay shows
@@ -28,6 +61,7 @@ class Judgement:
     checked: bool = True  # False when ING-9 exempts the score
     note: str | None = None
     score: Score | None = None
+    explained: Explanation | None = None  # another ruleset's counting that gives the disagreeing declared score
 
     @property
     def agrees(self) -> bool | None:
@@ -61,10 +95,14 @@ def score_checked(record: Record) -> tuple[bool, str | None]:
     """ING-9: whether a Go record's declared score is checked, and why not."""
     if record.game is not Game.GO:
         return True, None
-    rules = _RULESET_NOISE.sub("", (record.rules or "").lower())
-    if rules in _AREA_RULESETS:
+    if _ruleset_key(record.rules) in _AREA_RULESETS:
         return True, None
     return False, f"RU[{record.rules}] is not area scoring: the declared winner and margin are not checked (ING-9)"
+
+
+def _ruleset_key(rules: str | None) -> str:
+    """ING-9: a ruleset's name as the rule compares it (case, spaces, `-`, `/` and `_` ignored)."""
+    return _RULESET_NOISE.sub("", (rules or "").lower())
 
 
 def judge_result(record: Record, run: Replay) -> Judgement:
@@ -102,8 +140,9 @@ def _finished(record: Record, run: Replay, outcome: Outcome) -> Judgement:
     # GEN-8, who won: the computed winner, except where ING-9 leaves the score unjudged.
     computed_winner = outcome.winner if checked else None
 
-    def judged(status: ResultStatus, note: str | None = None, *, winner: Colour | None = computed_winner) -> Judgement:
-        return Judgement(outcome.reason, computed, winner, status, checked, note, outcome.score)
+    def judged(status: ResultStatus, note: str | None = None, *, winner: Colour | None = computed_winner,
+               explained: Explanation | None = None) -> Judgement:
+        return Judgement(outcome.reason, computed, winner, status, checked, note, outcome.score, explained)
 
     if not declared.declared:
         return judged(ResultStatus.UNDECLARED, "no result declared" if checked else f"no result declared; {why}")
@@ -126,16 +165,7 @@ def _finished(record: Record, run: Replay, outcome: Outcome) -> Judgement:
         if kind_ok:
             return judged(ResultStatus.KIND_ONLY, why, winner=declared.winner)
         return judged(ResultStatus.DISAGREES, f"a game ended by passes is declared as a score, B+/W+ or 0; {why}")
-    if outcome.method is ResultMethod.DRAW:
-        agrees = declared.method is ResultMethod.DRAW or (
-            declared.method is ResultMethod.SCORE and declared.margin == 0)
-    elif declared.method is ResultMethod.CHAIN:
-        agrees = declared.winner is outcome.winner  # GEN-8: B+/W+ in Go names the winner of the score only
-    else:
-        agrees = (declared.method is ResultMethod.SCORE and declared.winner is outcome.winner
-                  and declared.margin is not None and outcome.margin is not None
-                  and abs(declared.margin - abs(outcome.margin)) < 1e-9)
-    if agrees:
+    if _declares(declared, outcome):
         return judged(ResultStatus.AGREES)
     if kind_ok and _unmarked_end(record, run):
         # GEN-8 (b): without TB/TW the record does not say what the players removed or converted.
@@ -143,7 +173,77 @@ def _finished(record: Record, run: Replay, outcome: Outcome) -> Judgement:
         note = (f"the game ends by passes without TB/TW marks, so the record does not say which stones were {what} "
                 f"({rule}); declared {declared.canonical()}, the board as it stands gives {computed}")
         return judged(ResultStatus.UNCONFIRMED, note, winner=declared.winner)
-    return judged(ResultStatus.DISAGREES, f"the score gives {computed}")
+    note = f"the score gives {computed}"
+    found = _explain(record, run, outcome) if kind_ok and record.game is Game.GO else None
+    if found is None:
+        return judged(ResultStatus.DISAGREES, note)
+    explained, why = found
+    return judged(ResultStatus.DISAGREES, f"{note}; {why}", explained=explained)
+
+
+def _declares(declared: Result, outcome: Outcome) -> bool:
+    """GEN-8: whether a declared result names a scored end: a tie as `0`, a win with its exact margin or as `B+`/`W+`
+    (which names the winner of the score only)."""
+    if outcome.method is ResultMethod.DRAW:
+        return declared.method is ResultMethod.DRAW or (
+            declared.method is ResultMethod.SCORE and declared.margin == 0)
+    if declared.method is ResultMethod.CHAIN:
+        return declared.winner is outcome.winner
+    return (declared.method is ResultMethod.SCORE and declared.winner is outcome.winner
+            and declared.margin is not None and outcome.margin is not None
+            and abs(declared.margin - abs(outcome.margin)) < 1e-9)
+
+
+def _explain(record: Record, run: Replay, outcome: Outcome) -> tuple[Explanation, str] | None:
+    """The first other counting of the same final position that gives the declared score, with the sentence that
+    says so; the ruleset the record's `RU` names is tried first.
+
+    Territory counting adds territory and prisoners (the stones captured in play and the dead stones the agreement
+    removed, ING-7; no pass stones: ING-4 gives a pass no effect), with the territory the engine computes (ING-6),
+    then with the territory the agreement's marks state where they differ (ING-7). The area count has no handicap
+    compensation; the AGA rules give White one point for each handicap stone after the first, the Chinese rules one
+    for each handicap stone. The handicap is the record's `HA`, when it is two stones or more.
+    """
+    pieces = run.engine.pieces()
+    area = outcome.score
+    if pieces is None or area is None:
+        return None
+    black, white = pieces.black, pieces.white
+    komi = f"komi {area.komi:g}"
+    territory = Score(black.territory + black.prisoners, white.territory + white.prisoners, area.komi)
+    # Each try: the explanation, what counts so, and the points it counts (for the sentence).
+    tries = [(Explanation("Japanese", TERRITORY, territory, True), "territory counting",
+              f"Black {_count(black.territory, 'point')} of territory and {_count(black.prisoners, 'prisoner')}, "
+              f"White {white.territory} and {white.prisoners}, {komi}")]
+    if black.marked is not None and white.marked is not None and (black.marked, white.marked) != (
+            black.territory, white.territory):
+        marked = Score(black.marked + black.prisoners, white.marked + white.prisoners, area.komi)
+        tries.append((Explanation("Japanese", MARKED, marked, True), "territory counting",
+                      f"the TB/TW marks give Black {_count(black.marked, 'point')} of territory and White "
+                      f"{white.marked}; prisoners {black.prisoners} and {white.prisoners}, {komi}"))
+    handicap = record.handicap if record.handicap is not None and record.handicap >= 2 else 0
+    for name, points, which in (("AGA", handicap - 1, "each handicap stone after the first"),
+                                ("Chinese", handicap, "each handicap stone")) if handicap else ():
+        compensated = Score(area.black, area.white + points, area.komi)
+        tries.append((Explanation(name, COMPENSATION, compensated, False), f"the {name} rules' handicap compensation",
+                      f"the area count, Black {area.black:g} and White {area.white:g}, and White {points} more, "
+                      f"one point for {which}; {komi}"))
+    named = _ruleset_key(record.rules)
+    tries.sort(key=lambda t: _ruleset_key(t[0].ruleset) != named)
+    for explained, what, how in tries:
+        if not _declares(record.result, Outcome.scored(explained.score, "")):
+            continue
+        if explained.ru_agrees:
+            then = f"with RU[{explained.ruleset}] the record would agree (ING-9)"
+        else:
+            then = (f"RU[{explained.ruleset}] counts so, but ING-9 checks its scores by the area count with komi "
+                    "alone (ING-6)")
+        return explained, f"{explained.gives} is what {what} gives on this final position ({how}): {then}"
+    return None
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
 def _unmarked_end(record: Record, run: Replay) -> bool:

@@ -12,7 +12,7 @@ from ...records.points import format_point
 from ...records.properties import read_result
 from ..rules.engine import Score
 from .replay import Replay, Step, Watch
-from .results import Judgement, judge_result
+from .results import Explanation, Judgement, judge_result
 from .status import ResultStatus, VerdictClass, classify, drawn
 
 # Errors of reading that still leave moves to replay: the record fails, but what was read is shown (FMT-3, FMT-4).
@@ -43,6 +43,8 @@ class Verdict:
     status: ResultStatus = ResultStatus.UNDECLARED  # GEN-8
     result_checked: bool = True  # False when a rule exempts the result (ING-9)
     result_note: str | None = None  # why the result could not be checked, or how it was judged
+    # A disagreeing Go score that another ruleset's counting gives on the same final position (ING-9).
+    result_explained: Explanation | None = None
     replayed: bool = True  # False when header errors kept the record from being replayed at all
     require_complete: bool = False  # an unconfirmed result fails (tournaments that require complete records)
 
@@ -94,6 +96,7 @@ class Verdict:
                 "agrees": self.agrees,
                 "checked": self.result_checked,
                 "note": self.result_note,
+                "explained": None if self.result_explained is None else self.result_explained.to_json(),
             },
             "score": None if self.score is None else {
                 "black": self.score.black, "white": self.score.white, "komi": self.score.komi,
@@ -121,6 +124,7 @@ class Verdict:
             declared=read_result(result["declared"])[0], computed=result["computed"],
             score=Score(score["black"], score["white"], score["komi"]) if score else None,
             status=ResultStatus(result["status"]), result_checked=result["checked"], result_note=result["note"],
+            result_explained=Explanation.from_json(result["explained"]) if result.get("explained") else None,
             replayed=data.get("replayed", True), require_complete=data["verdict"] == VerdictClass.UNCONFIRMED,
         )
 
@@ -232,6 +236,7 @@ def _apply_judgement(verdict: Verdict, judgement: Judgement, run: Replay | None)
     verdict.status = status
     verdict.result_checked = judgement.checked
     verdict.result_note = judgement.note
+    verdict.result_explained = judgement.explained
 
 
 def _check_variations(record: Record, verdict: Verdict, notation: Notation) -> None:

@@ -660,13 +660,23 @@ static PyObject *scanner_lines(Scanner *s, PyObject *rows) {
                 goto fail;
             }
             for (Py_ssize_t a = 0; a < f.n; a++) {
-                PyObject *t = Py_BuildValue("(iiiiiii)", f.a[F_PLY][a], f.a[F_K][a], f.a[F_POINT][a],
-                                            f.a[F_COLOUR][a], f.a[F_RPLY][a], f.a[F_RPOINT][a],
-                                            f.a[F_RCOLOUR][a]);
+                /* the tuple filled directly: Py_BuildValue reads its format for every one of them */
+                static const int fields[7] = {F_PLY, F_K, F_POINT, F_COLOUR, F_RPLY, F_RPOINT, F_RCOLOUR};
+                PyObject *t = PyTuple_New(7);
                 if (t == NULL) {
                     Py_DECREF(list);
                     Py_DECREF(id);
                     goto fail;
+                }
+                for (int j = 0; j < 7; j++) {
+                    PyObject *v = PyLong_FromLong(f.a[fields[j]][a]);
+                    if (v == NULL) {
+                        Py_DECREF(t);
+                        Py_DECREF(list);
+                        Py_DECREF(id);
+                        goto fail;
+                    }
+                    PyTuple_SET_ITEM(t, j, v);
                 }
                 PyList_SET_ITEM(list, a, t);
             }

@@ -14,7 +14,7 @@ mover's group holding the new stone (every group converted in round one touches 
 from __future__ import annotations
 
 from ...records.games import Game, MoveKind
-from ...records.model import Colour, Move, ResultMethod, Setup
+from ...records.model import Colour, Move, Setup
 from ...records.notation import Notation
 from ...records.points import Point
 from ._conversion_go_tables import SYMMETRY_NAMES, tables
@@ -345,13 +345,7 @@ class ConversionGoEngine(Engine):
                 black += len(region)
             elif borders == WHITE:
                 white += len(region)
-        score = Score(float(black), float(white), float(self.komi))
-        margin = score.margin
-        if margin > 0:
-            return Outcome(True, ResultMethod.SCORE, Colour.BLACK, margin, score, _END_REASON)
-        if margin < 0:
-            return Outcome(True, ResultMethod.SCORE, Colour.WHITE, -margin, score, _END_REASON)
-        return Outcome(True, ResultMethod.DRAW, None, 0.0, score, _END_REASON)
+        return Outcome.scored(Score(float(black), float(white), float(self.komi)), _END_REASON)
 
     # -- legal moves ---------------------------------------------------------------------------------------
     def legal_moves(self) -> list[Move]:

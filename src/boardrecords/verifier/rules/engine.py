@@ -78,6 +78,30 @@ class Score:
 
 
 @dataclass(frozen=True, slots=True)
+class Side:
+    """One colour's pieces of a Go count on the final board, after any agreed removals (ING-7): the pieces an area
+    count (ING-6) adds up and the prisoners a territory count adds instead of the stones."""
+
+    stones: int  # the colour's stones on the board
+    territory: int  # empty points of the regions that touch this colour only (ING-6)
+    prisoners: int  # opposing stones this colour took off: captured in play (ING-3) or removed by agreement (ING-7)
+    # Empty points the agreement's marks give this colour (ING-7); None without an agreement, or when its marks
+    # name no point but the stones they remove.
+    marked: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pieces:
+    """The pieces of a Go count (see Side), Black's and White's."""
+
+    black: Side
+    white: Side
+
+    def side(self, colour: Colour) -> Side:
+        return self.black if colour is Colour.BLACK else self.white
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """How the replay ended: finished or not, the winner and how, and the rule that decided it."""
 
@@ -87,6 +111,17 @@ class Outcome:
     margin: float | None = None
     score: Score | None = None
     reason: str = ""  # e.g. "chain (CAT-8)", "two passes and agreement (ING-5)"
+
+    @classmethod
+    def scored(cls, score: Score, reason: str) -> Outcome:
+        """The end of a game decided by `score`: Black wins when the margin is positive, White when it is negative;
+        zero is a tie (ING-6, CON-7)."""
+        margin = score.margin
+        if margin > 0:
+            return cls(True, ResultMethod.SCORE, Colour.BLACK, margin, score, reason)
+        if margin < 0:
+            return cls(True, ResultMethod.SCORE, Colour.WHITE, -margin, score, reason)
+        return cls(True, ResultMethod.DRAW, None, 0.0, score, reason)
 
     def text(self) -> str:
         """The result in the record vocabulary: `B+`, `W+3.5`, `0`, `Void`, or `?` for an unfinished game."""
@@ -180,6 +215,10 @@ class Engine(ABC):
 
     def standing(self) -> Outcome | None:
         """The score of the board as it stands, in games decided by score; None in the connection games."""
+        return None
+
+    def pieces(self) -> Pieces | None:
+        """The pieces of the count on the board as it stands (Go); None in the other games."""
         return None
 
 

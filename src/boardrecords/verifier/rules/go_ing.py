@@ -13,7 +13,7 @@ from collections.abc import Set
 from typing import ClassVar
 
 from ...records.games import Game, MoveKind
-from ...records.model import Colour, Move, ResultMethod, Setup
+from ...records.model import Colour, Move, Setup
 from ...records.notation import Notation
 from ...records.points import Point
 from .engine import (
@@ -26,7 +26,9 @@ from .engine import (
     IllegalMove,
     Marks,
     Outcome,
+    Pieces,
     Score,
+    Side,
 )
 from .grid import grid
 
@@ -107,6 +109,11 @@ class GoEngine(Engine):
         self._final = False  # the game has ended for good (ING-5)
         self.stopped = False  # True while `end` is the provisional end of a first stop without marks
         self._dead = False  # strings without liberties stand on the board (only possible from a setup)
+        # Opposing stones each colour has taken off (indexed by cell code): captures, a suicide's stones for the
+        # opponent, and the agreed removals (ING-7); a territory count adds them as prisoners.
+        self._taken = [0, 0, 0]
+        # The TB/TW marks that ended the game and the stones they removed (ING-5, ING-7).
+        self._agreement: tuple[Marks, frozenset[int]] | None = None
         h = 0
         first = _B
         if setup is not None:
@@ -249,6 +256,7 @@ class GoEngine(Engine):
             for s in own:
                 gone.extend(s[0])
             self._take_off(gone, c)
+            self._taken[3 - c] += len(gone)
             pts = self._pts
             return Change((point,), tuple([pts[k] for k in gone]))  # type: ignore[arg-type]
         cells[i] = c
@@ -281,6 +289,7 @@ class GoEngine(Engine):
         for s in caught:
             gone.extend(s[0])
         self._take_off(gone, 3 - c)
+        self._taken[c] += len(gone)
         pts = self._pts
         return Change((point,), tuple([pts[k] for k in gone]))  # type: ignore[arg-type]
 
@@ -348,6 +357,7 @@ class GoEngine(Engine):
                 removed = self._agreed_removals(marks)  # raises on a split string, before anything changes
                 self._territory_warnings(marks, removed)
                 end = self._scored(removed, END_AGREED)
+                self._agreement = (marks, removed)
                 if removed:
                     self._remove_agreed(removed)
                     pts = self._pts
@@ -432,6 +442,7 @@ class GoEngine(Engine):
             assert string is not _NO_STRING
             stones = list(string[0])
             done.update(stones)
+            self._taken[3 - cells[k]] += len(stones)
             self._take_off(stones, cells[k])
         self._hash = h
 
@@ -440,13 +451,7 @@ class GoEngine(Engine):
 
     def _scored(self, removed: Set[int], reason: str) -> Outcome:
         black, white, _ = self._area(removed)
-        score = Score(black, white, self.komi)
-        margin = score.margin
-        if margin > 0:
-            return Outcome(True, ResultMethod.SCORE, _B, margin, score, reason)
-        if margin < 0:
-            return Outcome(True, ResultMethod.SCORE, _W, -margin, score, reason)
-        return Outcome(True, ResultMethod.DRAW, None, 0.0, score, reason)
+        return Outcome.scored(Score(black, white, self.komi), reason)
 
     def _area(self, removed: Set[int]) -> tuple[int, int, list[int]]:
         """ING-6 area count with `removed` stones taken as empty: (black, white, owner of every point).
@@ -479,6 +484,29 @@ class GoEngine(Engine):
             for p in region:
                 owner[p] = code
         return owner.count(BLACK), owner.count(WHITE), owner
+
+    def pieces(self) -> Pieces:
+        """The board as it stands (after any agreed removals) in the pieces of a count: each colour's stones, its
+        territory (ING-6) and the opposing stones it has taken off."""
+        black, white, _ = self._area(frozenset())
+        cells = self._cells
+        s = self.size
+        taken = self._taken
+        marked: tuple[int | None, int | None] = (None, None)
+        if self._agreement is not None:
+            # ING-7: marks on the points that are empty once the agreed removals are made state each colour's
+            # territory as the players agreed it (the engine warns where it differs from the computed one) -- unless
+            # they name nothing but the stones they remove.
+            marks, removed = self._agreement
+            on_empty = [[k for col, row in points if 0 <= col < s and 0 <= row < s and not cells[k := row * s + col]]
+                        for points in (marks.black, marks.white)]
+            if any(k not in removed for k in on_empty[0] + on_empty[1]):
+                marked = (len(on_empty[0]), len(on_empty[1]))
+        sides = []
+        for code, area, territory in ((BLACK, black, marked[0]), (WHITE, white, marked[1])):
+            stones = cells.count(code)
+            sides.append(Side(stones, area - stones, taken[code], territory))
+        return Pieces(*sides)
 
     def score(self, removed: Set[Point] = frozenset()) -> Score:
         """ING-6: each colour's stones plus the empty regions that touch only that colour, `removed` taken off."""
@@ -601,6 +629,8 @@ class GoEngine(Engine):
             cells[k] = EMPTY
         for k in own_gone:
             cells[k] = EMPTY
+        self._taken[c] += len(caught)
+        self._taken[3 - c] += len(own_gone)
         self._rebuild_strings()
         self._history.add(h)
         self._hash = h
