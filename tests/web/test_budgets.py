@@ -77,7 +77,7 @@ def rss_mb(pid: int) -> float:
 
 
 def test_a_pattern_matching_everything_answers_within_its_budget(served_with) -> None:
-    budget = 0.3
+    budget = 0.02
     host, port, _ = served_with(RECORDS_HEAVY_SECONDS=str(budget), RECORDS_HEAVY_APPEARANCES="0")
     get(host, port, QUICK)
     answers: list[tuple[float, int, bytes]] = []
@@ -93,8 +93,8 @@ def test_a_pattern_matching_everything_answers_within_its_budget(served_with) ->
     t.join()
     seconds, status, body = answers[0]
     assert seconds < budget + 2.0
-    assert status == 503, body  # `.` on 348 games takes longer than 0.3 s of work
-    assert "budget of 0.3 s" in json.loads(body)["error"]
+    assert status == 503, body  # `.` on 348 games takes longer than 0.02 s of work
+    assert "budget of 0.02 s" in json.loads(body)["error"]
     assert all(s == 200 and q < 1.0 for q, s, _, _ in quick), [(q, s) for q, s, _, _ in quick]
 
 
