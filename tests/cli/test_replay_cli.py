@@ -325,3 +325,19 @@ def test_the_end_of_the_game_is_shown_instead_of_whose_turn(rec) -> None:
                                   b";W[db])", "squer.rec")), "--move", "8")
     assert "To move: Black (Alice)" in swept.output
     assert "Game over" not in swept.output
+
+
+@pytest.mark.parametrize("size", [9, 13, 19])
+def test_the_points_line_is_broken_between_its_clauses_only(rec, size: int) -> None:
+    """GEN-10: the legend names the notation; under a board narrower than the line it is broken after its commas,
+    never inside a clause (`A..J (no I) left to right` stays whole), at the width of a 120-column terminal."""
+    data = f"(;GM[1]SZ[{size}]PB[Alice]PW[Bob];B[cc];W[dd])".encode()
+    result = run("replay", str(rec(data)), "--move", "2", env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    lines = [line.strip() for line in result.output.splitlines()]
+    start = next(i for i, line in enumerate(lines) if line.startswith("Points:"))
+    end = next(i for i in range(start, len(lines)) if lines[i].endswith("bottom to top"))
+    legend = " ".join(lines[start:end + 1])
+    last = {9: "J", 13: "N", 19: "T"}[size]
+    assert legend == f"Points: Go coordinates, A..{last} (no I) left to right, 1..{size} bottom to top"
+    assert all(line.startswith(("Points:", "A..", "1..")) for line in lines[start:end + 1])

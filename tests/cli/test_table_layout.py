@@ -5,15 +5,28 @@ players stay); free text is shortened with an ellipsis after a whole word; nothi
 
 from __future__ import annotations
 
+import io
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
 from boardrecords.cli.tables import GAME_COLUMNS
-from boardrecords.cli.views.layout import ELLIPSIS, Column, fitted_table, shorten, shorten_path
+from boardrecords.cli.views.layout import (
+    ELLIPSIS,
+    Column,
+    fit,
+    fitted_rows,
+    fitted_table,
+    shorten,
+    shorten_path,
+    write_fitted,
+)
 from tests.shared import EXAMPLES, import_games, run
 
 WIDTHS = (40, 60, 80, 100)
@@ -151,3 +164,111 @@ def test_verify_summary_fits_and_keeps_file_names(width: int, monkeypatch: pytes
     table = result.stdout.split("\n\n")[0]
     for name in names:
         assert name in table, (name, width)
+
+
+# -- tokens, brackets and look-alikes -------------------------------------------------------------------------
+
+TOKENS = {
+    "margin.sgf": _game("Lars Holm", "Maya Okafor", "B+101.5", "Autumn club tournament 2023", ";B[pd];W[dp]"),
+    "other.sgf": _game("Maya Okafor", "Lars Holm", "W+R", "Autumn club tournament 2024", ";B[pd];W[dd]"),
+    "swap.sgf": "(;GM[Quentin]SZ[5]PB[Lars Holm]PW[Maya Okafor]EV[Autumn club tournament 2023]RE[W+R]"
+                ";B[cc];W[swap-sides];W[aa];B[ee])\n",
+}
+
+
+@pytest.fixture(scope="module")
+def tokens_archive(tmp_path_factory: pytest.TempPathFactory) -> str:
+    tmp = tmp_path_factory.mktemp("tokens")
+    db = str(tmp / "tokens.db")
+    import_games(tmp, db, TOKENS)
+    return db
+
+
+@pytest.mark.parametrize("width", range(40, 101, 4))
+def test_search_cuts_no_token_and_keeps_look_alikes_apart(width: int, tokens_archive: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A result is shown whole or not at all (`B+101…` never); a swap's bracket is whole or left out (`Lars Holm
+    (swap; was…` never); two events that differ in their last word never show as one shortened name."""
+    monkeypatch.setenv("COLUMNS", str(width))
+    output = run("search", "--db", tokens_archive).stdout
+    _fits(output, width)
+    assert "B+101…" not in output and "B+10…" not in output and "B+1…" not in output
+    for line in _lines(output):
+        assert line.count("(") == line.count(")"), line  # no bracket cut open
+    header = _lines(output)[0].split()
+    if "result" in header:
+        assert "B+101.5" in output
+    events = run("events", "--db", tokens_archive).stdout
+    _fits(events, width)
+    names = [line.split("  ")[0].strip() for line in _lines(events)[2:]]
+    assert len(names) == len(set(names)) == 2, events  # the 2023 and the 2024 event, told apart
+
+
+def test_distinct_shortenings_keep_the_words_that_tell_values_apart() -> None:
+    from boardrecords.render.shorten import distinct, shorten_text
+
+    events = ["Autumn club tournament 2023", "Autumn club tournament 2024", "Spring open"]
+    short = distinct(events, 20)
+    assert short == {"Autumn club tournament 2023": "Autumn club… 2023", "Autumn club tournament 2024":
+                     "Autumn club… 2024", "Spring open": "Spring open"}
+    assert shorten_text("Lars Holm (swap; was Maya Okafor)", 25) == "Lars Holm (swap…)"
+    assert shorten_text("Lars Holm (swap; was Maya Okafor)", 12) == "Lars Holm…"
+    assert shorten_text("B+R (time)", 8) == "B+R…"
+# -- the plain lines of a long listing (`records verify` of thousands of records) -------------------------------
+
+_LINE_COLUMNS = [Column("record", shorten=True, path=True, least=12), Column("game", drop=3),
+                 Column("moves", justify="right", drop=4), Column("verdict"), Column("problem", drop=1, shorten=True)]
+_WORDS = st.sampled_from(["pass", "invalid", "wrong-result"])
+_ROW = st.tuples(st.text(st.sampled_from("ab/c.d 天x"), min_size=1, max_size=40), st.sampled_from(["Go", "Cation", ""]),
+                 st.integers(0, 999), _WORDS, st.text(st.sampled_from("move 12 ING-4 "), max_size=24))
+
+
+def _as_rows(rows: list[tuple[str, str, int, str, str]]) -> list[list[Text]]:
+    return [[Text(name), Text(game), Text(str(moves)), Text(word, style="bold red"), Text(problem)]
+            for name, game, moves, word, problem in rows]
+
+
+def _both(rows: list[list[Text]], width: int, colour: bool) -> tuple[str, str]:
+    """The rows as rich draws the fitted table, and as write_fitted writes them, on one kind of console."""
+    def console() -> Console:
+        return Console(width=width, force_terminal=colour, color_system="standard" if colour else None,
+                       file=io.StringIO(), highlight=False)
+
+    layout = fit(_LINE_COLUMNS, rows, width)
+    drawn = console()
+    drawn.print(fitted_rows(_LINE_COLUMNS, layout, rows))
+    written = console()
+    write_fitted(written, _LINE_COLUMNS, layout, rows)
+    return drawn.file.getvalue(), written.file.getvalue()  # type: ignore[attr-defined]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_ROW, min_size=1, max_size=12), st.sampled_from(WIDTHS))
+def test_plain_lines_are_the_fitted_table(rows: list[tuple[str, str, int, str, str]], width: int) -> None:
+    drawn, written = _both(_as_rows(rows), width, colour=False)
+    assert [line.rstrip() for line in drawn.splitlines()] == written.splitlines()
+    _fits(written, width)
+
+
+def test_plain_lines_keep_the_styles_of_their_cells() -> None:
+    rows = _as_rows([("a/b.sgf", "Go", 12, "invalid", "move 3 ING-3"), ("a/c.sgf", "Go", 7, "pass", "")])
+    drawn, written = _both(rows, 80, colour=True)
+    styled = "\x1b[1;31minvalid\x1b[0m"
+    assert styled in drawn and styled in written and written.count("\x1b[1m") == 5  # the headers in bold
+    plain = re.compile(r"\x1b\[[0-9;]*m")
+    assert [plain.sub("", line).rstrip() for line in drawn.splitlines()] == \
+        [plain.sub("", line).rstrip() for line in written.splitlines()]
+
+
+def test_a_long_verify_summary_keeps_one_layout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # More rows than rich lays out comfortably in one table: every row in the same columns as the first.
+    for n in range(1200):
+        (tmp_path / f"g{n:04}.sgf").write_text("(;GM[1]FF[4]SZ[9];B[ee];W[cc]" + ";W[dd]" * (n == 1100) + ")")
+    monkeypatch.setenv("COLUMNS", "80")
+    result = run("verify", "-j", "1", tmp_path)
+    lines = result.stdout.splitlines()
+    rows = [line for line in lines if line.startswith("g") and ".sgf " in line]
+    assert len(rows) == 1200
+    assert len({line.index(" Go ") for line in rows}) == 1
+    assert len({len(line) for line in rows if "pass" in line}) == 1
+    assert "1200 records: 1199 pass, 1 invalid" in result.stdout

@@ -108,3 +108,29 @@ def test_a_record_in_latin1_is_written_as_utf8():
     out = write(r)
     assert b"CA[UTF-8]" in out and "PB[Zoë]".encode() in out
     assert one(out).black == "Zoë"
+
+
+COMMENTED = (b"(;GM[1]FF[4]SZ[9]PB[%s]PW[Carla Nunes]EV[Autumn club tournament]RE[B+R]"
+             b"C[A capture in the corner, then White resigns. Black fills the last liberty of the white stone.]"
+             b";B[bb];W[ab];B[ac];W[gg];B[aa]C[Black captures the stone on ab and White resigns soon after.])")
+
+
+@pytest.mark.parametrize(("name", "codec"), [("白".encode("gb2312"), "gb18030"), ("柯洁".encode("gb2312"), "gb18030"),
+                                             ("Müller".encode("latin-1"), "cp1252")])
+def test_fmt_11_a_short_cjk_name_in_an_ascii_file_is_read_in_its_cjk_charset(name: bytes, codec: str) -> None:
+    """FMT-11: a GB2312 name of two bytes among English comments is too little for the detector, which names a
+    Western charset (`°×`): the file's non-ASCII bytes, all byte pairs that read as Han characters, decide."""
+    r = one(COMMENTED % name)
+    assert r.encoding == codec
+    assert r.black == name.decode(codec)
+    assert [d.code for d in r.diagnostics] == ["charset-fallback"]
+
+
+def test_fmt_11_cjk_is_chosen_only_when_every_non_ascii_byte_reads_as_it() -> None:
+    from boardrecords.records.charset import cjk_codec
+
+    assert cjk_codec(b"PB[\xb0\xd7]") == "gb18030"
+    assert cjk_codec("PB[이세돌]".encode("cp949")) == "gb18030"  # a tie: GB2312 first (both read as their script)
+    assert cjk_codec("PB[ㄱㄴ]".encode("cp949")) == "cp949"  # GB2312 reads these pairs as kana: only EUC-KR fits
+    assert cjk_codec(b"PB[\xb0\xd7] C[caf\xe9]") is None  # a lone accented letter: a Western file
+    assert cjk_codec(b"PB[plain]") is None

@@ -331,6 +331,16 @@ def test_fmt_10_setup_outside_go_is_an_error():
     assert d.pos.column == 31
 
 
+def test_fmt_10_names_the_first_setup_in_the_order_the_tree_is_written():
+    # Variations: the first line of play with all its own variations comes before the second (preorder).
+    data = b"(;GM[Cation]SZ[5];B[aa](;W[bb](;B[cc];W[dd]AW[ee])(;B[cd]AE[aa]))(;W[cc]AB[bb]))"
+    (d,) = one(data).diagnostics
+    assert d.code == "setup-not-go" and "(AW)" in d.message and d.pos.offset == data.index(b"AW")
+    later = b"(;GM[Cation]SZ[5];B[aa](;W[bb](;B[cc];W[dd])(;B[cd]AE[aa]))(;W[cc]AB[bb]))"
+    (d,) = one(later).diagnostics
+    assert "(AE)" in d.message
+
+
 def test_strict_reading_does_not_change_what_is_an_error():
     r = one(b"(;GM[Cation]SZ[2];B[aa])", strict=True)
     assert errors(r) == ["bad-size"]

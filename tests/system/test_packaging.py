@@ -1,4 +1,5 @@
-"""The built wheel holds every module of src/boardrecords, its assets, py.typed and the compiled scan (setup.py)."""
+"""The built wheel holds every module of src/boardrecords, its assets, py.typed and the compiled helpers (setup.py):
+the pattern scan and Go's plain plays."""
 
 from __future__ import annotations
 
@@ -38,6 +39,11 @@ def test_the_wheel_holds_every_module_and_asset_of_the_tree(wheel):
 @pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None, reason="no C compiler here")
 def test_the_wheel_holds_the_compiled_scan(wheel):
     assert [n for n in wheel.namelist() if n.startswith("boardrecords/verifier/keys/_scan.") and n.endswith(".so")]
+
+
+@pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None, reason="no C compiler here")
+def test_the_wheel_holds_the_compiled_go_plays(wheel):
+    assert [n for n in wheel.namelist() if n.startswith("boardrecords/verifier/rules/_go.") and n.endswith(".so")]
 
 
 def test_the_console_command_is_records(wheel):

@@ -1,7 +1,7 @@
 """One HTTP status for the same bad input from every route (web/app.py: HTTP_STATUSES): a bad filter or an unknown
 game is a 400 from the JSON routes and the pages alike, a missing record a 404, an archive that cannot be used a
-503, each as `{"error": message}` and without a traceback in the log; every error of the library's family gets
-the status of its kind."""
+503, each as `{"error": message}` from the API and as a page from the pages, without a traceback in the log;
+every error of the library's family gets the status of its kind."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import logging
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
 
 from boardrecords.common.errors import ArchiveError, InputError, NotFound, RecordsError
 
@@ -41,14 +42,21 @@ def test_the_same_bad_input_is_the_same_status_from_every_route(client: TestClie
                                                                 caplog: pytest.LogCaptureFixture) -> None:
     params, status = BAD[case]
     answers = {}
+    pages = {}
     with caplog.at_level(logging.DEBUG):
         for route in ROUTES:
             got = client.get(route, params=params)
             assert got.status_code == status, (route, got.text)
-            assert got.headers["content-type"].startswith("application/json"), route
-            answers[route] = got.json()
+            if route.startswith("/api/"):
+                assert got.headers["content-type"].startswith("application/json"), route
+                answers[route] = got.json()
+            else:  # a page: the error as a page (its navigation, its form)
+                assert got.headers["content-type"].startswith("text/html"), route
+                pages[route] = got.text
     assert len({a["error"] for a in answers.values()}) == 1, answers  # the same message too
     assert all(a.keys() == {"error"} for a in answers.values())
+    message = escape(next(iter(answers.values()))["error"])
+    assert all(message in page and '<nav class="top">' in page for page in pages.values()), pages
     assert not [r for r in caplog.records if r.exc_info], "a bad question is an answer, not a fault"
 
 
@@ -62,14 +70,17 @@ def test_the_routes_answer_good_input(client: TestClient) -> None:
 def test_a_missing_record_is_404_from_every_route(client: TestClient, route: str) -> None:
     got = client.get(route.format(999_999))
     assert got.status_code == 404
-    assert got.json() == {"error": "no record 999999 in the archive"}
+    if route.startswith("/api/"):
+        assert got.json() == {"error": "no record 999999 in the archive"}
+    else:
+        assert "no record 999999 in the archive" in got.text and got.headers["content-type"].startswith("text/html")
 
 
 def test_a_missing_event_is_404_from_both_faces(client: TestClient) -> None:
     for route in ("/api/crosstable", "/crosstable"):
         got = client.get(route, params={"event": "no such event"})
         assert got.status_code == 404, route
-        assert "no such event" in got.json()["error"]
+        assert "no such event" in (got.json()["error"] if route.startswith("/api/") else got.text)
 
 
 @pytest.mark.parametrize("kind", family_classes(), ids=lambda k: f"{k.__module__}.{k.__name__}")
@@ -81,15 +92,21 @@ def test_every_error_of_the_family_has_its_status(examples_archive: Path, kind: 
     app = create_app(str(examples_archive))
     exc = instance_of(kind)
 
-    @app.get("/raises")
+    @app.get("/api/raises")
     def raises() -> None:
+        raise exc
+
+    @app.get("/raises")
+    def raises_on_a_page() -> None:
         raise exc
 
     with caplog.at_level(logging.DEBUG), TestClient(app, raise_server_exceptions=False,
                                                     base_url="http://localhost") as c:
-        got = c.get("/raises")
-    assert got.status_code == expected
+        got = c.get("/api/raises")
+        page = c.get("/raises")
+    assert got.status_code == page.status_code == expected
     assert got.json() == {"error": str(exc)}
+    assert escape(str(exc)) in page.text and '<nav class="top">' in page.text
     assert not [r for r in caplog.records if r.exc_info]
 
 

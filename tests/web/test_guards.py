@@ -227,12 +227,12 @@ def test_a_database_error_is_one_log_line_and_not_raised_again(examples_archive:
     traceback): a database error has its own handler, so it is answered and logged on one line only."""
     app = create_app(str(examples_archive))
 
-    @app.get("/fails")
+    @app.get("/api/fails")
     def fails() -> None:
         raise OperationalError("SELECT secret FROM game", {}, Exception("the database went away"))
 
     with TestClient(app, raise_server_exceptions=True, base_url=LOCAL) as c:  # raised again: this call fails
-        got = c.get("/fails")
+        got = c.get("/api/fails")
     assert got.status_code == 503 and got.json() == {"error": "database error"}
     assert not [r for r in caplog.records if r.exc_info]
     assert "SELECT" not in caplog.text

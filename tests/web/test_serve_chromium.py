@@ -228,3 +228,45 @@ def test_a_game_page_opens_its_position_for_a_pattern(browser, served):
     ids = [r.find_element(By.TAG_NAME, "td").text for r in
            browser.find_elements(By.CSS_SELECTOR, "#pattern-games tbody tr")]
     assert str(game_id) in ids
+
+
+@pytest.fixture(scope="module")
+def served_long(tmp_path_factory):
+    """A server over an archive of one record of about 350 KB: four header values of 85,000 characters each."""
+    from typer.testing import CliRunner
+
+    from boardrecords.cli.main import app
+
+    from .conftest import serve
+    from .test_page_text import big_record
+
+    folder = tmp_path_factory.mktemp("long")
+    (folder / "big.sgf").write_text(big_record(85_000), encoding="utf-8")
+    db = folder / "big.db"
+    assert CliRunner().invoke(app, ["import", "-q", "--db", str(db), str(folder / "big.sgf")]).exit_code == 0
+    proc, url, _ = serve(db)
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def test_a_record_with_very_long_header_values_lays_out_quickly(browser, served_long):
+    """Its page is laid out in seconds, not minutes: each long value is shown shortened, the whole one click away
+    (a closed <details>, which opens)."""
+    import time
+
+    from selenium.webdriver.common.by import By
+
+    start = time.monotonic()
+    browser.get(served_long + "games/1")
+    height = browser.execute_script("return document.body.getBoundingClientRect().height;")
+    took = time.monotonic() - start
+    assert took < 10, took
+    assert height < 5000  # the values are not laid out whole
+    summaries = browser.find_elements(By.CSS_SELECTOR, "#header details.long summary")
+    assert len(summaries) == 4
+    summaries[0].click()
+    whole = browser.find_element(By.CSS_SELECTOR, "#header details.long[open] .whole")
+    assert len(whole.text) == 85_000

@@ -115,20 +115,32 @@ def test_search_pages_and_counts(client):
     ("/games", {"limit": "1000"}), ("/games", {"from": "nope"}), ("/explore", {"moves": "A1,A1"}),
     ("/games/0", {}), ("/games/abc", {}), ("/api/show/0", {}), ("/api/show/" + "9" * 30, {}),
 ])
-def test_a_bad_parameter_is_a_400_with_a_json_error(client, path, params):
+def test_a_bad_parameter_is_a_400_with_a_json_error_or_an_error_page(client, path, params):
     got = client.get(path, params=params)
     assert got.status_code == 400, (path, params, got.status_code, got.text)
-    assert set(got.json()) == {"error"} and got.json()["error"]
     assert "Traceback" not in got.text
+    assert_error_answer(got, path)
+
+
+def assert_error_answer(got, path: str) -> None:
+    """The API's error is `{"error": ...}`; a page's is a page with the site's navigation and the message."""
+    if path.startswith(("/api/", "/replay/")):
+        assert got.headers["content-type"].startswith("application/json")
+        assert set(got.json()) == {"error"} and got.json()["error"]
+    else:
+        assert got.headers["content-type"].startswith("text/html"), got.text
+        assert '<nav class="top">' in got.text and re.search(r'<p class="error" id="error" role="alert">.+</p>',
+                                                            got.text)
+        assert got.headers["content-security-policy"] == CSP
 
 
 @pytest.mark.parametrize("path", ["/api/show/999999", "/games/999999", "/games/999999/original",
                                   "/api/crosstable?event=nothing+here", "/api/ratings?player=Nobody", "/nowhere",
-                                  "/replay/main.py"])
-def test_nothing_there_is_a_404_with_a_json_error(client, path):
+                                  "/replay/main.py", "/crosstable?event=nothing+here", "/ratings?player=Nobody"])
+def test_nothing_there_is_a_404_with_a_json_error_or_a_404_page(client, path):
     got = client.get(path)
     assert got.status_code == 404
-    assert got.json()["error"]
+    assert_error_answer(got, path)
 
 
 def test_the_archive_is_opened_read_only(client):
@@ -289,7 +301,7 @@ def test_a_bad_pattern_is_a_400(client, params):
     for path in ("/api/search", "/patterns"):
         got = client.get(path, params=params)
         assert got.status_code == 400, (path, params, got.text)
-        assert got.json()["error"]
+        assert_error_answer(got, path)
 
 
 def _record_id(client: TestClient, name: str) -> int:
@@ -351,7 +363,7 @@ def test_a_bad_pattern_from_is_an_error(client, params, status):
     for path in ("/api/search", "/patterns"):
         got = client.get(path, params={"pattern-from": record_id, **params})
         assert got.status_code == status, (path, params, got.text)
-        assert got.json()["error"]
+        assert_error_answer(got, path)
     assert client.get("/api/search", params={"pattern-from": record_id}).status_code == 400  # no region
     assert client.get("/api/search", params={"pattern-from": 10**9, "region": "A9:D6"}).status_code == 404
     assert client.get("/api/search", params={"pattern": "X.", "region": "A1:C1"}).status_code == 400  # not 2x1

@@ -230,6 +230,7 @@ class PlayerJson(TypedDict):
     first: str | None
     last: str | None
     spellings: list[str]
+    rated: int  # records that count for the ratings: the player has a rating when this is not 0
 
 
 # An event's JSON (`pass` is a keyword: the functional form names it).

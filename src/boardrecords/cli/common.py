@@ -42,7 +42,7 @@ from rich.text import Text
 from ..common.errors import ArchiveError, InputError, NotFound, RecordsError, Unreadable
 from ..common.settings import DEFAULTS, Settings
 from ..render.safe_text import json_text, terminal
-from .views.layout import output_width
+from .views.layout import output_width, shown_in
 
 if TYPE_CHECKING:
 
@@ -65,18 +65,6 @@ class SafeConsole(Console):
         return shown_in(self.encoding, super()._render_buffer(
             segment if segment.control else Segment(terminal(segment.text), segment.style)
             for segment in buffer))
-
-
-def shown_in(encoding: str, text: str) -> str:
-    """`text` with every character `encoding` cannot write as a visible escape (`\\u2026`), as control characters
-    are: any output encoding works (PYTHONIOENCODING=ascii too)."""
-    if text.isascii() or encoding.lower().replace("-", "").startswith(("utf", "cp65001")):
-        return text
-    try:
-        text.encode(encoding)
-        return text
-    except (UnicodeEncodeError, LookupError):
-        return text.encode(encoding, "backslashreplace").decode(encoding, "replace")
 
 
 def write_out(text: str) -> None:

@@ -52,7 +52,7 @@ GAME_COLUMNS: list[tuple[Column, Callable[[GameRow], Text | str]]] = [
     (Column("date", drop=5), lambda r: Text(shown(_date(r)))),
     (Column("black", shorten=True, least=12, want=24), lambda r: Text(shown(_players(r, "B")))),
     (Column("white", shorten=True, least=12, want=24), lambda r: Text(shown(_players(r, "W")))),
-    (Column("result", drop=3, shorten=True, least=6), lambda r: Text(shown(_result(r)))),
+    (Column("result", drop=3, shorten=True, least=6, tokens=True), lambda r: Text(shown(_result(r)))),
     (Column("verdict", drop=2), lambda r: verdict_word(VerdictClass(r.verdict))),
     (Column("status", drop=6), lambda r: status_word(ResultStatus(r.result_status))),
     (Column("event", drop=7, shorten=True), lambda r: Text(shown(r.event or ""))),

@@ -15,13 +15,32 @@ route. Every `RecordsError` is one of `InputError`, `NotFound` and `ArchiveError
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 
 class RecordsError(Exception):
     """The base of every error `records` raises on purpose; `str()` is the one-line message a user reads."""
 
 
 class InputError(RecordsError, ValueError):
-    """What was given cannot be used as asked (a filter, a move, a pattern, a setting, a path not read)."""
+    """What was given cannot be used as asked (a filter, a move, a pattern, a setting, a path not read).
+
+    `field`: the option (query parameter) the error concerns, by its option name (`from`, `moves`), when it is
+    known; a form shows the message beside that field."""
+
+    field: str | None = None
+
+
+@contextmanager
+def concerning(field: str) -> Iterator[None]:
+    """An InputError raised inside concerns `field` (unless it already names one)."""
+    try:
+        yield
+    except InputError as exc:
+        if exc.field is None:
+            exc.field = field
+        raise
 
 
 class Unreadable(InputError):

@@ -6,8 +6,10 @@
   Shift_JIS with CP932, EUC-KR with CP949, Big5 with Big5-HKSCS), which decodes every valid byte sequence of the
   named charset the same way and also reads the vendor extensions such files often contain.
 - `CA` absent: UTF-8; when the record's bytes are not UTF-8, the charset they show as a charset detector (chardet)
-  finds it, with a warning that names it (FMT-11); ISO-8859-1 only when the detector names nothing this reader can
-  honour. UTF-8 and ASCII files never reach the detector.
+  finds it, with a warning that names it (FMT-11); when the detector names a Western single-byte charset (or
+  nothing) but every non-ASCII byte of the file is part of a pair that reads as Han characters in GB2312 or as
+  Hangul in EUC-KR, that charset (a short CJK name in an ASCII file); ISO-8859-1 only when neither names a charset
+  this reader can honour. UTF-8 and ASCII files never reach the detector.
 - `CA` unknown (or a codec the syntax cannot be read in, such as UTF-16): a warning, then as if absent.
 - A file written in UTF-16 (with a byte-order mark, or without one when its first characters show it) is read
   through its UTF-8 transcoding (FMT-3); the record keeps the file's own bytes (records/reader.py).
@@ -175,5 +177,38 @@ def detect_codec(data: bytes) -> str | None:
     import chardet  # loaded only for the rare file that needs it
 
     name = chardet.detect(data).get("encoding")
-    return codec_for(name) if name else None
+    found = codec_for(name) if name else None
+    if found is None or found.startswith(_SINGLE_BYTE):
+        # A name of a few CJK characters in a file of ASCII text (a move list, English comments) is too little
+        # for the detector, which then names a Western charset (two GB2312 bytes read as `°×`): the file's
+        # non-ASCII bytes, all of them, decide when they read as CJK text in GB2312 or EUC-KR.
+        return cjk_codec(data) or found
+    return found
+
+
+# Single-byte charsets (the Western ones a detector falls back to): every byte is a character of its own.
+_SINGLE_BYTE = ("cp125", "iso8859", "iso-8859", "latin", "mac-", "mac_", "ascii", "koi8")
+_HIGH_RUNS = re.compile(rb"[\x80-\xff]+")
+_HAN = re.compile("[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]+")
+_HANGUL = re.compile("[\uac00-\ud7a3\u3130-\u318f\u3000-\u303f]+")
+# GB2312 before EUC-KR: both code their characters as byte pairs of A1-FE, and the pairs of EUC-KR's Hangul
+# syllables are Han characters in GB2312: such bytes are read as GB2312 (the detector tells the two apart once a
+# file holds more of them); EUC-KR when only it reads them as Hangul (its letters, which GB2312 reads as kana).
+_CJK_READINGS = (("gb18030", _HAN), ("cp949", _HANGUL))
+
+
+def cjk_codec(data: bytes) -> str | None:
+    """FMT-11: GB2312 (read as GB18030) or EUC-KR (as CP949) when every run of non-ASCII bytes of the file is made of
+    byte pairs of A1-FE that read in that charset as Han characters (GB2312) or Hangul syllables (EUC-KR); else
+    None. Text in a Western charset has lone accented letters, which are no such pairs."""
+    runs = _HIGH_RUNS.findall(data)
+    if not runs or any(len(run) % 2 or min(run) < 0xA1 or max(run) > 0xFE for run in runs):
+        return None
+    for codec, letters in _CJK_READINGS:
+        try:
+            if all(letters.fullmatch(run.decode(codec)) for run in runs):
+                return codec
+        except UnicodeDecodeError:
+            continue
+    return None
 

@@ -428,12 +428,18 @@ def _first_setup(root: Node) -> Property | None:
     stack = [root]
     while stack:
         node = stack.pop()
-        props = node.extra_properties
-        if props:
-            for ident in _SETUP:
-                if ident in props:
-                    return props[ident]
-        stack.extend(reversed(node.children))
+        while True:  # down the first line of play, the other lines kept for later (in order: preorder)
+            props = node.extra_properties
+            if props:
+                for ident in _SETUP:
+                    if ident in props:
+                        return props[ident]
+            children = node.children
+            if not children:
+                break
+            if len(children) > 1:
+                stack.extend(reversed(children[1:]))
+            node = children[0]
     return None
 
 

@@ -10,6 +10,7 @@ from ..records.games import SPECS, Game
 from ..records.model import Colour, Result, ResultMethod, format_margin
 from ..records.properties import read_result
 from ..verifier.judging.status import ResultStatus
+from .shorten import brief
 
 if TYPE_CHECKING:
     from ..verifier.judging.verdict import Verdict
@@ -67,7 +68,7 @@ def _won(result: Result, colour: Colour | None, player: str | None, chain: bool)
         return "Void"
     if colour is None:
         return "Nobody won"
-    who = colour.word + (f" ({player})" if player else "")
+    who = colour.word + (f" ({brief(player)})" if player else "")
     if method is ResultMethod.SCORE and result.margin is not None:
         points = format_margin(result.margin)
         return f"{who} won by {points} point{'' if points == '1' else 's'}"

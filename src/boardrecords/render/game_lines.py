@@ -1,6 +1,8 @@
 """A game and one of its positions in words, the lines every view shows (the terminal replay, the SVG captions,
 the HTML replay page): the header, the move and what it changed, who moves next, the stones taken, the swap, the
-comment and the verdict. The lines are record text, not escaped: each output makes them safe (safe_text.py).
+comment and the verdict. The lines are record text, not escaped: each output makes them safe (safe_text.py). A
+player's name in a line about a move or the end is shortened past NAME_SHOWN characters (the header has it whole):
+a record with names of many kilobytes does not repeat them on every move.
 
 Points are named in one notation per screen (GEN-10): `Analysis.points` names them for every line.
 """
@@ -16,6 +18,7 @@ from ..records.points import Point, parse_point
 from ..verifier.judging.analysis import Analysis
 from ..verifier.judging.replay import Step
 from .ending import ending
+from .shorten import brief
 
 
 def _points_text(points: Iterable[Point], names: PointNames) -> str:
@@ -106,9 +109,9 @@ def taken_line(data: Analysis, index: int) -> str | None:
 
 
 def who(colour: Colour | None, player: str | None) -> str:
-    if colour is None:
-        return "either colour" + (f" ({player})" if player else "")
-    return colour.word + (f" ({player})" if player else "")
+    """`Black (Ann)`; a long name shortened (render/shorten.py: brief), as on every line about a move."""
+    named = f" ({brief(player)})" if player else ""
+    return ("either colour" if colour is None else colour.word) + named
 
 
 def move_line(data: Analysis, index: int) -> str:
@@ -118,7 +121,7 @@ def move_line(data: Analysis, index: int) -> str:
         return f"Start (moves: {data.moves})"
     prefix = "Illegal move" if step.illegal is not None else "Move"
     return f"{prefix} {step.number} of {data.moves}: {describe_move(step.move, data.points)}" + (
-        f" ({step.player})" if step.player else "")
+        f" ({brief(step.player)})" if step.player else "")
 
 
 def to_move_line(data: Analysis, index: int) -> str:
@@ -156,7 +159,7 @@ def swap_line(data: Analysis, index: int) -> str | None:
     if step is None or step.number > index:
         return None
     # The swapper wrote the swap with the colour they held; from then on they play the other colour (README: pie).
-    return f"Swap at move {step.number}: {_name(step.player)} now plays {step.colour.other.word}"
+    return f"Swap at move {step.number}: {brief(_name(step.player))} now plays {step.colour.other.word}"
 
 
 def comment_of(data: Analysis, index: int) -> str | None:

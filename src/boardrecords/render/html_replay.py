@@ -35,6 +35,7 @@ from .safe_text import html_text, json_text
 from .safe_text import (
     terminal as html_shown,  # the page shows control characters as the terminal does
 )
+from .shorten import VALUE_SHOWN, shorten_text
 from .svg import CELL, Geometry, frame_shapes, step_shapes, stone_shape, to_xml
 
 _LETTERS = "".join(index_letter(i) for i in range(52))
@@ -136,8 +137,18 @@ def header_html(data: Analysis, first: Sequence[tuple[str, str]] = ()) -> str:
     """The title and the record's header as a list of terms (`first`: rows the page adds before the record's)."""
     lines = header_lines(data.record)
     pairs = [*first, *(line.partition(": ")[::2] for line in lines[1:])]
-    rows = "".join(f"<dt>{html_text(label)}</dt><dd>{html_text(value)}</dd>" for label, value in pairs)
+    rows = "".join(f"<dt>{html_text(label)}</dt><dd>{bounded_html(value)}</dd>" for label, value in pairs)
     return f"<h1>{html_text(lines[0])}</h1>\n<dl id=\"header\">{rows}</dl>"
+
+
+def bounded_html(value: str) -> str:
+    """A header value as a page shows it: whole when short; else its first words (VALUE_SHOWN characters), the
+    whole value one click away in a closed <details>, which the browser does not lay out until it is opened."""
+    if len(value) <= VALUE_SHOWN:
+        return html_text(value)
+    short = shorten_text(value, VALUE_SHOWN)
+    return (f'<details class="long"><summary>{html_text(short)} ({len(value):,} characters)</summary>'
+            f'<span class="whole">{html_text(value)}</span></details>')
 
 
 def board_html(data: Analysis, geo: Geometry, frame: str) -> str:

@@ -5,10 +5,11 @@
   writes.
 - Safety: every page is a Jinja template with autoescape on, so every text from a record is escaped; the
   Content-Security-Policy allows scripts, styles and images from the server itself only (no inline script); every
-  query parameter has bounds (params.py); a bad parameter is a 400 with `{"error": ...}`; the library's errors
-  (common/errors.py) are answered by their class, the same from every route, page or JSON: an InputError (a bad
-  filter, move, pattern, an unreadable record) 400, NotFound (a missing game or event) 404, ArchiveError 503;
-  anything unexpected is a 500 with a one-line JSON error, never a traceback.
+  query parameter has bounds (params.py); the library's errors (common/errors.py) are answered by their class, the
+  same status from every route, page or JSON: a bad parameter or an InputError (a bad filter, move, pattern, an
+  unreadable record) 400, NotFound (a missing game or event) 404, ArchiveError 503; anything unexpected is a 500,
+  never a traceback. The API (`/api/...`, JSON_PATHS) answers `{"error": ...}`; a page answers a page with the
+  site's navigation, its form as typed and the message beside the field it concerns (pages.py: error_page).
 - Requests from elsewhere (guards.py): only the server's own host names are answered (421 for another `Host`), a
   POST from another site's page is a 403 (`Origin`), an upload larger than the cap a 413 before it is read or as
   soon as it passes the cap, a query value no database stores a 400; `HEAD` is answered as `GET`.
@@ -60,19 +61,39 @@ HTTP_STATUSES: tuple[tuple[type[RecordsError], int], ...] = (
 )
 
 
+# The paths whose errors are JSON: the API, the assets and the OpenAPI description. Every other path is a page a
+# browser shows, whose error is a page (pages.py: error_page) with the same status.
+JSON_PATHS = ("/api/", "/static/", "/replay/", "/swagger/", "/openapi.json")
+
+
+def _answer(request: Request, status: int, message: str, errors: dict[str, str] | None = None) -> Response:
+    """An error as JSON to a program (`/api/...`), as a page to a browser."""
+    if request.url.path.startswith(JSON_PATHS):
+        return _error(status, message)
+    from .pages import error_page
+
+    return error_page(request, status, message, errors or {})
+
+
 def _family_handler(status: int) -> Any:
-    async def handler(request: Request, exc: Exception) -> JSONResponse:
-        return _error(status, str(exc))
+    async def handler(request: Request, exc: Exception) -> Response:
+        field = getattr(exc, "field", None)
+        return _answer(request, status, str(exc), {field: str(exc)} if field else None)
 
     return handler
 
 
-def _validation_message(exc: RequestValidationError) -> str:
-    parts = []
+def _validation_errors(exc: RequestValidationError) -> dict[str, str]:
+    """Each bad parameter's message, by its name (`request` when none is named)."""
+    parts: dict[str, str] = {}
     for e in exc.errors():
         where = ".".join(str(x) for x in e.get("loc", ())[1:]) or "request"
-        parts.append(f"{where}: {e.get('msg', 'invalid')}")
-    return "; ".join(parts) or "invalid request"
+        parts[where] = "; ".join(filter(None, (parts.get(where), str(e.get("msg", "invalid")))))
+    return parts
+
+
+def _validation_message(errors: dict[str, str]) -> str:
+    return "; ".join(f"{where}: {msg}" for where, msg in errors.items()) or "invalid request"
 
 
 class BlankFieldsAreAbsent:
@@ -155,8 +176,9 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
     app.add_middleware(BlankFieldsAreAbsent)
 
     @app.exception_handler(RequestValidationError)
-    async def bad_parameter(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return _error(400, _validation_message(exc))
+    async def bad_parameter(request: Request, exc: RequestValidationError) -> Response:
+        errors = _validation_errors(exc)
+        return _answer(request, 400, _validation_message(errors), errors)
 
     # The library's errors, each as its HTTP status (the handler of the nearest class in the error's MRO answers);
     # they are answers, not faults: nothing is logged for them, and no traceback.
@@ -171,25 +193,25 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
         return JSONResponse({"error": str(exc)}, status_code=503, headers={"Retry-After": str(exc.retry_after)})
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return _error(exc.status_code, str(exc.detail))
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        return _answer(request, exc.status_code, str(exc.detail))
 
     from sqlalchemy.exc import SQLAlchemyError
 
     @app.exception_handler(SQLAlchemyError)
-    async def database_error(request: Request, exc: SQLAlchemyError) -> JSONResponse:
+    async def database_error(request: Request, exc: SQLAlchemyError) -> Response:
         # Its own handler, not the one of Exception below: after that one answers, Starlette raises the error again
         # for the server to log with its traceback (and the database's error carries the whole SQL). A database
         # that fails is one line in the log.
         from ..archive.core.db import first_line
 
         log.error("database: %s", first_line(getattr(exc, "orig", None) or exc))
-        return _error(503, "database error")
+        return _answer(request, 503, "database error")
 
     @app.exception_handler(Exception)
-    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+    async def unexpected(request: Request, exc: Exception) -> Response:
         log.exception("unexpected error on %s", request.url.path)
-        return _error(500, "internal error")
+        return _answer(request, 500, "internal error")
 
     from .api import router as api_router
     from .pages import router as page_router

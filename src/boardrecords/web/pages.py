@@ -6,7 +6,7 @@ JSON route's.
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from functools import lru_cache
 from threading import Lock
@@ -16,14 +16,16 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Depends, Path, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..archive.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
 from ..archive.front import PATTERN_MAX
-from ..common.errors import InputError
-from ..records.games import SPECS, Game
+from ..common.errors import InputError, concerning
+from ..records.games import SPECS, Game, game_from_name, game_title
 from ..records.model import FormatError
 from ..records.notation import Notation, PointNames
+from ..render.safe_text import terminal as visible
+from ..render.shorten import VALUE_SHOWN, brief
 from .assets import package_dir
 from .deps import Asked, Budgeted
 from .params import (
@@ -43,17 +45,55 @@ from .upload import read_upload, settings_of, verify_upload
 
 router = APIRouter(include_in_schema=False)
 GAME_PAGES_KEPT = 256  # game pages kept made (a long game's page takes a replay of every move to make)
+GAME_PAGES_BYTES = 64 * 1024 * 1024  # and the bytes they may take in all
+
+
+
+def shown(value: Any) -> Any:
+    """Every value a template writes passes here before it is escaped (the environment's `finalize`): text from
+    a record shows its control characters, bidi and zero-width marks as visible escapes (render/safe_text.py), on
+    every page as on the game page; markup made by the code (Markup) is left as it is."""
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return visible(value)
+    return value
+
 
 templates = Environment(loader=FileSystemLoader(package_dir("templates")), autoescape=True,
-                        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, finalize=shown)
 
 
 def percent(part: float | None, whole: float | None) -> str:
     return f"{100 * part / whole:.0f}%" if part is not None and whole else ""
 
 
+def stored_game(text: str | None) -> str:
+    """The stored value of a game a form names (`go` -> `go-ing`), or the text as typed when it names none."""
+    game = game_from_name(text or "")
+    return game.value if game is not None else text or ""
+
+
+def bounded(value: Any, width: int = VALUE_SHOWN) -> str:
+    """A value from a record as a cell of a page shows it: shortened past `width` characters after a whole word
+    (render/shorten.py); the whole value is one click away, on the record's page."""
+    text = "" if value is None else str(value)
+    return brief(text, width)
+
+
+def link_to(path: str, params: dict[str, Any], text: Any) -> Markup:
+    """A link to the page `path` asked with `params`, its text bounded and escaped as every text of a page; the
+    text alone when a value is longer than the page's parameter takes (TEXT_MAX): such a link could not answer."""
+    label = escape(visible(bounded(text)))
+    if any(isinstance(v, str) and len(v) > TEXT_MAX for v in params.values()):
+        return Markup(label)
+    return Markup(f'<a href="{escape(path + "?" + urlencode(params))}">{label}</a>')
+
+
 templates.filters["percent"] = percent
+templates.filters["bounded"] = bounded
+templates.globals["link_to"] = link_to
+templates.filters["game_name"] = game_title  # a game as players name it, never its stored value (`go-ing`)
 templates.globals["urlencode"] = urlencode
+templates.globals["game_value"] = stored_game
 templates.globals["GAMES"] = [(g.value, SPECS[g].title) for g in Game]
 
 
@@ -65,20 +105,25 @@ class Listing(NamedTuple):
 
 
 class GamePages:
-    """The game pages made last (at most GAME_PAGES_KEPT), for the one archive version they were made from: a page
-    asked for at another version is made again, and the pages of the old one are let go."""
+    """The game pages made last (at most `kept` of them, and at most `budget` bytes in all: a page larger than a
+    tenth of the budget is not kept), for the one archive version they were made from: a page asked for at
+    another version is made again, and the pages of the old one are let go."""
 
-    def __init__(self) -> None:
+    def __init__(self, kept: int = GAME_PAGES_KEPT, budget: int = GAME_PAGES_BYTES) -> None:
+        self.kept = kept
+        self.budget = budget
         self.version: int | None = None
-        self.pages: OrderedDict[int, str] = OrderedDict()
+        self.pages: OrderedDict[int, bytes] = OrderedDict()
+        self.size = 0  # the bytes of the pages kept
         self.lock = Lock()  # the routes run in a pool of threads
 
-    def get(self, record_id: int, version: int | None) -> str | None:
+    def get(self, record_id: int, version: int | None) -> bytes | None:
         """The kept page of `record_id` when it was made at `version` (None: an archive without a version, whose
         pages are never kept)."""
         with self.lock:
             if version is None or version != self.version:
                 self.pages.clear()
+                self.size = 0
                 self.version = version
                 return None
             page = self.pages.get(record_id)
@@ -86,17 +131,56 @@ class GamePages:
                 self.pages.move_to_end(record_id)
             return page
 
-    def put(self, record_id: int, version: int | None, page: str) -> None:
+    def put(self, record_id: int, version: int | None, page: bytes) -> None:
         with self.lock:
-            if version is None or version != self.version:
+            if version is None or version != self.version or len(page) > self.budget // 10:
                 return  # made from another version than the one kept (a request that began before a change)
+            self.size += len(page) - len(self.pages.get(record_id, b""))
             self.pages[record_id] = page
-            while len(self.pages) > GAME_PAGES_KEPT:
-                self.pages.popitem(last=False)
+            self.pages.move_to_end(record_id)
+            while len(self.pages) > self.kept or self.size > self.budget:
+                _, gone = self.pages.popitem(last=False)
+                self.size -= len(gone)
 
 
 def render(template: str, **context: Any) -> HTMLResponse:
     return HTMLResponse(templates.get_template(template).render(**context))
+
+
+class ErrorForm(NamedTuple):
+    """The page an error of a path is shown on: its heading, its form (a macro of templates/forms.html) and the
+    field a missing thing concerns (a NotFound names no field itself)."""
+
+    heading: str
+    form: str | None
+    missing: str | None = None
+
+
+ERROR_FORMS = {
+    "/games": ErrorForm("Games", "games"),
+    "/explore": ErrorForm("Explorer", "explore"),
+    "/patterns": ErrorForm("Patterns", "patterns", "pattern-from"),
+    "/players": ErrorForm("Players", "players"),
+    "/events": ErrorForm("Events", "events"),
+    "/ratings": ErrorForm("Ratings", "ratings", "player"),
+    "/crosstable": ErrorForm("Crosstable", "crosstable", "event"),
+    "/verify": ErrorForm("Verify a file", "verify"),
+}
+HEADINGS = {400: "That cannot be answered", 404: "Not found", 405: "Not here", 503: "The archive cannot answer",
+            500: "Something went wrong"}
+
+
+def error_page(request: Request, status: int, message: str, errors: dict[str, str]) -> HTMLResponse:
+    """An error of a page as a page, with the same HTTP status as the API's: the site's navigation, the page's
+    form with what was typed, and the message above it and beside the field it concerns (`errors`: field ->
+    message; a missing thing beside the field that named it)."""
+    where = ERROR_FORMS.get(request.url.path, ErrorForm(HEADINGS.get(status, "Error"), None))
+    if not errors and status == 404 and where.missing is not None:
+        errors = {where.missing: message}
+    values: defaultdict[str, str] = defaultdict(str, request.query_params.items())
+    page = templates.get_template("error.html").render(heading=where.heading, message=message, form=where.form,
+                                                       values=values, errors=errors, status=status)
+    return HTMLResponse(page, status_code=status)
 
 
 def _query(request: Request, **changes: Any) -> str:
@@ -167,7 +251,7 @@ def game_page(request: Request, archive: Asked,
         board=Markup(board_html(analysis, geo, _frame(record.game, record.size, analysis.notation))),
         header=Markup(header_html(analysis, [("record", f"#{row.id}{source}")])),
         status=Markup(status_html(analysis)),
-        moves=[p["label"] for p in data["positions"][1:]], data=Markup(script_json(data)))
+        moves=[p["label"] for p in data["positions"][1:]], data=Markup(script_json(data))).encode("utf-8")
     kept.put(record_id, version, page)
     return HTMLResponse(page)
 
@@ -190,7 +274,10 @@ def explore_page(request: Request, archive: Asked, budget: Budgeted, found: Anno
 
     # The games that reached the position come with it (the explorer's count is theirs; the opening table of
     # Conversion Go counts its openings' games).
-    answer = archive.explore(moves or "", found, games=limit, offset=offset, budget=budget)
+    with concerning("size"):  # the board first: a size its game is not played on is the size's error
+        archive.board(found)
+    with concerning("moves"):
+        answer = archive.explore(moves or "", found, games=limit, offset=offset, budget=budget)
     at, data = answer.target, answer.to_json()
     assert answer.reached is not None
     reached = Listing(answer.reached.to_json(), answer.reached.total)
@@ -208,7 +295,8 @@ def explore_page(request: Request, archive: Asked, budget: Budgeted, found: Anno
     empty = []
     for r, line in enumerate(at.rows):
         for col, stone in enumerate(line):
-            if stone is None:
+            # Only a move that can be played is a link: a suicide or a ko point would lead to an error page.
+            if stone is None and (at.playable is None or (col, r) in at.playable):
                 x, y = geo.xy((col, r))
                 empty.append({"x": x - CELL / 2, "y": y - CELL / 2, "name": point_name((col, r), at.game, at.size),
                               "href": step(point_name((col, r), at.game, at.size))})
@@ -225,19 +313,24 @@ def explore_page(request: Request, archive: Asked, budget: Budgeted, found: Anno
 @router.get("/players")
 def players_page(archive: Asked, budget: Budgeted,
                  game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
-    return render("players.html", players=archive.players(game or None, budget=budget).to_json(), game=game or "")
+    with concerning("game"):
+        players = archive.players(game or None, budget=budget).to_json()
+    return render("players.html", players=players, game=game or "")
 
 
 @router.get("/events")
 def events_page(archive: Asked, budget: Budgeted,
                 game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
-    return render("events.html", events=archive.events(game or None, budget=budget).to_json(), game=game or "")
+    with concerning("game"):
+        events = archive.events(game or None, budget=budget).to_json()
+    return render("events.html", events=events, game=game or "")
 
 
 @router.get("/crosstable")
 def crosstable_page(archive: Asked, event: Annotated[str, Query(min_length=1, max_length=TEXT_MAX)],
                     game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
-    table = archive.crosstable(event, game or None).to_json()
+    with concerning("game"):  # an event of several games needs one named
+        table = archive.crosstable(event, game or None).to_json()
     return render("crosstable.html", table=table, game=game or "")
 
 
@@ -255,12 +348,14 @@ def patterns_page(archive: Asked, budget: Budgeted, found: Annotated[Filters, De
     board = None
     origin = (1, 1)
     if pattern_from is not None and region is None:  # a position to drag a region over
-        record, board = archive.board_after(pattern_from, move)
+        with concerning("move"):
+            record, board = archive.board_after(pattern_from, move)
         game, size = record.game, record.size
     elif pattern or pattern_from is not None:
-        answer = archive.pattern_search(pattern or None, found, anchor=anchor, either_colour=either_colour,
-                                        pattern_from=pattern_from, region=region, move=move, limit=limit,
-                                        offset=offset, budget=budget)
+        with concerning("pattern" if pattern_from is None else "region"):
+            answer = archive.pattern_search(pattern or None, found, anchor=anchor, either_colour=either_colour,
+                                            pattern_from=pattern_from, region=region, move=move, limit=limit,
+                                            offset=offset, budget=budget)
         game, size, board, origin = answer.game, answer.size, answer.board, answer.origin
         result = answer.to_json()
         pattern = "/".join(result["pattern"])
@@ -285,8 +380,9 @@ async def verify_page(request: Request, file: UploadFile) -> HTMLResponse:
     """The report of an uploaded file (nothing stored): each record's verdict and problems with their rules."""
     from starlette.concurrency import run_in_threadpool
 
-    data, name = await read_upload(request, file)
-    report = await run_in_threadpool(verify_upload, data, name, settings_of(request).max_records)
+    with concerning("file"):
+        data, name = await read_upload(request, file)
+        report = await run_in_threadpool(verify_upload, data, name, settings_of(request).max_records)
     return render("verify.html", report=report, name=name)
 
 
@@ -296,7 +392,8 @@ def ratings_page(archive: Asked, budget: Budgeted, game: Annotated[str | None, Q
     """Every player's rating per game; with `player`: that player's history as a chart and a table."""
     from ..render.rating_chart import rating_svg
 
-    answer = archive.ratings(game or None, player or None, budget=budget)
+    with concerning("game"):
+        answer = archive.ratings(game or None, player or None, budget=budget)
     run, mine = answer.run, answer.mine
     chart = Markup(rating_svg(mine)) if mine else None
     return render("ratings.html", ratings=[r.to_json() for r in run.ratings], mine=[r.to_json(history=True)

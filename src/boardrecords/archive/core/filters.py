@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from ...common.bounds import DB_INT_MAX, unstorable
-from ...common.errors import InputError
+from ...common.errors import InputError, concerning
 from ...records.games import SPECS, Game, game_from_name
 from ...verifier.judging.status import ResultStatus, VerdictClass
 
@@ -299,15 +299,21 @@ class Filters:
             raise TypeError(f"no such filter: {', '.join(sorted(unknown))}")
         game = given.get("game")
         if game is not None:
-            game = _checked(FILTER_BY_FIELD["game"], game)
+            with concerning("game"):
+                game = _checked(FILTER_BY_FIELD["game"], game)
             size = given.get("size")
             # A size with its game is checked against that game's boards, the most precise thing to say.
             if isinstance(size, int):
-                check_size(Game(game), size)
-        values = {field: _checked(FILTER_BY_FIELD[field], value) for field, value in given.items()
-                  if value is not None}
+                with concerning("size"):
+                    check_size(Game(game), size)
+        values = {}
+        for field, value in given.items():
+            if value is not None:
+                with concerning(FILTER_BY_FIELD[field].option):  # the form shows the message beside it
+                    values[field] = _checked(FILTER_BY_FIELD[field], value)
         if "opening" in values:
-            values["opening"] = canonical_opening(values["opening"], values.get("game"), values.get("size"))
+            with concerning("opening"):
+                values["opening"] = canonical_opening(values["opening"], values.get("game"), values.get("size"))
         return cls(ids=tuple(ids), **values)
 
     @property

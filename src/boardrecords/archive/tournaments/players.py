@@ -21,6 +21,7 @@ from ..core.db import writer
 from ..core.models import AliasRow, GameRow
 from ..core.names import has_alias_table, identity_key, load_identities, player_names
 from ..core.state import mark_changed
+from .ratings import unrated
 
 
 def aliases(session: Session) -> list[AliasRow]:
@@ -106,12 +107,14 @@ class PlayerSummary:
     first: dt.date | None = None
     last: dt.date | None = None
     spellings: set[str] = field(default_factory=set)
+    rated: int = 0  # the records that count for the ratings (ratings.py: unrated); 0: no rating to show
 
     def to_json(self) -> dict[str, Any]:
         return {"player": self.name, "game": self.game, "games": self.games, "wins": self.wins,
                 "losses": self.losses, "draws": self.draws,
                 "first": self.first.isoformat() if self.first else None,
-                "last": self.last.isoformat() if self.last else None, "spellings": sorted(self.spellings)}
+                "last": self.last.isoformat() if self.last else None, "spellings": sorted(self.spellings),
+                "rated": self.rated}
 
 
 def player_list(session: Session, game: str | None = None) -> list[PlayerSummary]:
@@ -121,23 +124,26 @@ def player_list(session: Session, game: str | None = None) -> list[PlayerSummary
     g = GameRow
     stmt = sa_select(col(g.game), col(g.black_final), col(g.white_final), col(g.black), col(g.white),
                      col(g.winner_colour), col(g.result_status), col(g.result_method), col(g.computed_result),
-                     col(g.result_checked), col(g.date_first), col(g.date_last))
+                     col(g.result_checked), col(g.date_first), col(g.date_last), col(g.verdict))
     if game:
         stmt = stmt.where(col(g.game) == game)
     stmt = stmt.order_by(col(g.id))
     out: dict[tuple[str, str], PlayerSummary] = {}
-    for kind, bf, wf, b, w, winner, status, method, computed, checked, first, last in session.execute(stmt):
+    for kind, bf, wf, b, w, winner, status, method, computed, checked, first, last, verdict in session.execute(stmt):
         sides = [(bf if bf is not None else b, "B"), (wf if wf is not None else w, "W")]
-        self_play = ids.key(sides[0][0]) is not None and ids.key(sides[0][0]) == ids.key(sides[1][0])
+        kb, kw = ids.key(sides[0][0]), ids.key(sides[1][0])
+        self_play = kb is not None and kb == kw
         if self_play:
             sides = sides[:1]  # GEN-8: one game, neither won nor lost by that player
         tie = winner is None and drawn(status, method, computed, checked)
+        rated = unrated(verdict, first, kb, kw, winner is not None or tie) is None
         for name, colour in sides:
             key = ids.key(name)
             if key is None or name is None:
                 continue
             p = out.setdefault((key, kind), PlayerSummary(key, name, kind))
             p.games += 1
+            p.rated += rated
             p.spellings.add(name)
             if self_play:
                 pass

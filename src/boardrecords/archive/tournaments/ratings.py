@@ -76,6 +76,23 @@ class RatingRun:
         return out
 
 
+def unrated(verdict: str, day: dt.date | None, black: str | None, white: str | None, decided: bool) -> str | None:
+    """Why a record does not count for the ratings (None: it counts), from its verdict, date, the identity keys of
+    its players and whether it names a winner or is a draw; the player list counts its players' rated records
+    with the same words (players.py), so that a page links a rating only where one exists."""
+    if verdict in ("invalid", "wrong-result"):
+        return "record fails"
+    if day is None:
+        return "no date"
+    if black is None or white is None:
+        return "a player is missing"
+    if black == white:
+        return "one player on both sides"
+    if not decided:
+        return "no result"
+    return None
+
+
 def ratings(session: Session, game: str | None = None, *, w2: float = W2) -> RatingRun:
     """Ratings per game (only `game` when given), best first within a game."""
     import whr  # a compiled package without type hints (pyproject: mypy ignores its missing stubs)
@@ -93,17 +110,11 @@ def ratings(session: Session, game: str | None = None, *, w2: float = W2) -> Rat
             stmt.order_by(col(g.id))):
         black, white = (bf if bf is not None else b), (wf if wf is not None else w)
         kb, kw = ids.key(black), ids.key(white)
-        if verdict in ("invalid", "wrong-result"):
-            skipped["record fails"] += 1
-        elif day is None:
-            skipped["no date"] += 1
-        elif kb is None or kw is None:
-            skipped["a player is missing"] += 1
-        elif kb == kw:
-            skipped["one player on both sides"] += 1
-        elif winner is None and not drawn(status, method, computed, checked):
-            skipped["no result"] += 1
+        reason = unrated(verdict, day, kb, kw, winner is not None or drawn(status, method, computed, checked))
+        if reason is not None:
+            skipped[reason] += 1
         else:
+            assert day is not None and kb is not None and kw is not None
             per_game.setdefault(kind, []).append((kb, kw, winner or "D", day))
     names = player_names(session, ids)
     out: list[Rating] = []

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.console import Console, Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.style import Style
 from rich.text import Text
 
@@ -247,10 +249,40 @@ def _bracket_rank(marks: frozenset[Mark]) -> int:
     return next((i for i, (mark, _, _) in enumerate(_BRACKETS) if mark in marks), len(_BRACKETS))
 
 
+def clauses(line: str, width: int) -> list[str]:
+    """`line` in lines of at most `width` cells, broken after its commas only (a clause such as `A..T (no I) left to
+    right` is never broken inside; one wider than `width` stays whole)."""
+    out: list[str] = []
+    for clause in line.split(", "):
+        if out and cell_len(out[-1]) + 2 + cell_len(clause) <= width:
+            out[-1] += ", " + clause
+        else:
+            if out:
+                out[-1] += ","
+            out.append(clause)
+    return out
+
+
+class Clauses:
+    """A line of words shown whole where the width allows, else broken after its commas only (`clauses`)."""
+
+    def __init__(self, line: str, style: Style) -> None:
+        self.line = line
+        self.style = style
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield Text("\n".join(clauses(self.line, options.max_width)), style=self.style)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widest = max(cell_len(c) + 1 for c in self.line.split(", "))
+        return Measurement(min(widest, options.max_width), min(cell_len(self.line), options.max_width))
+
+
 def _legend(record: Record, highlights: Highlights, rows: Rows, mover: Colour | None, ascii: bool,
-            names: PointNames) -> Text:
-    """The notation, the owned edges, and each mark in use drawn as on the board (`(●) last move`)."""
-    parts: list[str] = [names.words]
+            names: PointNames) -> RenderableType:
+    """The notation (broken between its clauses where the width it is given is too narrow), the owned edges, and
+    each mark in use drawn as on the board (`(●) last move`)."""
+    parts: list[str] = []
     g = glyphs_for(ascii)
     stars = star_points(record.game, record.size)
     if SPECS[record.game].connection:
@@ -277,7 +309,8 @@ def _legend(record: Record, highlights: Highlights, rows: Rows, mover: Colour | 
     if highlights.swept is not None:
         used.append(f"swept {names.line(*highlights.swept)}")
     parts.extend(used)
-    return Text("\n".join(parts), style=_LABEL)
+    notation = Clauses(names.words, _LABEL)
+    return Group(notation, Text("\n".join(parts), style=_LABEL)) if parts else notation
 
 
 def board_renderable(record: Record, step: Step | None, rows: Rows, *, ascii: bool = False,

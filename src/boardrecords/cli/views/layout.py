@@ -1,8 +1,9 @@
 """Fitting tables into the terminal: the one table layout every listing uses.
 
 A table is laid out for a width measured as the terminal shows text (a CJK character takes two cells): columns
-are left out by a stated priority until the rest fit, free text is shortened with an ellipsis after a whole word,
-and no cell is ever wrapped or cut inside a word otherwise.
+are left out by a stated priority until the rest fit, free text is shortened with an ellipsis after a whole word
+(render/shorten.py: a bracketed part is one word, different values stay different), a result's first token is
+never cut, and no cell is ever wrapped or cut inside a word otherwise.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from dataclasses import dataclass
 
 from rich import box
 from rich.cells import cell_len
-from rich.console import JustifyMethod
+from rich.console import Console, JustifyMethod
 from rich.table import Table
 from rich.text import Text
+
+from ...render.shorten import ELLIPSIS, cut_at, distinct, first_word
 
 # Piped output (not a terminal) is laid out this wide unless COLUMNS says otherwise.
 PIPE_WIDTH = 100
@@ -29,9 +32,21 @@ def output_width(is_terminal: bool, terminal_width: int) -> int:
     return int(columns) if columns.isdigit() and int(columns) > 0 else PIPE_WIDTH
 
 
+def shown_in(encoding: str, text: str) -> str:
+    """`text` with every character `encoding` cannot write as a visible escape (`\\u2026`), as control characters
+    are: any output encoding works (PYTHONIOENCODING=ascii too)."""
+    if text.isascii() or encoding.lower().replace("-", "").startswith(("utf", "cp65001")):
+        return text
+    try:
+        text.encode(encoding)
+        return text
+    except (UnicodeEncodeError, LookupError):
+        return text.encode(encoding, "backslashreplace").decode(encoding, "replace")
+
+
+
 # -- the one table layout ---------------------------------------------------------------------------------------
 
-ELLIPSIS = "…"
 GAP = 2  # the columns' separation: one space of padding and the (blank) rule between them
 
 
@@ -52,6 +67,7 @@ class Column:
     least: int = 10
     want: int = 0  # free text never left out: other columns are left out to give it this width (or what it needs)
     path: bool = False  # a file's path: shortened from the left, at a `/`, so that its file name stays
+    tokens: bool = False  # free text whose first word is a token never cut (a result, `B+101.5`): at least that wide
 
 
 @dataclass(frozen=True)
@@ -63,22 +79,17 @@ class Fit:
     left_out: list[str]
 
 
-def shorten(text: Text, width: int) -> Text:
-    """`text` in at most `width` terminal cells: whole, or up to its last whole word that fits, then `…` (a first
-    word longer than the width is cut after its last character that fits)."""
+def shorten(text: Text, width: int, shown: str | None = None) -> Text:
+    """`text` in at most `width` terminal cells: whole, or up to its last whole word that fits, then `…`
+    (render/shorten.py: a bracketed part is one word; a first word longer than the width is cut after its last
+    character that fits). `shown`: the shortened text to show instead (`distinct`'s), in the cell's style."""
     if text.cell_len <= width:
         return text
-    room = max(width - 1, 0)
-    plain = text.plain
-    end = 0
-    for i, ch in enumerate(plain):
-        if ch == " " and cell_len(plain[:i].rstrip()) <= room:
-            end = len(plain[:i].rstrip())
-    if end == 0:  # one word wider than the column: cut it where it stops fitting
-        while end < len(plain) and cell_len(plain[:end + 1]) <= room:
-            end += 1
+    end, after = cut_at(text.plain, width, cell_len)
+    if shown is not None and shown != text.plain[:end] + ELLIPSIS + after:
+        return Text(shown, style=text.style)
     cut = text[:end]
-    cut.append(ELLIPSIS)
+    cut.append(ELLIPSIS + after)
     return cut
 
 
@@ -108,9 +119,15 @@ def fit(columns: Sequence[Column], rows: Sequence[Sequence[Text | str]], width: 
     natural = [max([cell_len(col.header)] + [r[i].cell_len for r in cells]) for i, col in enumerate(columns)]
     header_len = [cell_len(col.header) for col in columns]
 
+    def token(cell: Text) -> int:
+        word = first_word(cell.plain)
+        return cell.cell_len if word == cell.plain else cell_len(word) + cell_len(ELLIPSIS)
+
+    tokens = {i: max([token(r[i]) for r in cells], default=0) for i, col in enumerate(columns) if col.tokens}
+
     def least(i: int) -> int:
         col = columns[i]
-        return min(natural[i], max(header_len[i], col.least)) if col.shorten else natural[i]
+        return min(natural[i], max(header_len[i], col.least, tokens.get(i, 0))) if col.shorten else natural[i]
 
     def wanted(i: int) -> int:
         return max(least(i), min(natural[i], columns[i].want))
@@ -151,8 +168,14 @@ def fitted_rows(columns: Sequence[Column], layout: Fit, rows: Sequence[Sequence[
     for i in layout.keep:
         table.add_column(columns[i].header, justify=columns[i].justify, no_wrap=True, width=layout.widths[i],
                          overflow="ellipsis")
-    for r in _cells(rows):
-        table.add_row(*((shorten_path if columns[i].path else shorten)(r[i], layout.widths[i]) for i in layout.keep))
+    cells = _cells(rows)
+    # Different values of a column never look the same once shortened (render/shorten.py: distinct).
+    shown = {i: distinct((r[i].plain for r in cells), layout.widths[i], cell_len) for i in layout.keep
+             if columns[i].shorten and not columns[i].path}
+    for r in cells:
+        table.add_row(*(shorten_path(r[i], layout.widths[i]) if columns[i].path else
+                        shorten(r[i], layout.widths[i], shown[i][r[i].plain]) if i in shown else r[i]
+                        for i in layout.keep))
     return table
 
 
@@ -162,3 +185,53 @@ def fitted_table(columns: Sequence[Column], rows: Sequence[Sequence[Text | str]]
     out."""
     layout = fit(columns, rows, width)
     return fitted_rows(columns, layout, rows, title=title), layout.left_out
+
+
+def write_fitted(console: Console, columns: Sequence[Column], layout: Fit, rows: Sequence[Sequence[Text]], *,
+                 show_header: bool = True) -> None:
+    """`rows` laid out as `layout` says, as `fitted_rows` shows them (the same columns, widths, header and rule),
+    written as plain lines: a listing of thousands of rows costs what printing its lines costs, where rich lays a
+    table out cell by cell. A styled cell (a verdict in its colour) is rendered by the console once per distinct
+    cell and width; every cell's record text must be escaped already (safe_text.plain), as in every listing."""
+    keep = layout.keep
+    widths = [layout.widths[i] for i in keep]
+    justify = [columns[i].justify for i in keep]
+    cut = [shorten_path if columns[i].path else shorten for i in keep]
+    styled: dict[tuple[object, ...], str] = {}
+
+    def cell(text: Text, width: int, how: JustifyMethod) -> str:
+        plain = text.plain
+        pad = width - cell_len(plain)
+        if not text.style and not text.spans:
+            return _padded(plain, pad, how)
+        key = (plain, text.style, tuple(text.spans), width, how)
+        out = styled.get(key)
+        if out is None:
+            with console.capture() as captured:
+                console.print(text, end="", soft_wrap=True)
+            out = styled[key] = _padded(captured.get(), pad, how)
+        return out
+
+    lines: list[str] = []
+    if show_header:
+        lines.append("  ".join(cell(Text(columns[i].header, style="bold"), w, how)
+                               for i, w, how in zip(keep, widths, justify, strict=True)).rstrip())
+        rule = "─" if console.encoding.lower().replace("-", "").startswith("utf") else "-"
+        lines.append(rule * (sum(widths) + GAP * (len(widths) - 1)))
+    for row in rows:
+        lines.append("  ".join(cell(short(row[i], w), w, how)
+                               for i, w, how, short in zip(keep, widths, justify, cut, strict=True)).rstrip())
+    if lines:
+        console.file.write(shown_in(console.encoding, "\n".join(lines) + "\n"))
+        console.file.flush()
+
+
+def _padded(text: str, pad: int, how: JustifyMethod) -> str:
+    """`text` with `pad` spaces added as `how` justifies it (its measured width is the column's less `pad`)."""
+    if pad <= 0:
+        return text
+    if how == "right":
+        return " " * pad + text
+    if how == "center":
+        return " " * (pad // 2) + text + " " * (pad - pad // 2)
+    return text + " " * pad

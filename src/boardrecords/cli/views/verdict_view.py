@@ -22,7 +22,7 @@ from ...render.safe_text import plain as shown
 from ...verifier.files import FileOutcome
 from ...verifier.judging.status import ResultStatus, VerdictClass
 from ...verifier.judging.verdict import Verdict
-from .layout import Column, fit, fitted_rows
+from .layout import Column, fit, write_fitted
 from .words import formats_line, status_word, totals_line, verdict_word
 
 if TYPE_CHECKING:
@@ -117,8 +117,6 @@ def _excerpt(analysis: Analysis | None) -> object | None:
                  expand=False)
 
 
-CHUNK = 1000
-
 
 def render_summary(console: Console, outcomes: list[FileOutcome]) -> None:
     """One line per record, then the first problem of each record that does not pass, then totals."""
@@ -161,11 +159,9 @@ def render_summary(console: Console, outcomes: list[FileOutcome]) -> None:
                Column("moves", justify="right", drop=4), Column("verdict"), Column("result", drop=2),
                Column("problem", drop=1, shorten=True, least=13)]
     layout = fit(columns, rows, console.width)
-    # rich lays a table out whole: many rows are printed as tables of CHUNK rows with the same column widths.
-    for start in range(0, max(1, len(rows)), CHUNK):
-        head = start == 0
-        console.print(fitted_rows(columns, layout, rows[start:start + CHUNK], show_header=head,
-                                  title=Text(f"Verification of {shown(base or '.')}") if head else None))
+    # The rows as plain lines (thousands of records cost what printing lines costs), laid out as the other tables.
+    console.print(Text(f"Verification of {shown(base or '.')}", style="table.title"))
+    write_fitted(console, columns, layout, rows)
     for note in notes:
         console.print(note)
     if len(formats) > 1:  # files of a folder: how many of each format were read (one file's format says nothing)

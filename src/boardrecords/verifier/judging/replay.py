@@ -104,10 +104,13 @@ class Replay:
     """A replay in progress: iterate it for the Steps; afterwards it tells how the line ended."""
 
     def __init__(self, record: Record, *, line: list[Node] | None = None, snapshots: bool = False,
-                 notation: Notation = Notation.CUSTOMARY) -> None:
+                 notation: Notation = Notation.CUSTOMARY, quiet: bool = False) -> None:
         self.record = record
         self.nodes = record.main_line() if line is None else line
         self.snapshots = snapshots
+        # Only the steps that say something beyond the move: a warning of the engine, or a refusal (the verdict's
+        # own replay, which needs nothing else; a Step for each of a game's hundreds of moves is most of its cost).
+        self.quiet = quiet
         self.engine = new_engine(record, notation=notation)
         self.resigned: Colour | None = None  # the colour that resigned, when the line ends by resignation
         self.resign_step: int | None = None
@@ -132,10 +135,29 @@ class Replay:
         names = (self.record.black, self.record.white)
         # Boards and who moves next are for the views; verification alone needs neither.
         snapshots = self.snapshots
+        quiet = self.quiet and not snapshots
+        warnings = engine.warnings
+        warned = 0  # the engine's warnings the steps yielded have seen (those of its setup come with the first)
         play = engine.play
         number = 0
         seen_move = False
-        for node in self.nodes:
+        nodes = self.nodes
+        # The quiet replay hands runs of plain plays to an engine that plays them compiled (Go: go_ing.py).
+        runs = engine.play_run if quiet and engine.compiled_runs else None
+        at, count = 0, len(nodes)
+        while at < count:
+            # (a warning waiting for the next step, a PL that ING-8 ignores, goes out with that step: in Python)
+            if runs is not None and self.resigned is None and len(warnings) == warned:
+                at, played, last = runs(nodes, at)
+                if played:
+                    number += played
+                    seen_move = True
+                    self.steps_played = number
+                    self.last_node = nodes[last]
+                if at >= count:
+                    break
+            node = nodes[at]
+            at += 1
             move = node.move
             bare = node.bare_move
             if not bare:
@@ -171,7 +193,8 @@ class Replay:
                 yield Step(number, move, node, move.colour, mover, change, engine.rows(),
                            None if over else engine.to_move,
                            None if over or engine.end else names[engine.player_to_move])
-            else:
+            elif not quiet or len(warnings) != warned:
+                warned = len(warnings)
                 yield Step(number, move, node, move.colour, None, change)
 
     def _mover(self, move: Move) -> str | None:

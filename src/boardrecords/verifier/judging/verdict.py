@@ -166,7 +166,7 @@ def verify(record: Record, *, variations: bool = False, notation: Notation = Not
         _apply_judgement(verdict, Judgement.not_replayed(record), None)
         return verdict
 
-    run = Replay(record, notation=notation)
+    run = Replay(record, notation=notation, quiet=watch is None)
     verdict.moves_total = sum(1 for n in run.nodes if n.move is not None)
     engine = run.engine
     seen_warnings = 0
@@ -246,7 +246,7 @@ def _check_variations(record: Record, verdict: Verdict, notation: Notation) -> N
     for index, line in enumerate(record.lines()):
         if index == 0 or line == main:
             continue
-        run = Replay(record, line=line, notation=notation)
+        run = Replay(record, line=line, notation=notation, quiet=True)
         for step in run:
             if step.illegal is None or id(step.node) in reported:
                 continue

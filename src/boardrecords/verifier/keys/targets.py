@@ -54,6 +54,9 @@ class Target:
     rows: Rows
     to_move: Colour | None
     ply: int
+    # The empty points the side to move may play on (GEN rules of the game's engine: a suicide or a ko point is
+    # not one); None where it is not known (a position of stones, or a record's position before its end).
+    playable: frozenset[Point] | None = None
 
     def shown(self, stored: str) -> str:
         """A stored next move in the asker's orientation and notation (`B Q16`, `W swap`, `B e5-c3`)."""
@@ -142,7 +145,10 @@ def target_of_record(record: Record, ply: int | None) -> Target:
     last = watcher.finish()[-1]
     if ply is not None and last.ply != ply:
         raise PositionError(f"the record has no position after move {ply} (its line stops at move {last.ply})")
-    return Target(record.game, record.size, last.key, last.frames, rows, to_move, last.ply)
+    # At the end of the line the engine is at the position (before it, the replay has made one move more).
+    playable = frozenset(m.point for m in engine.legal_moves() if m.kind is MoveKind.PLACE and m.point is not None) \
+        if ply is None else None
+    return Target(record.game, record.size, last.key, last.frames, rows, to_move, last.ply, playable)
 
 
 def target_of_moves(moves: str, game: Game, size: int) -> Target:

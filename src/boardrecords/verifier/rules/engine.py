@@ -10,11 +10,12 @@ Points are (column, row) tuples at this interface; an engine may store its board
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from ...records.games import Game
-from ...records.model import Colour, Move, ResultMethod, Setup, format_margin
+from ...records.model import Colour, Move, Node, ResultMethod, Setup, format_margin
 from ...records.notation import Notation, PointNames
 from ...records.points import Point
 
@@ -208,6 +209,16 @@ class Engine(ABC):
     @abstractmethod
     def legal_moves(self) -> list[Move]:
         """Every legal move of the side to move (never `resign`); empty once the game has ended."""
+
+    @property
+    def compiled_runs(self) -> bool:
+        """Whether `play_run` plays anything: an engine with a compiled path for plain plays (Go)."""
+        return False
+
+    def play_run(self, nodes: Sequence[Node], start: int) -> tuple[int, int, int]:
+        """Play the plain moves of `nodes` from `start` at once, as `play` would one by one, and stop before any
+        other: (the first node not played, the moves played, the last node played or -1). Here: none."""
+        return start, 0, -1
 
     def outcome(self) -> Outcome:
         """The result the position shows: the end if the game has ended, else UNFINISHED."""

@@ -9,11 +9,13 @@ strings next to it. Positional superko (ING-4) is checked with 64-bit Zobrist ha
 from __future__ import annotations
 
 import random
-from collections.abc import Set
+from array import array
+from collections.abc import Sequence, Set
+from types import ModuleType
 from typing import ClassVar
 
 from ...records.games import Game, MoveKind
-from ...records.model import Colour, Move, Setup
+from ...records.model import Colour, Move, Node, Setup
 from ...records.notation import Notation
 from ...records.points import Point
 from .engine import (
@@ -32,6 +34,22 @@ from .engine import (
 )
 from .grid import grid
 
+
+def compiled_module() -> ModuleType | None:
+    """The compiled plain plays (_go.c, built at install when a C compiler is there), unless it was not built."""
+    try:
+        from . import _go
+    except ImportError:
+        return None
+    return _go
+
+
+# The compiled runs of plain plays (`GoEngine.play_run`); None: every move is played in Python (the reference).
+COMPILED: ModuleType | None = compiled_module()
+# What ends a compiled run besides a move that is not a placement: setup (ING-8) and the end-of-game marks (ING-7),
+# which the replay driver looks at.
+_RUN_ENDS = ("AB", "AW", "AE", "PL", "TB", "TW")
+
 _PLACE = MoveKind.PLACE
 _PASS = MoveKind.PASS
 _B = Colour.BLACK
@@ -47,7 +65,7 @@ END_RESUMED = "two passes after resumed play (ING-5)"
 class _Tables:
     """What depends on the board size only: neighbours, point tuples and Zobrist keys, built once per size."""
 
-    __slots__ = ("neighbours", "points", "zobrist")
+    __slots__ = ("keys", "neighbours", "points", "zobrist")
 
     def __init__(self, size: int) -> None:
         n = size * size
@@ -59,6 +77,7 @@ class _Tables:
         keys_b = [rng.getrandbits(64) for _ in range(n)]
         keys_w = [rng.getrandbits(64) for _ in range(n)]
         self.zobrist: tuple[list[int], list[int], list[int]] = ([], keys_b, keys_w)  # indexed by cell code
+        self.keys = (array("Q", keys_b).tobytes(), array("Q", keys_w).tobytes())  # the same, for the compiled runs
 
 
 _TABLES: dict[int, _Tables] = {}
@@ -99,6 +118,7 @@ class GoEngine(Engine):
         self._nb = t.neighbours
         self._pts = t.points
         self._zob = t.zobrist
+        self._keys = t.keys
         n = size * size
         self._cells: list[int] = [EMPTY] * n
         # The last rows() made and the cells of each row then: a row no move has changed since is given again.
@@ -109,6 +129,7 @@ class GoEngine(Engine):
         self._final = False  # the game has ended for good (ING-5)
         self.stopped = False  # True while `end` is the provisional end of a first stop without marks
         self._dead = False  # strings without liberties stand on the board (only possible from a setup)
+        self._stale = False  # `_strs` is behind `_cells` after a compiled run: rebuilt when next needed
         # Opposing stones each colour has taken off (indexed by cell code): captures, a suicide's stones for the
         # opponent, and the agreed removals (ING-7); a territory count adds them as prisoners.
         self._taken = [0, 0, 0]
@@ -187,6 +208,8 @@ class GoEngine(Engine):
         if cells[i]:
             # ING-3: a play puts a stone on an empty point.
             raise IllegalMove("occupied", "ING-3", f"{self.names(point)} is occupied", point)  # type: ignore[arg-type]
+        if self._stale:
+            self._rebuild_strings()
         if self._dead:
             return self._play_slow(i, point)  # type: ignore[arg-type]
         c = BLACK if colour is _B else WHITE
@@ -293,6 +316,36 @@ class GoEngine(Engine):
         pts = self._pts
         return Change((point,), tuple([pts[k] for k in gone]))  # type: ignore[arg-type]
 
+    @property
+    def compiled_runs(self) -> bool:
+        return COMPILED is not None
+
+    def play_run(self, nodes: Sequence[Node], start: int) -> tuple[int, int, int]:
+        """Play the plain placements of `nodes` from `start` in the compiled helper, as `play` would one by one:
+        nodes that hold a placement of the colour to move and nothing the replay driver reads (setup, marks), and
+        empty nodes. Stops before any other node and before a move the rules refuse (`play` then says why).
+        Returns (the index of the first node not played, the moves played, the index of the last node played or
+        -1). Changes are not reported: for the verdict's replay, which needs none."""
+        module = COMPILED
+        if module is None or self._final or self._dead:
+            return start, 0, -1
+        cells = bytearray(self._cells)
+        end, played, last, h, black_next, by_black, by_white = module.play_run(
+            nodes, start, self.size, cells, self._keys[0], self._keys[1], self._hash, self._history, _B, _W,
+            self._to_move is _B, _PLACE, _RUN_ENDS)
+        if played:
+            self._cells = list(cells)
+            self._taken[BLACK] += by_black
+            self._taken[WHITE] += by_white
+            self._stale = True
+            self._hash = h
+            self.turn += played
+            self._to_move = _B if black_next else _W
+            self._passes = 0
+            if self.stopped:
+                self._resume()
+        return end, played, last
+
     def _not_a_play(self, move: Move, marks: Marks | None) -> Change:
         if move.kind is not _PASS:
             # ING-10: standard SGF Go knows only plays and passes (resign is the driver's).
@@ -380,6 +433,8 @@ class GoEngine(Engine):
     # -- end of the game -----------------------------------------------------------------------------------
     def _agreed_removals(self, marks: Marks) -> frozenset[int]:
         """The stones the marks remove (ING-7): white stones on TB points, black stones on TW points."""
+        if self._stale:
+            self._rebuild_strings()
         s = self.size
         cells = self._cells
         marked: set[int] = set()
@@ -518,6 +573,8 @@ class GoEngine(Engine):
     def legal_moves(self) -> list[Move]:
         if self._final:
             return []
+        if self._stale:
+            self._rebuild_strings()
         colour = self._to_move
         c = BLACK if colour is _B else WHITE
         out = [Move(colour, _PASS)]
@@ -574,6 +631,7 @@ class GoEngine(Engine):
             if not string[1]:
                 dead = True
         self._strs = strs
+        self._stale = False
         # ING-8: setup removes nothing, so a set-up string may stand without liberties until the next play.
         self._dead = dead
 

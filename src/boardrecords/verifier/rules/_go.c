@@ -1,0 +1,231 @@
+/* The plain plays of Go under the Simplified Ing Rules (verifier/rules/go_ing.py), compiled: a run of a line's
+ * nodes that hold a placement and nothing the replay must look at (no setup, no TB/TW marks) is played here in one
+ * call, with the same rules: a stone on an empty point (ING-3), opposing strings without liberties removed, then the
+ * mover's own (suicide is carried out, ING-3), and no position repeated (ING-4: the hashes of every earlier position,
+ * the engine's own set, with its Zobrist keys). The run stops before anything else: a pass, a node with more to it,
+ * a move of the wrong colour, an occupied point or a repetition; the engine then plays that node itself and says
+ * why a move is refused. The plain-Python engine is the reference; the tests compare both.
+ *
+ * play_run(nodes, start, size, cells, zobrist_black, zobrist_white, hash, history, black, white, black_to_move,
+ *          place, idents)
+ *   nodes: the line (list of Node), from index `start`; cells: bytearray of the board (0 empty, 1 Black, 2 White),
+ *   changed in place; zobrist_*: each point's key, size * size uint64 in native order; history: the set of the
+ *   hashes of earlier positions, added to; black, white: the Colour members; place: MoveKind.PLACE; idents: the
+ *   property identifiers that end a run (setup and marks).
+ *   Returns (next node index, plays made, index of the last node played or -1, hash, Black to move next, the
+ *   opposing stones Black took off, those White took off): a suicide's stones count for the opponent, as in the
+ *   engine's `_taken`.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    int size, n;
+    unsigned char *cells;
+    const uint64_t *zob[3];
+    unsigned *mark;
+    unsigned gen;
+    int *stack, *caught, *group;
+} Board;
+
+static int neighbours(const Board *b, int p, int out[4]) {
+    int s = b->size, col = p % s, row = p / s, k = 0;
+    if (col > 0) out[k++] = p - 1;
+    if (col < s - 1) out[k++] = p + 1;
+    if (row > 0) out[k++] = p - s;
+    if (row < s - 1) out[k++] = p + s;
+    return k;
+}
+
+/* The string of `start` (marked with the current generation) into out[]; returns its size, *libs whether it has a
+ * liberty. */
+static int flood(Board *b, int start, int *out, int *libs) {
+    unsigned char *cells = b->cells;
+    int colour = cells[start], top = 0, count = 0, nb[4];
+    *libs = 0;
+    b->mark[start] = b->gen;
+    b->stack[top++] = start;
+    while (top) {
+        int p = b->stack[--top];
+        out[count++] = p;
+        int k = neighbours(b, p, nb);
+        for (int m = 0; m < k; m++) {
+            int q = nb[m];
+            if (!cells[q]) *libs = 1;
+            else if (cells[q] == colour && b->mark[q] != b->gen) {
+                b->mark[q] = b->gen;
+                b->stack[top++] = q;
+            }
+        }
+    }
+    return count;
+}
+
+/* 1: played; 0: refused (occupied or a repeated position; the board is as it was); -1: a Python error. The stones
+ * taken off are added to taken[colour that took them]. */
+static int play(Board *b, int i, int c, uint64_t *hash, PyObject *history, Py_ssize_t taken[3]) {
+    unsigned char *cells = b->cells;
+    if (cells[i]) return 0;
+    int opp = 3 - c, nb[4], k = neighbours(b, i, nb), ncaught = 0, libs;
+    cells[i] = (unsigned char)c;
+    uint64_t h = *hash ^ b->zob[c][i];
+    b->gen++;
+    for (int m = 0; m < k; m++) {
+        int j = nb[m];
+        if (cells[j] == opp && b->mark[j] != b->gen) {
+            int got = flood(b, j, b->caught + ncaught, &libs);
+            if (!libs) ncaught += got;
+        }
+    }
+    for (int m = 0; m < ncaught; m++) h ^= b->zob[opp][b->caught[m]];
+    int suicide = 0;
+    if (!ncaught) {
+        b->gen++;
+        suicide = flood(b, i, b->group, &libs);
+        if (libs) suicide = 0;
+        for (int m = 0; m < suicide; m++) h ^= b->zob[c][b->group[m]];
+    }
+    PyObject *key = PyLong_FromUnsignedLongLong(h);
+    if (key == NULL) {
+        cells[i] = 0;
+        return -1;
+    }
+    int seen = PySet_Contains(history, key);
+    if (seen != 0 || PySet_Add(history, key) < 0) {
+        Py_DECREF(key);
+        cells[i] = 0;
+        return seen == 1 ? 0 : -1;
+    }
+    Py_DECREF(key);
+    for (int m = 0; m < ncaught; m++) cells[b->caught[m]] = 0;
+    for (int m = 0; m < suicide; m++) cells[b->group[m]] = 0;
+    taken[c] += ncaught;
+    taken[opp] += suicide;
+    *hash = h;
+    return 1;
+}
+
+/* Whether the node's move may be played here: a bare node, or one whose properties hold none of `idents`. */
+static int plain_node(PyObject *node, PyObject *props_name, PyObject *idents) {
+    PyObject *props = PyObject_GetAttr(node, props_name);
+    if (props == NULL) return -1;
+    int plain = 1;
+    if (props != Py_None) {
+        if (!PyDict_Check(props)) plain = 0;
+        else {
+            Py_ssize_t count = PyTuple_GET_SIZE(idents);
+            for (Py_ssize_t m = 0; m < count && plain; m++) {
+                int has = PyDict_Contains(props, PyTuple_GET_ITEM(idents, m));
+                if (has < 0) plain = -1;
+                else if (has) plain = 0;
+            }
+        }
+    }
+    Py_DECREF(props);
+    return plain;
+}
+
+static PyObject *play_run(PyObject *self, PyObject *args) {
+    PyObject *nodes, *history, *black, *white, *place, *idents;
+    Py_ssize_t start;
+    int size, black_next;
+    Py_buffer cells, zb, zw;
+    unsigned long long hash;
+    if (!PyArg_ParseTuple(args, "O!niw*y*y*KO!OOpOO!", &PyList_Type, &nodes, &start, &size, &cells, &zb, &zw, &hash,
+                          &PySet_Type, &history, &black, &white, &black_next, &place, &PyTuple_Type, &idents))
+        return NULL;
+    PyObject *result = NULL;
+    Board b = {0};
+    b.size = size;
+    b.n = size * size;
+    if (size < 1 || cells.len != b.n || zb.len != b.n * 8 || zw.len != b.n * 8) {
+        PyErr_SetString(PyExc_ValueError, "play_run: the board, the keys and the size do not agree");
+        goto done;
+    }
+    b.cells = cells.buf;
+    b.zob[1] = zb.buf;
+    b.zob[2] = zw.buf;
+    b.mark = calloc((size_t)b.n, sizeof(unsigned));
+    b.stack = malloc(sizeof(int) * (size_t)b.n * 3);
+    if (b.mark == NULL || b.stack == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    b.caught = b.stack + b.n;
+    b.group = b.stack + 2 * b.n;
+    PyObject *n_props = PyUnicode_InternFromString("_props"), *n_move = PyUnicode_InternFromString("move");
+    PyObject *n_kind = PyUnicode_InternFromString("kind"), *n_colour = PyUnicode_InternFromString("colour");
+    PyObject *n_point = PyUnicode_InternFromString("point");
+    Py_ssize_t at = start, count = PyList_GET_SIZE(nodes), last = -1, played = 0, taken[3] = {0, 0, 0};
+    int failed = 0;
+    uint64_t h = hash;
+    for (; at < count; at++) {
+        PyObject *node = PyList_GET_ITEM(nodes, at);
+        int plain = plain_node(node, n_props, idents);
+        if (plain < 0) { failed = 1; break; }
+        if (!plain) break;
+        PyObject *move = PyObject_GetAttr(node, n_move);
+        if (move == NULL) { failed = 1; break; }
+        if (move == Py_None) {  /* a node with nothing in it: nothing to replay */
+            Py_DECREF(move);
+            continue;
+        }
+        PyObject *kind = PyObject_GetAttr(move, n_kind), *colour = PyObject_GetAttr(move, n_colour);
+        PyObject *point = PyObject_GetAttr(move, n_point);
+        Py_DECREF(move);
+        int go = 0, index = -1;
+        if (kind == NULL || colour == NULL || point == NULL) failed = 1;
+        else if (kind == place && colour == (black_next ? black : white) && PyTuple_Check(point)
+                 && PyTuple_GET_SIZE(point) == 2) {
+            long col = PyLong_AsLong(PyTuple_GET_ITEM(point, 0)), row = PyLong_AsLong(PyTuple_GET_ITEM(point, 1));
+            if (PyErr_Occurred()) failed = 1;
+            else if (col >= 0 && col < size && row >= 0 && row < size) {
+                index = (int)(row * size + col);
+                go = 1;
+            }
+        }
+        Py_XDECREF(kind);
+        Py_XDECREF(colour);
+        Py_XDECREF(point);
+        if (failed || !go) break;
+        int r = play(&b, index, black_next ? 1 : 2, &h, history, taken);
+        if (r < 0) { failed = 1; break; }
+        if (r == 0) break;
+        played++;
+        last = at;
+        black_next = !black_next;
+    }
+    Py_DECREF(n_props);
+    Py_DECREF(n_move);
+    Py_DECREF(n_kind);
+    Py_DECREF(n_colour);
+    Py_DECREF(n_point);
+    if (!failed)
+        result = Py_BuildValue("nnnKOnn", at, played, last, (unsigned long long)h, black_next ? Py_True : Py_False,
+                               taken[1], taken[2]);
+done:
+    free(b.mark);
+    free(b.stack);
+    PyBuffer_Release(&cells);
+    PyBuffer_Release(&zb);
+    PyBuffer_Release(&zw);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"play_run", play_run, METH_VARARGS, "Play the plain placements of a line from `start` (see the module)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_go",
+    .m_doc = "The plain plays of Go, compiled (verifier/rules/go_ing.py is the plain path).",
+    .m_size = -1,
+    .m_methods = methods,
+};
+
+PyMODINIT_FUNC PyInit__go(void) { return PyModule_Create(&module); }
