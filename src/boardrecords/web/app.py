@@ -188,9 +188,11 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
     from ..archive.core.budget import Busy
 
     @app.exception_handler(Busy)
-    async def busy(request: Request, exc: Busy) -> JSONResponse:
-        # Too many heavy questions at once (archive/core/budget.py): when to ask again.
-        return JSONResponse({"error": str(exc)}, status_code=503, headers={"Retry-After": str(exc.retry_after)})
+    async def busy(request: Request, exc: Busy) -> Response:
+        # Too many heavy questions at once (archive/core/budget.py): answered as its family is, with when to ask again.
+        answer = _answer(request, 503, str(exc))
+        answer.headers["Retry-After"] = str(exc.retry_after)
+        return answer
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
