@@ -6,6 +6,7 @@ bounded in bytes; on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import random
+import json
 import re
 import string
 from pathlib import Path
@@ -111,7 +112,13 @@ def test_each_header_value_is_bounded_with_the_whole_one_click_away(client: Test
 
 def test_a_long_name_is_shortened_in_the_lines_about_the_moves(client: TestClient) -> None:
     rid = record_of(client, game="go", size="19")
-    labels = re.findall(r'<li><a href="#move=\d+">(.*?)</a></li>', client.get(f"/games/{rid}").text)
+    page = client.get(f"/games/{rid}").text
+    # The move list names no player (number, stone, point); the replay's line about each move names its player,
+    # shortened.
+    items = re.findall(r'<li class="(?:black|white)[^"]*" data-move="\d+"><a [^>]*>(.*?)</a>', page)
+    assert len(items) == 20 and all(len(re.sub(r"<[^>]*>", "", item)) < 12 for item in items)
+    data = json.loads(re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', page, re.S)[1])
+    labels = [p["label"] for p in data["positions"][1:]]
     assert len(labels) == 20 and all(len(label) < NAME_SHOWN + 40 for label in labels)
 
 
