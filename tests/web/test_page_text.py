@@ -5,8 +5,8 @@ bounded in bytes; on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-import random
 import json
+import random
 import re
 import string
 from pathlib import Path
