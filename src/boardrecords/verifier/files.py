@@ -53,6 +53,11 @@ class RecordVerdict:
         return {"file": self.file, "index": self.index, **self.verdict.to_json()}
 
 
+# Modules a verdict loads on demand (the engines, the charset detector of FMT-11): a worker pool loads them once,
+# before its workers are made.
+LOADED_ON_DEMAND = ("chardet", *(f"{__package__}.rules.{name}" for name in
+                                 ("go_ing", "conversion_go", "cation", "quentin", "squer")))
+
 FileOutcome = RecordVerdict | FileFailure  # one record's verdict, or a file that could not be opened or read
 
 
@@ -77,8 +82,10 @@ def verify_files(paths: str | Path | Iterable[str | Path], *, workers: int | Non
         paths = [paths]
     options = Options(strict, variations, notation, require_complete, settings)
     found = [(str(path), exists, options) for path, exists in record_files(paths)]
+    # Verifying holds no connection nor lock a fork must not copy: the workers may be forked from this process.
     yield from in_order(verify_paths, found, workers=default_workers() if workers is None else workers,
-                        preload=__name__, sizes=[file_size(path) for path, _, _ in found])
+                        preload=__name__, sizes=[file_size(path) for path, _, _ in found], also=LOADED_ON_DEMAND,
+                        fork_ok=True)
 
 
 def verify_paths(paths: Sequence[tuple[str, bool, Options]]) -> list[FileOutcome]:
