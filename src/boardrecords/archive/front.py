@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from ..verifier.keys.patterns import Pattern
     from ..verifier.keys.targets import Target
     from .answers import (
+        Accounts,
         Duplicates,
         Events,
         EventTable,
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
         Stats,
         StoredRecord,
     )
-    from .core.models import AliasRow, GameRow, GameVersionRow
+    from .core.models import AccountRow, AliasRow, GameRow, GameVersionRow
     from .store.importer import FileResult, ImportProgress, ImportSummary
     from .store.reindex import ReindexSummary
 
@@ -534,3 +535,51 @@ class Archive:
         from .store.reindex import reindex
 
         return reindex(self._writable("reindex"), batch=batch, on_batch=progress, patterns=self.settings.patterns)
+
+    # -- accounts (archive/store/accounts.py; a served archive's sign-in, docs/serve.md) -------------------------
+    # A password given to these is hashed and dropped: never stored, logged or named in an error.
+
+    def users(self) -> Accounts:
+        """Every account, by name, with its role (a read: a read-only archive answers it too)."""
+        from .answers import Accounts
+        from .store.accounts import accounts
+
+        return Accounts(accounts(self.engine))
+
+    def user(self, name: str) -> AccountRow:
+        """The account `name` (NotFound when there is none)."""
+        from .store.accounts import account
+
+        return account(self.engine, name)
+
+    def add_user(self, name: str, password: str, *, role: str = "viewer") -> AccountRow:
+        """A new account of `role` (`viewer`, `editor`, `admin`) with the password's argon2id hash; AccountError
+        (an InputError) for a name taken, or a name, role or password that cannot be one."""
+        from .store.accounts import add_account
+
+        return add_account(self._writable("add an account"), name, role, password)
+
+    def remove_user(self, name: str) -> None:
+        """Remove the account `name` (NotFound when there is none)."""
+        from .store.accounts import remove_account
+
+        remove_account(self._writable("remove an account"), name)
+
+    def set_password(self, name: str, password: str) -> None:
+        """Give the account `name` a new password: what was signed in with the old one no longer holds."""
+        from .store.accounts import set_password
+
+        set_password(self._writable("change a password"), name, password)
+
+    def set_role(self, name: str, role: str) -> None:
+        """Give the account `name` another role."""
+        from .store.accounts import set_role
+
+        set_role(self._writable("change a role"), name, role)
+
+    def check_login(self, name: str, password: str) -> AccountRow | None:
+        """The account when `password` is its password, else None, whatever was wrong (an unknown name answers as
+        slowly as a wrong password). On a writable archive a hash of older parameters is made anew."""
+        from .store.accounts import check_login
+
+        return check_login(self.engine, name, password, rehash=self.writable)

@@ -267,3 +267,18 @@ class ArchiveStateRow(SQLModel, table=True):
 
     id: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
     version: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
+
+
+class AccountRow(SQLModel, table=True):
+    """A person who may sign in to a served archive (archive/store/accounts.py, docs/serve.md): a name, a role
+    (`viewer`, `editor`, `admin`) and the argon2id hash of the password, never the password itself."""
+
+    __tablename__ = "account"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(sa_column=Column(String(64), nullable=False, unique=True))
+    role: str = Field(sa_column=Column(String(16), nullable=False))
+    password_hash: str = Field(sa_column=Column(String(256), nullable=False))
+    created_at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC))
+    # Moved by every change of the password: a session or a token made before it no longer holds.
+    password_changed_at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC))
