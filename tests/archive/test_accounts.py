@@ -4,6 +4,7 @@ archive made before it when a writer opens it."""
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from sqlalchemy import create_engine, text
 
 from boardrecords.archive.core.db import resolve_url
 from boardrecords.archive.front import Archive
-from boardrecords.archive.store.accounts import AccountError, has_role
+from boardrecords.archive.store.accounts import AccountError, has_role, key_hash
 from boardrecords.common.errors import ArchiveError, NotFound
 
 PASSWORD = "correct horse battery"
@@ -138,3 +139,74 @@ def test_only_the_password_itself_signs_in(tmp_path: Path, password: str, other:
         if other != password:
             assert archive.check_login("ann", other) is None
         assert password not in archive.user("ann").password_hash
+
+
+def _stored_keys(db: str) -> str:
+    engine = create_engine(resolve_url(db))
+    try:
+        with engine.connect() as conn:
+            return repr(conn.execute(text("SELECT * FROM account_key")).fetchall())
+    finally:
+        engine.dispose()
+
+
+def test_a_session_stands_for_its_account_until_it_ends(db_url):
+    with Archive(db_url, create=True) as archive:
+        archive.add_user("ann", PASSWORD, role="editor")
+        assert archive.login("ann", "wrong password") is None and archive.login("zed", PASSWORD) is None
+        found, key, csrf = archive.login("ann", PASSWORD)
+        signed = archive.signed_in(key)
+        assert found.name == signed.account.name == "ann" and signed.csrf_hash == key_hash(csrf)
+        assert archive.signed_in(key, token=True) is None  # a session key is no API token
+        assert archive.signed_in(csrf) is None and archive.signed_in("") is None
+        stored = _stored_keys(db_url)
+        assert key not in stored and csrf not in stored
+        archive.logout(key)
+        assert archive.signed_in(key) is None
+
+
+def test_a_password_change_ends_the_sessions(db_url):
+    with Archive(db_url, create=True) as archive:
+        archive.add_user("ann", PASSWORD)
+        _, key, _ = archive.login("ann", PASSWORD)
+        token = archive.new_token("ann")
+        archive.set_password("ann", "a new password")
+        assert archive.signed_in(key) is None
+        assert archive.signed_in(token, token=True) is None  # made before the change: it ends too
+
+
+def test_an_expired_session_is_none(db_url):
+    with Archive(db_url, create=True) as archive:
+        archive.add_user("ann", PASSWORD)
+        _, key, _ = archive.login("ann", PASSWORD)
+        with archive.engine.begin() as conn:
+            conn.execute(text("UPDATE account_key SET expires_at = :t"),
+                         {"t": dt.datetime.now(dt.UTC).replace(tzinfo=None) - dt.timedelta(seconds=1)})
+        assert archive.signed_in(key) is None
+
+
+def test_an_api_token_replaces_the_last_and_goes_with_its_account(db_url):
+    with Archive(db_url, create=True) as archive:
+        archive.add_user("ann", PASSWORD, role="editor")
+        first = archive.new_token("ann")
+        second = archive.new_token("ann")
+        assert archive.signed_in(first, token=True) is None
+        signed = archive.signed_in(second, token=True)
+        assert signed.account.role == "editor" and signed.csrf_hash is None
+        assert second not in _stored_keys(db_url)
+        archive.remove_user("ann")
+        assert archive.signed_in(second, token=True) is None
+        with pytest.raises(NotFound):
+            archive.new_token("ann")
+
+
+def test_the_visibility_is_kept_in_the_archive(db_url):
+    with Archive(db_url, create=True) as archive:
+        assert archive.visibility() == "public"
+        archive.set_visibility("private")
+    with Archive(db_url) as archive:
+        assert archive.visibility() == "private"
+        with pytest.raises(ArchiveError):
+            archive.set_visibility("public")
+    with Archive(db_url, write=True) as archive, pytest.raises(AccountError, match="no visibility"):
+        archive.set_visibility("secret")

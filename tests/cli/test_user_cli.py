@@ -96,3 +96,25 @@ def test_at_a_terminal_the_password_is_asked_twice_without_echo(monkeypatch):
     answers = iter(["first password", "another one"])
     with pytest.raises(CommandError, match="differ"):
         user_cmd.read_password(confirm=True)
+
+
+def test_an_api_token_is_printed_once_and_stands_for_the_account(tmp_path):
+    db = str(tmp_path / "a.db")
+    user("add", "ann", "--role", "editor", "--db", db, password=PASSWORD)
+    token = user("token", "ann", "--db", db).stdout.strip()
+    made = json.loads(user("token", "ann", "--json", "--db", db).stdout)
+    assert made["name"] == "ann" and made["token"] != token and len(token) >= 40
+    with Archive(db) as archive:
+        assert archive.signed_in(token, token=True) is None  # replaced by the second
+        assert archive.signed_in(made["token"], token=True).account.name == "ann"
+    assert user("token", "zed", "--db", db).exit_code == 1
+
+
+def test_the_visibility_is_shown_and_set(tmp_path):
+    db = str(tmp_path / "a.db")
+    user("add", "ann", "--db", db, password=PASSWORD)
+    assert user("visibility", "--db", db).stdout == "public\n"
+    assert user("visibility", "private", "--db", db).exit_code == 0
+    assert user("visibility", "--db", db).stdout == "private\n"
+    done = user("visibility", "hidden", "--db", db)
+    assert done.exit_code == 2 and "no visibility 'hidden'" in done.output

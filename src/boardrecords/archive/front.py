@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         StoredRecord,
     )
     from .core.models import AccountRow, AliasRow, GameRow, GameVersionRow
+    from .store.accounts import Signed
     from .store.importer import FileResult, ImportProgress, ImportSummary
     from .store.reindex import ReindexSummary
 
@@ -583,3 +584,45 @@ class Archive:
         from .store.accounts import check_login
 
         return check_login(self.engine, name, password, rehash=self.writable)
+
+    def login(self, name: str, password: str) -> tuple[AccountRow, str, str] | None:
+        """Sign in: when `password` is the account's, a new session of it, as (account, session key, CSRF token),
+        both keys given only here (the archive keeps their hashes); None otherwise, whatever was wrong."""
+        from .store.accounts import start_session
+
+        found = self.check_login(name, password)
+        if found is None:
+            return None
+        key, csrf = start_session(self._writable("start a session"), found)
+        return found, key, csrf
+
+    def signed_in(self, key: str, *, token: bool = False) -> Signed | None:
+        """Whom a session key (or with `token`, an API token) stands for; None for a key that is none, a session
+        that ended, or one begun before the password last changed."""
+        from .store.accounts import SESSION, TOKEN, signed_in
+
+        return signed_in(self.engine, key, TOKEN if token else SESSION)
+
+    def logout(self, key: str) -> None:
+        """End the session of `key`."""
+        from .store.accounts import end_session
+
+        end_session(self._writable("end a session"), key)
+
+    def new_token(self, name: str) -> str:
+        """A new API token of the account `name` (sent as `Authorization: Bearer TOKEN`), replacing its last one;
+        given only here: the archive keeps its hash."""
+        from .store.accounts import new_token
+
+        return new_token(self._writable("make an API token"), name)
+
+    def visibility(self) -> str:
+        """"public" or "private": whether an anonymous visitor of a served archive with accounts reads it."""
+        from .store.accounts import visibility
+
+        return visibility(self.engine)
+
+    def set_visibility(self, value: str) -> None:
+        from .store.accounts import set_visibility
+
+        set_visibility(self._writable("change the visibility"), value)

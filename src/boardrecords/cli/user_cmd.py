@@ -22,7 +22,8 @@ NameArgument = Annotated[str, typer.Argument(metavar="NAME", help="The account's
 def register(app: typer.Typer) -> None:
     users = typer.Typer(name="user", help="The accounts of a served archive (`records serve --accounts`).",
                         no_args_is_help=True, rich_markup_mode="rich")
-    add_commands(users, {"add": add_cmd, "list": list_cmd, "remove": remove_cmd, "password": password_cmd})
+    add_commands(users, {"add": add_cmd, "list": list_cmd, "remove": remove_cmd, "password": password_cmd,
+                         "token": token_cmd, "visibility": visibility_cmd})
     app.add_typer(users, name="user")
 
 
@@ -92,3 +93,35 @@ def password_cmd(name: NameArgument, db: DbOption = None) -> None:
         opened.user(name)  # no such account: said before the password is asked for
         opened.set_password(name, read_password(confirm=True))
     note(f"changed the password of {name}")
+
+
+def token_cmd(
+    name: NameArgument,
+    db: DbOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print `name` and `token` as JSON.")] = False,
+) -> None:
+    """Make the account an API token for programs (`Authorization: Bearer TOKEN`), replacing its last one. It is
+    printed once: the archive keeps only its hash."""
+    with archive(db, write=True) as opened:
+        token = opened.new_token(name)
+    if as_json:
+        print_json({"name": name, "token": token})
+    else:
+        sys.stdout.write(token + "\n")
+
+
+def visibility_cmd(
+    value: Annotated[str | None, typer.Argument(metavar="[public|private]", help="public: anonymous visitors of "
+                                                "`records serve --accounts` read what a viewer reads; private: "
+                                                "nothing without signing in. Without it: the setting is shown.",
+                                                show_default=False)] = None,
+    db: DbOption = None,
+) -> None:
+    """Show or set whether a served archive with accounts can be read without signing in."""
+    if value is None:
+        with archive(db) as opened:
+            sys.stdout.write(opened.visibility() + "\n")
+        return
+    with archive(db, write=True) as opened:
+        opened.set_visibility(value)
+    note(f"the archive is {value}")

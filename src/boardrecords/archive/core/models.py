@@ -282,3 +282,31 @@ class AccountRow(SQLModel, table=True):
     created_at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC))
     # Moved by every change of the password: a session or a token made before it no longer holds.
     password_changed_at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC))
+
+
+class AccountKeyRow(SQLModel, table=True):
+    """A key that stands for an account (archive/store/accounts.py): a browser's session (`kind` "session", with
+    its CSRF token and an end) or a program's API token ("token", one per account, until it is replaced). Only the
+    SHA-256 of each random key is stored: the key itself is given once, to whoever signed in."""
+
+    __tablename__ = "account_key"
+
+    id: int | None = Field(default=None, primary_key=True)
+    account_id: int = Field(sa_column=Column(Integer, ForeignKey("account.id", ondelete="CASCADE"), nullable=False,
+                                             index=True))
+    kind: str = Field(sa_column=Column(String(16), nullable=False))
+    key_hash: str = Field(sa_column=Column(String(64), nullable=False, unique=True))
+    csrf_hash: str = Field(default="", sa_column=Column(String(64), nullable=False, default=""))
+    created_at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC))
+    expires_at: dt.datetime | None = None  # None: until replaced or removed (an API token)
+
+
+class ArchiveSettingRow(SQLModel, table=True):
+    """A setting the archive keeps for whoever serves it (archive/store/accounts.py): `visibility` ("public": the
+    anonymous visitor of `records serve --accounts` reads what a viewer reads; "private": nothing without signing
+    in)."""
+
+    __tablename__ = "archive_setting"
+
+    name: str = Field(sa_column=Column(String(64), primary_key=True))
+    value: str = Field(sa_column=Column(String(400), nullable=False))

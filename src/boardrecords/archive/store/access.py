@@ -106,11 +106,20 @@ def upgrade_schema(engine: Engine) -> None:
     """What a command that writes needs of an archive made by an older version: the position index's newer tables
     and its migration (archive/positions/stage.py), and the change marker (archive/core/state.py), without the
     merge or the tables only an import makes; and the accounts' table (archive/store/accounts.py)."""
-    from ..core.models import AccountRow, PositionCountRow, PositionGameRow, PositionRow, PositionStageRow
+    from ..core.models import (
+        AccountKeyRow,
+        AccountRow,
+        ArchiveSettingRow,
+        PositionCountRow,
+        PositionGameRow,
+        PositionRow,
+        PositionStageRow,
+    )
     from ..positions.stage import upgrade_positions
 
     tables = [SQLModel.metadata.tables[m.__tablename__]
-              for m in (PositionRow, PositionGameRow, PositionStageRow, PositionCountRow, AccountRow)]
+              for m in (PositionRow, PositionGameRow, PositionStageRow, PositionCountRow, AccountRow,
+                        AccountKeyRow, ArchiveSettingRow)]
     with _one_at_a_time(engine):
         SQLModel.metadata.create_all(writer(engine), tables=tables)
         ensure_state(engine)

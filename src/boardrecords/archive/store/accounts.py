@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sqlalchemy import delete, inspect, select, update
@@ -16,7 +17,7 @@ from sqlmodel import Session
 
 from ...common.errors import InputError, NotFound
 from ..core.db import session_scope, writer
-from ..core.models import AccountRow
+from ..core.models import AccountKeyRow, AccountRow, ArchiveSettingRow
 
 if TYPE_CHECKING:
     from argon2 import PasswordHasher
@@ -154,6 +155,10 @@ def set_password(engine: Engine, name: str, password: str) -> None:
     """Store the hash of a new password, and move the account's `password_changed_at`: what was signed in with
     the old one no longer holds."""
     _change(engine, name, password_hash=hash_password(password), password_changed_at=_now())
+    found = account(engine, name)
+    with writer(engine).begin() as conn:  # the sessions would no longer hold: removed with it
+        conn.execute(delete(AccountKeyRow).where(
+            AccountKeyRow.account_id == found.id, AccountKeyRow.kind == SESSION))  # type: ignore[arg-type]
 
 
 def set_role(engine: Engine, name: str, role: str) -> None:
@@ -182,3 +187,117 @@ def check_login(engine: Engine, name: str, password: str, *, rehash: bool = Fals
     if rehash and hasher().check_needs_rehash(found.password_hash):
         _change(engine, name, password_hash=hasher().hash(password))
     return found
+
+
+# -- sessions and API tokens ------------------------------------------------------------------------------------
+
+SESSION = "session"
+TOKEN = "token"
+SESSION_LIFETIME = dt.timedelta(hours=12)
+KEY_BYTES = 32  # of randomness in a session key, a CSRF token and an API token (secrets.token_urlsafe)
+
+
+def key_hash(key: str) -> str:
+    """What is stored of a key: its SHA-256 (a key is 256 random bits, so a fast hash is enough: nobody can guess
+    a key from it, and a key is checked at every request)."""
+    import hashlib
+
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Signed:
+    """Who a key stands for: the account, and for a session the hash of its CSRF token (None: an API token,
+    which needs none)."""
+
+    account: AccountRow
+    csrf_hash: str | None
+
+
+def start_session(engine: Engine, found: AccountRow, *, lifetime: dt.timedelta = SESSION_LIFETIME) -> tuple[str, str]:
+    """A new session of the account: (session key, CSRF token), each given once; the stored row keeps their
+    hashes and the session's end."""
+    import secrets
+
+    key, csrf = secrets.token_urlsafe(KEY_BYTES), secrets.token_urlsafe(KEY_BYTES)
+    row = AccountKeyRow(account_id=_id(found), kind=SESSION, key_hash=key_hash(key), csrf_hash=key_hash(csrf),
+                        expires_at=_now() + lifetime)
+    with Session(writer(engine)) as session:
+        session.execute(delete(AccountKeyRow).where(
+            AccountKeyRow.kind == SESSION, AccountKeyRow.expires_at < _now()))  # type: ignore[arg-type,operator]
+        session.add(row)
+        session.commit()
+    return key, csrf
+
+
+def new_token(engine: Engine, name: str) -> str:
+    """A new API token of the account `name`, replacing the one it had; given once."""
+    import secrets
+
+    found = account(engine, name)
+    token = secrets.token_urlsafe(KEY_BYTES)
+    with Session(writer(engine)) as session:
+        session.execute(delete(AccountKeyRow).where(
+            AccountKeyRow.account_id == found.id, AccountKeyRow.kind == TOKEN))  # type: ignore[arg-type]
+        session.add(AccountKeyRow(account_id=_id(found), kind=TOKEN, key_hash=key_hash(token)))
+        session.commit()
+    return token
+
+
+def signed_in(engine: Engine, key: str, kind: str) -> Signed | None:
+    """Whom the session key or API token `key` (of `kind`) stands for, or None: no such key, or a session that
+    ended (its time passed, its account signed out, or the password changed since it began)."""
+    if not key or len(key) > 200 or not has_accounts_table(engine):
+        return None
+    with session_scope(engine) as session:
+        found = session.execute(
+            select(AccountKeyRow, AccountRow).join(AccountRow, AccountRow.id == AccountKeyRow.account_id)  # type: ignore[arg-type]
+            .where(AccountKeyRow.key_hash == key_hash(key), AccountKeyRow.kind == kind)).first()  # type: ignore[arg-type]
+    if found is None:
+        return None
+    row, owner = found
+    if row.expires_at is not None and _aware(row.expires_at) <= _now():
+        return None
+    if _aware(row.created_at) < _aware(owner.password_changed_at):
+        return None
+    return Signed(owner, row.csrf_hash if kind == SESSION else None)
+
+
+def end_session(engine: Engine, key: str) -> None:
+    """Sign out: the session of `key` is removed (nothing happens for a key that is none)."""
+    with writer(engine).begin() as conn:
+        conn.execute(delete(AccountKeyRow).where(
+            AccountKeyRow.key_hash == key_hash(key), AccountKeyRow.kind == SESSION))  # type: ignore[arg-type]
+
+
+def _aware(moment: dt.datetime) -> dt.datetime:
+    """A stored time as UTC (some databases give it back without its zone)."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
+
+
+# -- the archive's settings for serving --------------------------------------------------------------------------
+
+VISIBILITIES = ("public", "private")
+
+
+def visibility(engine: Engine) -> str:
+    """"public" (the default) or "private": whether an anonymous visitor of `records serve --accounts` reads."""
+    if not inspect(engine).has_table(ArchiveSettingRow.__tablename__):
+        return "public"
+    with session_scope(engine) as session:
+        row = session.get(ArchiveSettingRow, "visibility")
+    return row.value if row is not None and row.value in VISIBILITIES else "public"
+
+
+def set_visibility(engine: Engine, value: str) -> None:
+    if value not in VISIBILITIES:
+        raise AccountError(f"no visibility {value!r} (public or private)")
+    with Session(writer(engine)) as session:
+        session.merge(ArchiveSettingRow(name="visibility", value=value))
+        session.commit()
+
+
+def _id(row: AccountRow) -> int:
+    if row.id is None:
+        raise AssertionError("an account read from the archive has its id")
+    return row.id
