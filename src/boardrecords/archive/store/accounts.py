@@ -214,12 +214,24 @@ class Signed:
     csrf_hash: str | None
 
 
+def csrf_of(key: str) -> str:
+    """The CSRF token of the session `key`: an HMAC of a fixed word under the key, so that the server can give it
+    again to the session's own pages (only who holds the key can compute it) while the archive keeps its hash."""
+    import base64
+    import hashlib
+    import hmac
+
+    digest = hmac.new(key.encode("utf-8", "surrogatepass"), b"records csrf", hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
+
+
 def start_session(engine: Engine, found: AccountRow, *, lifetime: dt.timedelta = SESSION_LIFETIME) -> tuple[str, str]:
     """A new session of the account: (session key, CSRF token), each given once; the stored row keeps their
     hashes and the session's end."""
     import secrets
 
-    key, csrf = secrets.token_urlsafe(KEY_BYTES), secrets.token_urlsafe(KEY_BYTES)
+    key = secrets.token_urlsafe(KEY_BYTES)
+    csrf = csrf_of(key)
     row = AccountKeyRow(account_id=_id(found), kind=SESSION, key_hash=key_hash(key), csrf_hash=key_hash(csrf),
                         expires_at=_now() + lifetime)
     with Session(writer(engine)) as session:
