@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ..verifier.keys.targets import Target
     from .answers import (
         Accounts,
+        Audit,
         Duplicates,
         Events,
         EventTable,
@@ -704,3 +705,26 @@ class Archive:
         from .store.accounts import set_visibility
 
         set_visibility(self._writable("change the visibility"), value)
+
+    def audit(self, *, limit: int | None = None) -> Audit:
+        """The audit log of the changes made through a served archive, newest first (at most `limit`)."""
+        from .answers import Audit
+        from .store.audit import audit_rows
+
+        return Audit(audit_rows(self.engine, limit=limit))
+
+    def log_change(self, who: str, action: str, ids: Iterable[int] = (), *, before: Any = None,
+                   after: Any = None) -> None:
+        """Write a row of the audit log: the account `who` did `action` to the records `ids`."""
+        from .store.audit import record_change
+
+        record_change(self._writable("write the audit log"), who, action, ids, before=before, after=after)
+
+    def last_id(self) -> int:
+        """The highest record id stored (0: none)."""
+        from sqlalchemy import func, select
+
+        from .core.models import GameRow
+
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.max(GameRow.id))).scalar() or 0)

@@ -7,7 +7,8 @@ roles and running a club's archive.
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -25,6 +26,7 @@ def register(app: typer.Typer) -> None:
     add_commands(users, {"add": add_cmd, "list": list_cmd, "remove": remove_cmd, "password": password_cmd,
                          "token": token_cmd, "visibility": visibility_cmd})
     app.add_typer(users, name="user")
+    add_commands(app, {"audit": audit_cmd})
 
 
 def read_password(*, confirm: bool) -> str:
@@ -67,17 +69,23 @@ def list_cmd(
 ) -> None:
     """List the accounts and their roles."""
     with archive(db) as opened:
-        found = opened.users()
+        found = opened.users().to_json()
+    _listed(found, as_json, "no accounts", ("name", "role", "created", "password changed"),
+            [(Text(r["name"]), r["role"], r["created"], r["password_changed"]) for r in found])
+
+
+def _listed(rows: Sequence[Mapping[str, Any]], as_json: bool, empty: str, columns: Sequence[str],
+            cells: Iterable[Sequence[str | Text]]) -> None:
+    """A listing as JSON, as a table of `columns`, or the note `empty` when it has no rows."""
     if as_json:
-        print_json(found.to_json())
-        return
-    if not found.rows:
-        note("no accounts")
-        return
-    table = Table("name", "role", "created", "password changed", box=None)
-    for row in found.to_json():
-        table.add_row(Text(row["name"]), row["role"], row["created"], row["password_changed"])
-    make_console().print(table)
+        print_json(list(rows))
+    elif not rows:
+        note(empty)
+    else:
+        table = Table(*columns, box=None)
+        for row in cells:
+            table.add_row(*row)
+        make_console().print(table)
 
 
 def remove_cmd(name: NameArgument, db: DbOption = None) -> None:
@@ -125,3 +133,18 @@ def visibility_cmd(
     with archive(db, write=True) as opened:
         opened.set_visibility(value)
     note(f"the archive is {value}")
+
+
+def audit_cmd(
+    db: DbOption = None,
+    limit: Annotated[int, typer.Option("--limit", help="At most this many rows, newest first (0: all).",
+                                       min=0)] = 50,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON (`who`, `when`, `action`, `ids`, "
+                                          "`before`, `after`).")] = False,
+) -> None:
+    """The audit log: every change made through `records serve --accounts`, newest first."""
+    with archive(db) as opened:
+        found = opened.audit(limit=limit or None).to_json()
+    _listed(found, as_json, "no changes logged", ("when", "who", "action", "records"),
+            [(r["when"], Text(r["who"]), r["action"],
+              ", ".join(map(str, r["ids"][:10])) + (", ..." if len(r["ids"]) > 10 else "")) for r in found])

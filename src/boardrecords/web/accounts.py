@@ -109,14 +109,14 @@ def visitor(request: Request, archive: Asked) -> Visitor:
 Seen = Annotated[Visitor, Depends(visitor)]
 
 
-def writer(role: str) -> Any:
+def writer(role: str, *, csrf: bool = True) -> Any:
     """The dependency of a route that changes the archive: the account, when it has `role` and (by session) sent
-    its CSRF token."""
+    its CSRF token. `csrf=False` (`member`): a route that only reads what the role may read."""
 
     def check(request: Request, seen: Seen) -> AccountRow:
         if seen.account is None:
             raise HTTPException(401, "sign in first (POST /api/login, or the page /login)")
-        if seen.csrf_hash is not None:
+        if csrf and seen.csrf_hash is not None:
             given = request.headers.get("x-csrf-token") or ""
             if not given or not hmac.compare_digest(key_hash(given), seen.csrf_hash):
                 raise HTTPException(403, "the CSRF token is missing or wrong: send the one the login gave in the "
@@ -127,6 +127,11 @@ def writer(role: str) -> Any:
         return seen.account
 
     return Depends(check)
+
+
+def member(role: str) -> Any:
+    """The dependency of a route that reads what only `role` may (no CSRF token: it changes nothing)."""
+    return writer(role, csrf=False)
 
 
 async def private_gate(request: Request, call_next: Any) -> Response:
@@ -198,16 +203,18 @@ def login(request: Request, archive: Asked, given: Login) -> Response:
     if not isinstance(made, tuple):
         return _refused(made)
     found, key, csrf = made
+    archive.log_change(found.name, "login")
     response = JSONResponse({"csrf": csrf, "name": found.name, "role": found.role})
     _set_cookie(request, response, key)
     return response
 
 
 @router.post("/api/logout", tags=["accounts"])
-def logout(request: Request, archive: Asked, seen: Seen, _: AccountRow = writer("viewer")) -> Response:
+def logout(request: Request, archive: Asked, seen: Seen, who: AccountRow = writer("viewer")) -> Response:
     """Sign out: the session ends (needs its CSRF token, as every writing request)."""
     if seen.session_key is not None:
         archive.logout(seen.session_key)
+        archive.log_change(who.name, "logout")
     response = JSONResponse({"signed_out": True})
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict")
     return response
@@ -244,6 +251,7 @@ def login_page(request: Request, archive: Asked, name: Annotated[str, Form(max_l
         page = _login_page(message, status)
         page.headers.update(headers)
         return page
+    archive.log_change(made[0].name, "login")
     response = RedirectResponse("/games", status_code=303)
     _set_cookie(request, response, made[1])
     return response

@@ -229,8 +229,10 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
     app.include_router(page_router)
     if accounts:
         from .accounts import router as accounts_router
+        from .editing import router as editing_router
 
         app.include_router(accounts_router)
+        app.include_router(editing_router)
     app.mount("/static", StaticFiles(directory=package_dir("static")), name="static")
 
     @app.get("/replay/{name}", include_in_schema=False)

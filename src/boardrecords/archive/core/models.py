@@ -323,3 +323,18 @@ class ArchiveSettingRow(SQLModel, table=True):
 
     name: str = Field(sa_column=Column(String(64), primary_key=True))
     value: str = Field(sa_column=Column(String(400), nullable=False))
+
+
+class AuditRow(SQLModel, table=True):
+    """One change made through a served archive (archive/store/audit.py): who (an account's name), when, what
+    (`action`: "login", "logout", "import"...), the records it concerned and what it found and left (JSON)."""
+
+    __tablename__ = "audit"
+
+    id: int | None = Field(default=None, primary_key=True)
+    at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC), index=True)
+    who: str = Field(sa_column=Column(String(64), nullable=False, index=True))
+    action: str = Field(sa_column=Column(String(32), nullable=False))
+    ids: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))  # JSON list of record ids
+    before: str = Field(default="null", sa_column=Column(Text, nullable=False, default="null"))  # JSON
+    after: str = Field(default="null", sa_column=Column(Text, nullable=False, default="null"))  # JSON

@@ -115,6 +115,7 @@ def upgrade_schema(engine: Engine) -> None:
         AccountKeyRow,
         AccountRow,
         ArchiveSettingRow,
+        AuditRow,
         PlayerNameRow,
         PositionCountRow,
         PositionGameRow,
@@ -125,7 +126,7 @@ def upgrade_schema(engine: Engine) -> None:
 
     tables = [SQLModel.metadata.tables[m.__tablename__]
               for m in (PositionRow, PositionGameRow, PositionStageRow, PositionCountRow, PlayerNameRow, AccountRow,
-                        AccountKeyRow, ArchiveSettingRow)]
+                        AccountKeyRow, ArchiveSettingRow, AuditRow)]
     with _one_at_a_time(engine):
         SQLModel.metadata.create_all(writer(engine), tables=tables)
         ensure_state(engine)
