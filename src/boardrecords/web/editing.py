@@ -63,17 +63,20 @@ async def import_upload(request: Request, archive: Asked, file: Annotated[list[U
     its files read as a folder's) through the import `records import` runs: its `--json` summary. Editors."""
     cap = settings_of(request).max_file_size
     with tempfile.TemporaryDirectory(prefix="records-upload-") as tmp:
-        folder = Path(tmp)
+        # A file uploaded is read whatever its name, as `records import FILE` reads it; a zip's files as a folder's.
+        paths: list[Path] = []
         for index, upload in enumerate(file):
             data, name = await read_upload(request, upload)
+            place = Path(tmp) / f"u{index}"
+            place.mkdir()
             if name.lower().endswith(".zip") or data.startswith(b"PK\x03\x04"):
-                _unpacked(data, name, folder / f"u{index}", cap)
+                _unpacked(data, name, place, cap)
+                paths.append(place)
             else:
-                safe = PurePosixPath(name.replace("\\", "/")).name or "upload"
-                (folder / f"u{index}").mkdir()
-                (folder / f"u{index}" / safe).write_bytes(data)
+                paths.append(place / (PurePosixPath(name.replace("\\", "/")).name or "upload"))
+                paths[-1].write_bytes(data)
         first = await run_in_threadpool(archive.last_id)
-        summary = await run_in_threadpool(archive.import_paths, [folder], workers=1)
+        summary = await run_in_threadpool(archive.import_paths, paths, workers=1)
         last = await run_in_threadpool(archive.last_id)
     answer = summary.to_json()
     # The records this import stored: those whose ids it made (ids only grow).
