@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .positions.explore import Continuation, Reached
     from .tournaments.crosstable import Crosstable
     from .tournaments.events import EventSummary
+    from .tournaments.opengotha import OfficialTournament
     from .tournaments.players import PlayerSummary
     from .tournaments.ratings import Rating, RatingRun
 
@@ -536,3 +537,30 @@ class Ratings:
             return [r.to_json(history=True) for r in self.mine]  # type: ignore[misc]
         shown: list[RatingJson] = [r.to_json() for r in self.shown]  # type: ignore[misc]
         return {"ratings": shown, "records_rated": self.run.counted, "records_left_out": dict(self.run.skipped)}
+
+
+# -- official tournaments (tournament files) --------------------------------------------------------------------
+
+class TournamentImportJson(TypedDict):
+    tournament: str
+    short_name: str
+    updated: bool
+    players: int
+    rounds: int
+    pairings: int
+    byes: int
+
+
+@dataclass(slots=True)
+class TournamentImport:
+    """`tournament import`: the tournament a file held, stored (`updated`: it replaced an earlier import of the
+    same tournament)."""
+
+    tournament: OfficialTournament
+    updated: bool
+
+    def to_json(self) -> TournamentImportJson:
+        t = self.tournament
+        byes = sum(p.bye for p in t.pairings)
+        return {"tournament": t.name, "short_name": t.short_name, "updated": self.updated,
+                "players": len(t.players), "rounds": t.rounds, "pairings": len(t.pairings) - byes, "byes": byes}

@@ -43,10 +43,12 @@ if TYPE_CHECKING:
         ReachedPage,
         Stats,
         StoredRecord,
+        TournamentImport,
     )
     from .core.models import AliasRow, GameRow, GameVersionRow
     from .store.importer import FileResult, ImportProgress, ImportSummary
     from .store.reindex import ReindexSummary
+    from .tournaments.opengotha import OfficialTournament
 
 PATTERN_MAX = 2000  # characters of a pattern's text (a 40x40 rectangle)
 
@@ -534,3 +536,29 @@ class Archive:
         from .store.reindex import reindex
 
         return reindex(self._writable("reindex"), batch=batch, on_batch=progress, patterns=self.settings.patterns)
+
+    # -- official tournaments (tournament files) -------------------------------------------------------------------
+
+    def import_tournament(self, data: bytes, source: str = "") -> TournamentImport:
+        """Store the tournament an OpenGotha file holds (`data`, its bytes; `source`, its name for messages):
+        players, rounds, pairings and byes with the official results, and the settings. A tournament of the same
+        short name is replaced whole (a later save updates it). TournamentFileError (an InputError) for a file that
+        cannot be read, before anything is changed."""
+        from .answers import TournamentImport
+        from .tournaments.official import store_tournament
+        from .tournaments.opengotha import parse_tournament
+
+        engine = self._writable("import a tournament")
+        found = parse_tournament(data, source or "the file")
+        stored = store_tournament(engine, found, source)
+        return TournamentImport(tournament=found, updated=stored.updated)
+
+    def tournament(self, name: str) -> OfficialTournament:
+        """The imported tournament whose name or short name is `name` (case, spacing and punctuation aside);
+        NotFound when none is."""
+        from .tournaments.official import load_tournament
+
+        found = load_tournament(self.engine, name)
+        if found is None:
+            raise NotFound(f"no tournament named {name!r} was imported (records tournament import FILE.xml)")
+        return found

@@ -1,4 +1,5 @@
-"""Tournament commands: `records events`, `crosstable`, `players`, `alias`, `ratings` (views/tournament.py draws
+"""Tournament commands: `records events`, `crosstable`, `players`, `alias`, `ratings`, and the `records tournament`
+group for official tournaments (`tournament import FILE.xml`: an OpenGotha file) (views/tournament.py draws
 the crosstable in a terminal; render/crosstable.py writes it as CSV and HTML, render/rating_chart.py the rating charts).
 
 Every text from a record is shown through rich Text (never read as markup). Exit codes as in common.py: 0 ok;
@@ -40,6 +41,10 @@ GameOption = Annotated[str | None, typer.Option("--game", help="Only this game (
 def register(app: typer.Typer) -> None:
     add_commands(app, {"events": events_cmd, "crosstable": crosstable_cmd, "players": players_cmd,
                        "alias": alias_cmd, "ratings": ratings_cmd})
+    group = typer.Typer(name="tournament", help="Official tournaments: their files in, checks, the federation's "
+                        "formats out.", no_args_is_help=True, rich_markup_mode="rich")
+    add_commands(group, {"import": tournament_import_cmd})
+    app.add_typer(group, name="tournament")
 
 
 def _date(value: Any) -> str:
@@ -242,3 +247,28 @@ def ratings_cmd(
         if not as_json:
             note("no records to rate")
         raise typer.Exit(EXIT_FAILED)
+
+
+# -- official tournaments -----------------------------------------------------------------------------------------
+
+def tournament_import_cmd(
+    file: Annotated[Path, typer.Argument(metavar="FILE.xml", help="An OpenGotha tournament file (its save).")],
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Store an OpenGotha tournament: players with their federation numbers, rounds, pairings, byes, official
+    results and settings. A later save of the same tournament replaces it; a file that cannot be read changes
+    nothing."""
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        raise CommandError(f"cannot read {file}: {exc.strerror or exc}") from None
+    with archive(db, write=True, create=True) as opened:
+        answer = opened.import_tournament(data, file.name)
+    if as_json:
+        print_json(answer.to_json())
+        return
+    found = answer.to_json()
+    make_console().print(Text(f"{'updated' if found['updated'] else 'imported'} {found['tournament']}: "
+         f"{plural(found['players'], 'player')}, {plural(found['rounds'], 'round')}, "
+         f"{plural(found['pairings'], 'pairing')}, {plural(found['byes'], 'bye')}"))
