@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .core.stats import GameStats, PlayerStats
     from .patterns.search import PatternResult
     from .positions.explore import Continuation, Reached
+    from .tournaments.check import Disagreement
     from .tournaments.crosstable import Crosstable
     from .tournaments.events import EventSummary
     from .tournaments.opengotha import OfficialTournament
@@ -564,3 +565,24 @@ class TournamentImport:
         byes = sum(p.bye for p in t.pairings)
         return {"tournament": t.name, "short_name": t.short_name, "updated": self.updated,
                 "players": len(t.players), "rounds": t.rounds, "pairings": len(t.pairings) - byes, "byes": byes}
+
+
+class TournamentCheckJson(TypedDict):
+    tournament: str
+    records: int
+    pairings: int
+    disagreements: list[dict[str, Any]]
+
+
+@dataclass(slots=True)
+class TournamentCheck:
+    """`tournament check`: the records of an event against its official tournament, and every disagreement."""
+
+    tournament: str
+    records: int
+    pairings: int  # boards, byes aside
+    disagreements: list[Disagreement]
+
+    def to_json(self) -> TournamentCheckJson:
+        return {"tournament": self.tournament, "records": self.records, "pairings": self.pairings,
+                "disagreements": [d.to_json() for d in self.disagreements]}

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
         ReachedPage,
         Stats,
         StoredRecord,
+        TournamentCheck,
         TournamentImport,
     )
     from .core.models import AliasRow, GameRow, GameVersionRow
@@ -562,3 +563,24 @@ class Archive:
         if found is None:
             raise NotFound(f"no tournament named {name!r} was imported (records tournament import FILE.xml)")
         return found
+
+    def check_tournament(self, event: str, game: str | None = None) -> TournamentCheck:
+        """The records of `event` (named as its imported tournament is: name or short name) matched to the
+        tournament's pairings, and every disagreement (archive/tournaments/check.py says which); NotFound when no
+        tournament of that name was imported."""
+        from .answers import TournamentCheck
+        from .core.db import session_scope
+        from .core.names import load_identities
+        from .tournaments.check import CheckRecord, check
+        from .tournaments.crosstable import pairing_from_row
+        from .tournaments.events import event_rows
+
+        official = self.tournament(event)
+        kind = game_named(game)
+        with session_scope(self.engine) as session:
+            rows = event_rows(session, official.name, kind)[1] or event_rows(session, official.short_name, kind)[1]
+            ids = load_identities(session)
+        records = [CheckRecord(p, r.verdict) for r in rows if (p := pairing_from_row(r, ids.key)) is not None]
+        return TournamentCheck(tournament=official.name, records=len(records),
+                               pairings=sum(not p.bye for p in official.pairings),
+                               disagreements=check(official, records, ids.key))

@@ -1,6 +1,6 @@
 """Tournament commands: `records events`, `crosstable`, `players`, `alias`, `ratings`, and the `records tournament`
-group for official tournaments (`tournament import FILE.xml`: an OpenGotha file) (views/tournament.py draws
-the crosstable in a terminal; render/crosstable.py writes it as CSV and HTML, render/rating_chart.py the rating charts).
+group for official tournaments (`tournament import FILE.xml`: an OpenGotha file; `tournament check EVENT`).
+views/tournament.py draws the crosstable in a terminal; render/crosstable.py writes it as CSV and HTML, render/rating_chart.py the rating charts).
 
 Every text from a record is shown through rich Text (never read as markup). Exit codes as in common.py: 0 ok;
 1 nothing found; 2 bad usage or an unreachable database.
@@ -43,7 +43,7 @@ def register(app: typer.Typer) -> None:
                        "alias": alias_cmd, "ratings": ratings_cmd})
     group = typer.Typer(name="tournament", help="Official tournaments: their files in, checks, the federation's "
                         "formats out.", no_args_is_help=True, rich_markup_mode="rich")
-    add_commands(group, {"import": tournament_import_cmd})
+    add_commands(group, {"import": tournament_import_cmd, "check": tournament_check_cmd})
     app.add_typer(group, name="tournament")
 
 
@@ -272,3 +272,35 @@ def tournament_import_cmd(
     make_console().print(Text(f"{'updated' if found['updated'] else 'imported'} {found['tournament']}: "
          f"{plural(found['players'], 'player')}, {plural(found['rounds'], 'round')}, "
          f"{plural(found['pairings'], 'pairing')}, {plural(found['byes'], 'bye')}"))
+
+
+def tournament_check_cmd(
+    event: Annotated[str, typer.Argument(metavar="EVENT", help="The tournament, by its name or short name (as EV "
+                                                               "names it: case, spacing and punctuation aside).")],
+    db: DbOption = None,
+    game: GameOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per disagreement, one a line.")]
+    = False,
+) -> None:
+    """Match the event's records to the tournament's pairings and list every disagreement: a result that is not
+    the official one, colours swapped, a pairing without a record, a record without a pairing, a record whose
+    verdict is not a pass. Exit 1 when there is one."""
+    with archive(db) as opened:
+        answer = opened.check_tournament(event, game)
+    found = answer.disagreements
+    if as_json:
+        from ..render.safe_text import json_text
+
+        for d in found:  # one object a line
+            typer.echo(json_text(d.to_json()))
+    elif found:
+        columns = [Column("round", justify="right"), Column("board", justify="right", drop=2), Column("kind"),
+                   Column("record", justify="right", drop=1), Column("disagreement", shorten=True, least=20)]
+        print_table(make_console(), columns, [
+            [str(d.round) if d.round is not None else "-", str(d.board) if d.board is not None else "-", d.kind,
+             str(d.record) if d.record is not None else "-", Text(d.message)] for d in found])
+    if not as_json:
+        note(f"{answer.tournament}: {plural(answer.records, 'record')}, {plural(answer.pairings, 'pairing')}, "
+             f"{plural(len(found), 'disagreement')}")
+    if found:
+        raise typer.Exit(EXIT_FAILED)
