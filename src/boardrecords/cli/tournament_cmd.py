@@ -1,6 +1,7 @@
 """Tournament commands: `records events`, `crosstable`, `players`, `alias`, `ratings`, and the `records tournament`
 group for official tournaments (`tournament import FILE.xml`: an OpenGotha file; `tournament check EVENT`).
-views/tournament.py draws the crosstable in a terminal; render/crosstable.py writes it as CSV and HTML, render/rating_chart.py the rating charts).
+views/tournament.py draws the crosstable in a terminal; render/crosstable.py writes it as CSV and HTML,
+render/rating_chart.py the rating charts.
 
 Every text from a record is shown through rich Text (never read as markup). Exit codes as in common.py: 0 ok;
 1 nothing found; 2 bad usage or an unreachable database.
