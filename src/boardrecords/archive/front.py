@@ -584,3 +584,13 @@ class Archive:
         return TournamentCheck(tournament=official.name, records=len(records),
                                pairings=sum(not p.bye for p in official.pairings),
                                disagreements=check(official, records, ids.key))
+
+    def export_tournament(self, event: str, format: str = "h9") -> str:
+        """The imported tournament `event` in a federation's format: "h9", the EGD's results file, with McMahon
+        score, SOS and SOSOS computed from the tournament's settings as OpenGotha computes them
+        (archive/tournaments/mcmahon.py). InputError for another format; NotFound when no such tournament."""
+        from .tournaments.mcmahon import h9
+
+        if format.lower() != "h9":
+            raise InputError(f"no tournament format {format!r} (the formats: h9)")
+        return h9(self.tournament(event))

@@ -1,5 +1,6 @@
 """Tournament commands: `records events`, `crosstable`, `players`, `alias`, `ratings`, and the `records tournament`
-group for official tournaments (`tournament import FILE.xml`: an OpenGotha file; `tournament check EVENT`).
+group for official tournaments (`tournament import FILE.xml`: an OpenGotha file; `tournament check EVENT`;
+`tournament export EVENT --format h9`).
 views/tournament.py draws the crosstable in a terminal; render/crosstable.py writes it as CSV and HTML,
 render/rating_chart.py the rating charts.
 
@@ -44,7 +45,8 @@ def register(app: typer.Typer) -> None:
                        "alias": alias_cmd, "ratings": ratings_cmd})
     group = typer.Typer(name="tournament", help="Official tournaments: their files in, checks, the federation's "
                         "formats out.", no_args_is_help=True, rich_markup_mode="rich")
-    add_commands(group, {"import": tournament_import_cmd, "check": tournament_check_cmd})
+    add_commands(group, {"import": tournament_import_cmd, "check": tournament_check_cmd,
+                         "export": tournament_export_cmd})
     app.add_typer(group, name="tournament")
 
 
@@ -305,3 +307,16 @@ def tournament_check_cmd(
              f"{plural(len(found), 'disagreement')}")
     if found:
         raise typer.Exit(EXIT_FAILED)
+
+
+def tournament_export_cmd(
+    event: Annotated[str, typer.Argument(metavar="EVENT", help="The tournament, by its name or short name.")],
+    db: DbOption = None,
+    format: Annotated[str, typer.Option("--format", help="The format: h9 (the EGD's results file).")] = "h9",
+) -> None:
+    """Write the imported tournament as the EGD's h9 results file: one line a player with place, name, rank,
+    country, club, McMahon score, SOS, SOSOS (computed from the tournament's settings), each round's result and
+    the EGD PIN."""
+    with archive(db) as opened:
+        text = opened.export_tournament(event, format)
+    write_out(text)

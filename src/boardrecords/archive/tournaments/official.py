@@ -74,6 +74,7 @@ TOURNAMENT_PLAYER = Table(
     Column("ffg_licence", String, nullable=False),
     Column("rating", Integer, nullable=True),
     Column("participating", String, nullable=False),
+    Column("smms_correction", Integer, nullable=False, default=0),
     UniqueConstraint("tournament_id", "key", name="uq_tournament_player_key"),
 )
 
@@ -150,7 +151,8 @@ def _player_values(tid: int, p: OfficialPlayer) -> dict[str, Any]:
     return {"tournament_id": tid, "key": clean(p.key), "name": clean(p.name), "first_name": clean(p.first_name),
             "rank": p.rank, "rank_value": p.rank_value, "club": clean(p.club) or "", "country": clean(p.country) or "",
             "egd_pin": clean(p.egd_pin) or "", "aga_id": clean(p.aga_id) or "",
-            "ffg_licence": clean(p.ffg_licence) or "", "rating": p.rating, "participating": p.participating}
+            "ffg_licence": clean(p.ffg_licence) or "", "rating": p.rating, "participating": p.participating,
+            "smms_correction": p.smms_correction}
 
 
 def load_tournament(engine: Engine, name: str) -> OfficialTournament | None:
@@ -177,7 +179,8 @@ def load_tournament(engine: Engine, name: str) -> OfficialTournament | None:
         players=[OfficialPlayer(key=p.key, name=p.name, first_name=p.first_name, rank=p.rank,
                                 rank_value=p.rank_value, club=p.club, country=p.country, egd_pin=p.egd_pin,
                                 aga_id=p.aga_id, ffg_licence=p.ffg_licence, rating=p.rating,
-                                participating=p.participating) for p in players],
+                                participating=p.participating, smms_correction=p.smms_correction)
+                 for p in players],
         pairings=[OfficialPairing(round=p.round, board=p.board, white=p.white, black=p.black, handicap=p.handicap,
                                   known_colour=p.known_colour, result=p.result, forfeit=p.forfeit, bye=p.bye)
                   for p in pairings])

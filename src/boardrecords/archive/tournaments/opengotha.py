@@ -48,6 +48,7 @@ class OfficialPlayer:
     ffg_licence: str = ""
     rating: int | None = None
     participating: str = ""  # one 0/1 a round
+    smms_correction: int = 0  # added to the McMahon score the rank gives (OpenGotha's smmsCorrection)
 
     @property
     def full_name(self) -> str:
@@ -210,7 +211,8 @@ def _players(root: Any, where: str) -> list[OfficialPlayer]:
             country=_text(e.get("country")).upper(), egd_pin=_text(e.get("egfPin")), aga_id=_text(e.get("agaId")),
             ffg_licence=_text(e.get("ffgLicence")),
             rating=_integer(rating, f"the rating of {first} {name}", where) if rating else None,
-            participating=_text(e.get("participating"))))
+            participating=_text(e.get("participating")),
+            smms_correction=_integer(e.get("smmsCorrection") or "0", f"the smmsCorrection of {first} {name}", where)))
     if not players:
         raise TournamentFileError(f"{where} lists no players")
     return players
