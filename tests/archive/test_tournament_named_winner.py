@@ -47,3 +47,25 @@ def test_gen_8_a_named_winner_counts_in_players_and_ratings(tmp_path, db_url):
     assert ratings["records_rated"] == 3 and ratings["records_left_out"] == {"no result": 1}
     rated = {r["player"]: r for r in ratings["ratings"]}
     assert rated["Ann"]["rating"] > rated["Bob"]["rating"] > rated["Dee"]["rating"]
+
+
+def test_gen_8_the_11th_uec_cup_ranks_its_published_winner(tmp_path, db_url):
+    """The corpus's 11th UEC Cup (two folders, 93 games) publishes 28 of its results as referees' words (`B+J`,
+    `W+AW`, ...): counted for the colour they name, Golaxy wins with 12 points, as the cup published; counted for
+    nobody, GLOBIS_AQZ came first with 9."""
+    import pytest
+
+    from ..shared import CORPUS
+
+    days = [CORPUS / "yenw-computer-go-dataset" / f"the-11th-computer-go-uec-cup-day{n}" for n in (1, 2)]
+    if not all(day.is_dir() for day in days):
+        pytest.skip(f"the Go corpus is not at {CORPUS} (the shared folder beside the project)")
+    done = run("import", *map(str, days), "--db", db_url, "-q")
+    assert done.exit_code == 0, done.output
+    table = _json("crosstable", "--db", db_url, "11th UEC Cup (UEC Cup 2019)", "--json")
+    standings = [(s["player"].casefold(), s["points"]) for s in table["standings"]]  # spelt GOLAXY and Golaxy
+    assert standings[0] == ("golaxy", 12.0)
+    assert [p for _, p in standings[1:3]] == [9.0, 9.0]
+    # Counted for nobody, 28 games scored 0-0; the four left are those whose result names no winner.
+    no_result = [g["record"] for s in table["standings"] for g in s["games"] if g["outcome"] == "no-result"]
+    assert len(set(no_result)) == 4, no_result

@@ -11,16 +11,18 @@ the commands' `--json` and the web application's `/api/` routes give. Errors are
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Self
 
 from ..common.errors import InputError, NotFound
 from ..common.settings import DEFAULTS, Settings
 from ..records.games import SPECS, Game, game_title
+from .core.budget import Budget, Gate
 from .core.filters import DEFAULT_LIMIT, Filters, check_size, game_value
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Mapping
+    from collections.abc import Callable, Iterable, Iterator, Mapping
     from pathlib import Path
     from types import TracebackType
 
@@ -74,6 +76,17 @@ def merged(filters: Filters | None, criteria: dict[str, Any]) -> Filters:
     return replace(filters or Filters(), **{name: getattr(given, name) for name in criteria})
 
 
+def heavy_filters(f: Filters) -> bool:
+    """Whether a search by these filters is a heavy question (docs/serve.md): a wildcard in a name, or a text."""
+    names = (f.player, f.black, f.white, f.winner, f.event)
+    return bool(f.text) or any(n is not None and "*" in n for n in names)
+
+
+def _filtered(f: Filters) -> bool:
+    """Whether a position question has filters beyond the game and size (then it reads game rows: heavy)."""
+    return not replace(f, game=None, size=None).empty
+
+
 def reference(pattern: Pattern, size: int) -> tuple[int, int]:
     """Where a pattern given as rows is drawn to name the points of its continuations: against the edges its
     anchor names, else one point in from the top left (so that the points around it have names)."""
@@ -93,7 +106,14 @@ class Archive:
     opened read-only unless `write`;
     `create` makes a new one (and implies `write`). `settings` (common/settings.py) say which pattern scan runs,
     what an import reads (the size and record caps) and whether the writers keep the position index and the
-    pattern change lists. Use it as a context manager, or call `close()`."""
+    pattern change lists. Use it as a context manager, or call `close()`.
+
+    The heavy questions (`pattern_search`, `search` with a wildcard or a text, `explore` and `reached` with filters
+    beyond the game and size, `players`, `events`, `ratings`) take a `budget` (`Archive.budget()`, from the
+    settings' heavy_* values): given one, the question waits for one of `heavy_workers` turns (Busy when
+    `heavy_queue` others wait already), runs on connections of its own (never those of the quick questions), and
+    ends with OverBudget past its time or its cap on appearances, Cancelled when `budget.stop()` is called (the
+    database work is cancelled with it). Without a budget (the commands) a question runs to its end."""
 
     def __init__(self, db: str | None = None, *, write: bool = False, create: bool = False,
                  settings: Settings = DEFAULTS) -> None:
@@ -105,10 +125,52 @@ class Archive:
         self.settings = settings
         self.writable = write or create
         self.engine: Engine = open_archive(db, create=create, write=self.writable)
+        self.gate = Gate(settings.heavy_workers, settings.heavy_queue, wait=settings.heavy_seconds or 30.0)
+        self._heavy_engine: Engine | None = None
 
     def close(self) -> None:
         """Let go of the archive's connections."""
         self.engine.dispose()
+        if self._heavy_engine is not None:
+            self._heavy_engine.dispose()
+
+    def budget(self) -> Budget:
+        """A budget for one heavy question, from the settings (heavy_seconds, heavy_appearances)."""
+        return Budget(self.settings.heavy_seconds, self.settings.heavy_appearances)
+
+    @contextmanager
+    def _heavy(self, budget: Budget | None, what: str, hint: str | None = None) -> Iterator[Engine]:
+        """The engine a question runs on: without a budget the archive's own; with one, after a turn at the gate,
+        the engine kept for heavy questions (its own pool, one connection per turn, each statement under the
+        budget), the database's error turned into the budget's when the budget is what stopped it."""
+        if budget is None:
+            yield self.engine
+            return
+        from sqlalchemy.exc import DBAPIError
+
+        from .core.budget import running
+
+        with self.gate.slot(budget), running(budget, what, hint):
+            try:
+                yield self.heavy_engine
+            except DBAPIError as exc:
+                if budget.over():
+                    raise budget.error() from exc
+                raise
+
+    @property
+    def heavy_engine(self) -> Engine:
+        """The engine of the heavy questions: a pool of its own, as many connections as turns (and as many again
+        for a question that holds two at once), each statement under the running question's budget."""
+        if self._heavy_engine is None:
+            from .core.budget import guard_engine
+            from .core.db import make_engine
+
+            workers = self.gate.workers
+            engine = make_engine(self.db, must_exist=True, read_only=not self.writable, pool=(workers, workers))
+            guard_engine(engine)
+            self._heavy_engine = engine
+        return self._heavy_engine
 
     def __enter__(self) -> Self:
         return self
@@ -140,15 +202,17 @@ class Archive:
         return game, size
 
     def search(self, filters: Filters | None = None, *, sort: str = "id", limit: int | None = DEFAULT_LIMIT,
-               offset: int = 0, **criteria: Any) -> GamePage:
+               offset: int = 0, budget: Budget | None = None, **criteria: Any) -> GamePage:
         """The games that match every filter, sorted (`sort`: SORT_NAMES, `-` first for descending, several with
-        commas), one page of them (`limit` None or 0: all, from `offset`), and how many match in all."""
+        commas), one page of them (`limit` None or 0: all, from `offset`), and how many match in all. A search
+        with a wildcard or a text is a heavy question: `budget` applies to it (the class's docstring)."""
         from .answers import GamePage
         from .core.db import session_scope
         from .core.search import count, search
 
         f = merged(filters, criteria)
-        with session_scope(self.engine) as session:
+        with self._heavy(budget if heavy_filters(f) else None, "the search") as engine, \
+                session_scope(engine) as session:
             found = search(session, f, sort=sort, limit=limit or None, offset=offset, light=True)
             total = count(session, f) if (limit and len(found) == limit) or offset else len(found)
         return GamePage(found, total)
@@ -195,50 +259,57 @@ class Archive:
         return target_of_moves(moves or "", game, size)
 
     def reached(self, moves: str | Target = "", filters: Filters | None = None, *, limit: int | None = DEFAULT_LIMIT,
-                offset: int = 0, **criteria: Any) -> ReachedPage:
+                offset: int = 0, budget: Budget | None = None, **criteria: Any) -> ReachedPage:
         """The games that reached the position after `moves` (any move order, any symmetry; or a Target: a
-        record's position, stones), one page of them (`limit` None or 0: all), newest first."""
+        record's position, stones), one page of them (`limit` None or 0: all), newest first. With filters beyond
+        the game and size it is a heavy question: `budget` applies to it."""
         f = merged(filters, criteria)
-        return self._reached(self.position(moves, f), f, limit=limit, offset=offset)
+        at = self.position(moves, f)
+        with self._heavy(budget if _filtered(f) else None, "the position search") as engine:
+            return self._reached(engine, at, f, limit=limit, offset=offset)
 
-    def _reached(self, at: Target, f: Filters, *, limit: int | None, offset: int,
+    @staticmethod
+    def _reached(engine: Engine, at: Target, f: Filters, *, limit: int | None, offset: int,
                  total: int | None = None) -> ReachedPage:
         from .answers import ReachedPage
         from .positions.explore import count_at, games_at
 
-        found = games_at(self.engine, at.key, f, limit=limit or 1_000_000_000, offset=offset)
+        found = games_at(engine, at.key, f, limit=limit or 1_000_000_000, offset=offset)
         if total is None:
-            total = count_at(self.engine, at.key, f) if (limit and len(found) == limit) or offset else len(found)
+            total = count_at(engine, at.key, f) if (limit and len(found) == limit) or offset else len(found)
         return ReachedPage(at, found, total)
 
     def explore(self, moves: str | Target = "", filters: Filters | None = None, *, games: int = 0, offset: int = 0,
-                **criteria: Any) -> Exploration:
+                budget: Budget | None = None, **criteria: Any) -> Exploration:
         """What was played at the position after `moves` (or a Target): each next move with its games, wins,
         draws, swaps and when last played. At the start of Conversion Go (no moves typed): its openings of turns
-        1-3 (CON-5) instead. `games`: also that many of the games that reached it, from `offset`."""
+        1-3 (CON-5) instead. `games`: also that many of the games that reached it, from `offset`. With filters
+        beyond the game and size it is a heavy question: `budget` applies to it."""
         from .answers import Exploration
         from .positions.explore import explore, opening_report
 
         f = merged(filters, criteria)
         at = self.position(moves, f)
-        if at.game is Game.CONVERSION_GO and isinstance(moves, str) and not moves.strip():
-            from ..verifier.keys.targets import OPENING_TURNS
+        with self._heavy(budget if _filtered(f) else None, "the exploration") as engine:
+            if at.game is Game.CONVERSION_GO and isinstance(moves, str) and not moves.strip():
+                from ..verifier.keys.targets import OPENING_TURNS
 
-            report = opening_report(self.engine, at.key, at.game.value, at.size, f, ply=OPENING_TURNS)
-            answer = Exploration(at, report["games"], openings=report)
-            known = None  # the openings' count is not the position's
-        else:
-            total, found = explore(self.engine, at.key, f)
-            answer = Exploration(at, total, found)
-            known = total
-        if games:
-            answer.reached = self._reached(at, f, limit=games, offset=offset, total=known)
+                report = opening_report(engine, at.key, at.game.value, at.size, f, ply=OPENING_TURNS)
+                answer = Exploration(at, report["games"], openings=report)
+                known = None  # the openings' count is not the position's
+            else:
+                total, found = explore(engine, at.key, f)
+                answer = Exploration(at, total, found)
+                known = total
+            if games:
+                answer.reached = self._reached(engine, at, f, limit=games, offset=offset, total=known)
         return answer
 
     def pattern_search(self, pattern: str | None = None, filters: Filters | None = None, *, anchor: str | None = None,
                        either_colour: bool = False, pattern_from: int | Record | None = None,
                        region: str | None = None, move: int | None = None, limit: int | None = DEFAULT_LIMIT,
-                       offset: int = 0, tenuki: str | None = None, **criteria: Any) -> PatternAnswer:
+                       offset: int = 0, tenuki: str | None = None, budget: Budget | None = None,
+                       **criteria: Any) -> PatternAnswer:
         """The games where a pattern appeared and what was played next in and around it.
 
         The pattern is `pattern` (rows of X, O, . and *, separated by / or newlines) on the board of the filters'
@@ -246,7 +317,8 @@ class Archive:
         (`pattern_from`: a stored record's id, or a Record) after `move` moves (None: the end of its line).
         `anchor`: anywhere, corner, edge, or sides (top-right...); `either_colour`: with the colours exchanged
         too; `tenuki`: which continuations in the region count as tenuki, `between` or `kombilo`
-        (common/settings.py TENUKI_GAPS; None: the archive's settings)."""
+        (common/settings.py TENUKI_GAPS; None: the archive's settings). A heavy question: `budget` applies to it
+        (its time, and its cap on the appearances held)."""
         from ..common.settings import tenuki_rule
         from ..records.model import Record
         from ..verifier.keys.patterns import offsets, parse_anchor, parse_pattern, parse_region, pattern_of_region
@@ -279,11 +351,13 @@ class Archive:
                     raise InputError(f"the region {region!r} is not the pattern's {found.width}x{found.height}")
                 if (left, top) in offsets(found, size):
                     origin = (left, top)
-        result = search_pattern(self.engine, found, game, size, f, either_colour=either_colour,
-                                plain_scan=self.settings.plain_scan,
-                                tenuki=self.settings.tenuki if tenuki is None else tenuki_rule(tenuki))
-        hits = result.hits[offset:offset + limit] if limit else result.hits[offset:]
-        rows = games_by_id(self.engine, [h.game_id for h in hits]) if hits else {}
+        with self._heavy(budget, "the pattern search", "give a larger pattern, an anchor or more filters") as engine:
+            result = search_pattern(engine, found, game, size, f, either_colour=either_colour,
+                                    plain_scan=self.settings.plain_scan,
+                                    tenuki=self.settings.tenuki if tenuki is None else tenuki_rule(tenuki),
+                                    budget=budget)
+            hits = result.hits[offset:offset + limit] if limit else result.hits[offset:]
+            rows = games_by_id(engine, [h.game_id for h in hits]) if hits else {}
         shown = [(rows[h.game_id], h.moves) for h in hits if h.game_id in rows]
         return PatternAnswer(found, game, size, origin, either_colour, result, shown, board)
 
@@ -344,24 +418,26 @@ class Archive:
         with session_scope(self.engine) as session:
             return Stats(game_stats(session, f), player_stats(session, f, limit=players))
 
-    def players(self, game: str | None = None) -> Players:
-        """Every player with games, wins, losses and draws per game (of `game`, by any of its names)."""
+    def players(self, game: str | None = None, *, budget: Budget | None = None) -> Players:
+        """Every player with games, wins, losses and draws per game (of `game`, by any of its names). A heavy
+        question: `budget` applies to it."""
         from .answers import Players
         from .core.db import session_scope
         from .tournaments.players import player_list
 
         kind = game_named(game)
-        with session_scope(self.engine) as session:
+        with self._heavy(budget, "the list of players") as engine, session_scope(engine) as session:
             return Players(player_list(session, kind))
 
-    def events(self, game: str | None = None) -> Events:
-        """Every event (EV): its games, dates, rounds, players, records and how many pass."""
+    def events(self, game: str | None = None, *, budget: Budget | None = None) -> Events:
+        """Every event (EV): its games, dates, rounds, players, records and how many pass. A heavy question:
+        `budget` applies to it."""
         from .answers import Events
         from .core.db import session_scope
         from .tournaments.events import list_events
 
         kind = game_named(game)
-        with session_scope(self.engine) as session:
+        with self._heavy(budget, "the list of events") as engine, session_scope(engine) as session:
             return Events(list_events(session, kind))
 
     def crosstable(self, event: str, game: str | None = None) -> EventTable:
@@ -387,16 +463,18 @@ class Archive:
         pairings = [p for p in (pairing_from_row(r, ids.key) for r in rows) if p is not None]
         return EventTable(crosstable(name, pairings, names))
 
-    def ratings(self, game: str | None = None, player: str | None = None, limit: int = 0) -> Ratings:
+    def ratings(self, game: str | None = None, player: str | None = None, limit: int = 0, *,
+                budget: Budget | None = None) -> Ratings:
         """Whole-History Rating of every player, per game (at most `limit` players per game, 0: all); with
-        `player`, that player's ratings with their history (NotFound when none is rated)."""
+        `player`, that player's ratings with their history (NotFound when none is rated). A heavy question:
+        `budget` applies to it."""
         from .answers import Ratings
         from .core.db import session_scope
         from .core.names import load_identities
         from .tournaments.ratings import ratings
 
         kind = game_named(game)
-        with session_scope(self.engine) as session:
+        with self._heavy(budget, "the ratings") as engine, session_scope(engine) as session:
             run = ratings(session, kind)
             ids = load_identities(session)
         if player is None:

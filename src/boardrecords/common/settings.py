@@ -11,11 +11,21 @@ command when a command starts, and `records serve`.
 | RECORDS_PATTERNS | `patterns` | `off` (or 0, no): an import keeps no pattern change lists |
 | RECORDS_POSITION_INDEX | `position_index` | `0`: an import fills no position index |
 | RECORDS_SCAN | `plain_scan` | `python` (or plain): the pattern search runs the plain scan, not the compiled one |
+| RECORDS_HEAVY_SECONDS | `heavy_seconds` | a served heavy question's time budget, seconds (default 10); 0: none |
+| RECORDS_HEAVY_APPEARANCES | `heavy_appearances` | the pattern appearances it may hold (default 500000); 0: no cap |
+| RECORDS_HEAVY_WORKERS | `heavy_workers` | heavy questions answered at once (default: the CPUs but one, at least 1) |
+| RECORDS_HEAVY_QUEUE | `heavy_queue` | how many more wait, each at most its time budget (default 8); the rest: 503 |
 | RECORDS_TENUKI | `tenuki` | the tenuki count of a pattern search: `between` (default) or `kombilo` (TENUKI_GAPS) |
+
+The heavy questions (docs/serve.md): pattern searches, player-name wildcards and text searches, explorations and
+position searches with filters beyond the game and size, and the listings of players, events and ratings. The
+budgets are the server's: the commands run every question to its end unless they give an `Archive` a budget.
 """
 
 from __future__ import annotations
 
+import math
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -28,10 +38,19 @@ ENV_MAX_RECORDS = "RECORDS_MAX_RECORDS"
 ENV_PATTERNS = "RECORDS_PATTERNS"
 ENV_POSITION_INDEX = "RECORDS_POSITION_INDEX"
 ENV_SCAN = "RECORDS_SCAN"
+ENV_HEAVY_SECONDS = "RECORDS_HEAVY_SECONDS"
+ENV_HEAVY_APPEARANCES = "RECORDS_HEAVY_APPEARANCES"
+ENV_HEAVY_WORKERS = "RECORDS_HEAVY_WORKERS"
+ENV_HEAVY_QUEUE = "RECORDS_HEAVY_QUEUE"
 ENV_TENUKI = "RECORDS_TENUKI"
 
 DEFAULT_MAX_FILE_SIZE = 3 * 1024 * 1024
 DEFAULT_MAX_RECORDS = 100_000
+DEFAULT_HEAVY_SECONDS = 10.0
+DEFAULT_HEAVY_APPEARANCES = 500_000
+# One CPU is left to the quick questions: heavy ones on every CPU made the explorer's p99 ten times its idle one.
+DEFAULT_HEAVY_WORKERS = max(1, (os.cpu_count() or 2) - 1)
+DEFAULT_HEAVY_QUEUE = 8
 
 # A pattern's continuation in its region (the first move played there after an appearance) is counted as tenuki
 # when it came more than this many moves after the appearance. `between`: when any move came between (elsewhere,
@@ -59,6 +78,10 @@ class Settings:
     patterns: bool = True
     position_index: bool = True
     plain_scan: bool = False
+    heavy_seconds: float | None = DEFAULT_HEAVY_SECONDS  # None: no time budget
+    heavy_appearances: int | None = DEFAULT_HEAVY_APPEARANCES  # None: no cap
+    heavy_workers: int = DEFAULT_HEAVY_WORKERS
+    heavy_queue: int = DEFAULT_HEAVY_QUEUE
     tenuki: str = DEFAULT_TENUKI  # a key of TENUKI_GAPS
 
     @classmethod
@@ -70,6 +93,12 @@ class Settings:
                    patterns=env.get(ENV_PATTERNS, "").strip().lower() not in ("off", "0", "no"),
                    position_index=env.get(ENV_POSITION_INDEX, "1") != "0",
                    plain_scan=env.get(ENV_SCAN, "").strip().lower() in ("python", "plain"),
+                   heavy_seconds=seconds(ENV_HEAVY_SECONDS, env.get(ENV_HEAVY_SECONDS), DEFAULT_HEAVY_SECONDS),
+                   heavy_appearances=count(ENV_HEAVY_APPEARANCES, env.get(ENV_HEAVY_APPEARANCES),
+                                           DEFAULT_HEAVY_APPEARANCES),
+                   heavy_workers=count(ENV_HEAVY_WORKERS, env.get(ENV_HEAVY_WORKERS), DEFAULT_HEAVY_WORKERS,
+                                       least=1) or DEFAULT_HEAVY_WORKERS,
+                   heavy_queue=count(ENV_HEAVY_QUEUE, env.get(ENV_HEAVY_QUEUE), DEFAULT_HEAVY_QUEUE) or 0,
                    tenuki=tenuki_rule(env.get(ENV_TENUKI)))
 
 
@@ -90,13 +119,34 @@ def max_file_size(raw: str | None) -> int | None:
 
 def max_records(raw: str | None) -> int | None:
     """The most game records one file may hold (None: no limit) that a value of RECORDS_MAX_RECORDS gives."""
+    return count(ENV_MAX_RECORDS, raw, DEFAULT_MAX_RECORDS, what="a number of records")
+
+
+def count(name: str, raw: str | None, default: int, *, what: str = "a number", least: int = 0) -> int | None:
+    """The whole number a variable's value gives (unset or blank: `default`; 0: None, no limit); SettingError for
+    anything else, or for a number below `least` other than 0."""
     text = (raw or "").strip().replace("_", "")
     if not text:
-        return DEFAULT_MAX_RECORDS
-    if not text.isascii() or not text.isdigit():
-        raise SettingError(f"{ENV_MAX_RECORDS}={raw} is not a number of records: write a whole number, or 0 for no "
-                           "limit")
+        return default
+    if not text.isascii() or not text.isdigit() or 0 < int(text) < least:
+        raise SettingError(f"{name}={raw} is not {what}: write a whole number, or 0 for no limit")
     return int(text) or None
+
+
+def seconds(name: str, raw: str | None, default: float) -> float | None:
+    """The seconds a variable's value gives (unset or blank: `default`; 0: None, no limit); SettingError for
+    anything but a number of seconds."""
+    text = (raw or "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not math.isfinite(value) or value < 0:
+        raise SettingError(f"{name}={raw} is not a number of seconds: write one such as 10 or 2.5, or 0 for no "
+                           "limit")
+    return value or None
 
 
 def tenuki_rule(raw: str | None) -> str:

@@ -2,7 +2,9 @@
 `/api/events`, `/api/crosstable`, `/api/ratings`. Their query parameters are the commands' option names, their
 JSON the objects of the commands' `--json` (each answer's `to_json()`, archive/answers.py, whose shape is the
 route's response model in the OpenAPI description); a listing cut into pages says how many there are in all in
-the header `X-Total-Count`.
+the header `X-Total-Count`. The heavy questions (a pattern search, a wildcard or text search, a filtered
+exploration, the listings of players, events and ratings) run under a budget (deps.py, archive/core/budget.py):
+over it they answer 503, and 503 with `Retry-After` when too many wait already.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from ..archive.answers import (
 )
 from ..archive.core.filters import DEFAULT_LIMIT, Filters
 from ..archive.front import PATTERN_MAX
-from .deps import Asked
+from .deps import Asked, Budgeted
 from .params import (
     DB_INT_MAX,
     TEXT_MAX,
@@ -56,6 +58,7 @@ def _json(data: Any, total: int | None = None) -> JSONResponse:
             response_model=list[GameJson] | list[ReachedGameJson] | PatternJson)
 def search(
     archive: Asked,
+    budget: Budgeted,
     found: Annotated[Filters, Depends(filters)],
     sort: Sort = "id",
     limit: Limit = DEFAULT_LIMIT,
@@ -82,11 +85,11 @@ def search(
     if pattern is not None or pattern_from is not None:
         return _json(archive.pattern_search(pattern, found, anchor=anchor, either_colour=either_colour,
                                             pattern_from=pattern_from, region=region, move=move, limit=limit,
-                                            offset=offset, tenuki=tenuki).to_json())
+                                            offset=offset, tenuki=tenuki, budget=budget).to_json())
     if after is not None:
-        reached = archive.reached(after, found, limit=limit, offset=offset)
+        reached = archive.reached(after, found, limit=limit, offset=offset, budget=budget)
         return _json(reached.to_json(), reached.total)
-    page = archive.search(found, sort=sort, limit=limit, offset=offset)
+    page = archive.search(found, sort=sort, limit=limit, offset=offset, budget=budget)
     return _json(page.to_json(), page.total)
 
 
@@ -97,22 +100,23 @@ def show(archive: Asked, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -
 
 
 @router.get("/explore", summary="records explore --json", response_model=ExplorationJson)
-def explore(archive: Asked, found: Annotated[Filters, Depends(filters)], moves: Moves = None) -> JSONResponse:
+def explore(archive: Asked, budget: Budgeted, found: Annotated[Filters, Depends(filters)],
+            moves: Moves = None) -> JSONResponse:
     """What was played next at the position after `moves` on the board of `game` and `size`, with games, wins by
     colour and by mover, draws, last played, and for the pie games the swaps (as `records explore --json`)."""
-    return _json(archive.explore(moves or "", found).to_json())
+    return _json(archive.explore(moves or "", found, budget=budget).to_json())
 
 
 @router.get("/players", summary="records players --json", response_model=list[PlayerJson])
-def players(archive: Asked, game: Game = None) -> JSONResponse:
+def players(archive: Asked, budget: Budgeted, game: Game = None) -> JSONResponse:
     """Every player with games, wins, losses and draws per game."""
-    return _json(archive.players(game).to_json())
+    return _json(archive.players(game, budget=budget).to_json())
 
 
 @router.get("/events", summary="records events --json", response_model=list[EventJson])
-def events(archive: Asked, game: Game = None) -> JSONResponse:
+def events(archive: Asked, budget: Budgeted, game: Game = None) -> JSONResponse:
     """Every event: games, dates, rounds, players, records and how many pass."""
-    return _json(archive.events(game).to_json())
+    return _json(archive.events(game, budget=budget).to_json())
 
 
 @router.get("/crosstable", summary="records crosstable EVENT --json", response_model=CrosstableJson)
@@ -123,13 +127,13 @@ def crosstable(archive: Asked, event: Annotated[str, Query(min_length=1, max_len
 
 
 @router.get("/ratings", summary="records ratings --json", response_model=RatingsJson | list[RatingJson])
-def ratings(archive: Asked, game: Game = None,
+def ratings(archive: Asked, budget: Budgeted, game: Game = None,
             player: Annotated[str | None, Query(max_length=TEXT_MAX, description="One player's rating "
                                                 "history.")] = None,
             limit: Annotated[int, Query(ge=0, le=100_000, description="At most this many players per game "
                                         "(0: all).")] = 0) -> JSONResponse:
     """Whole-History Rating of every player, per game (with `player`: that player's history)."""
-    return _json(archive.ratings(game, player, limit).to_json())
+    return _json(archive.ratings(game, player, limit, budget=budget).to_json())
 
 
 @router.post("/verify", summary="records verify --json (an uploaded file)", response_model=list[VerifiedJson])

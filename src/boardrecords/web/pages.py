@@ -27,7 +27,7 @@ from ..records.notation import Notation, PointNames
 from ..render.safe_text import terminal as visible
 from ..render.shorten import VALUE_SHOWN, brief
 from .assets import package_dir
-from .deps import Asked
+from .deps import Asked, Budgeted
 from .params import (
     DB_INT_MAX,
     FILTER_NAMES,
@@ -200,9 +200,9 @@ def home() -> RedirectResponse:
 
 
 @router.get("/games")
-def games_page(request: Request, archive: Asked, found: Annotated[Filters, Depends(filters)], sort: Sort = "-id",
-               limit: Limit = DEFAULT_LIMIT, offset: Offset = 0) -> HTMLResponse:
-    page = archive.search(found, sort=sort, limit=limit, offset=offset)
+def games_page(request: Request, archive: Asked, budget: Budgeted, found: Annotated[Filters, Depends(filters)],
+               sort: Sort = "-id", limit: Limit = DEFAULT_LIMIT, offset: Offset = 0) -> HTMLResponse:
+    page = archive.search(found, sort=sort, limit=limit, offset=offset, budget=budget)
     values = {name: request.query_params.get(name, "") for name in FILTER_NAMES}
     return render("games.html", page=Listing(page.to_json(), page.total), values=values, sort=sort,
                   limit=limit, offset=offset,
@@ -266,7 +266,7 @@ def original(archive: Asked, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)
 
 
 @router.get("/explore")
-def explore_page(request: Request, archive: Asked, found: Annotated[Filters, Depends(filters)],
+def explore_page(request: Request, archive: Asked, budget: Budgeted, found: Annotated[Filters, Depends(filters)],
                  moves: Moves = None, limit: Limit = 20, offset: Offset = 0) -> HTMLResponse:
     from ..records.model import Colour
     from ..records.notation import names_for, point_name
@@ -277,7 +277,7 @@ def explore_page(request: Request, archive: Asked, found: Annotated[Filters, Dep
     with concerning("size"):  # the board first: a size its game is not played on is the size's error
         archive.board(found)
     with concerning("moves"):
-        answer = archive.explore(moves or "", found, games=limit, offset=offset)
+        answer = archive.explore(moves or "", found, games=limit, offset=offset, budget=budget)
     at, data = answer.target, answer.to_json()
     assert answer.reached is not None
     reached = Listing(answer.reached.to_json(), answer.reached.total)
@@ -311,16 +311,18 @@ def explore_page(request: Request, archive: Asked, found: Annotated[Filters, Dep
 
 
 @router.get("/players")
-def players_page(archive: Asked, game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
+def players_page(archive: Asked, budget: Budgeted,
+                 game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
     with concerning("game"):
-        players = archive.players(game or None).to_json()
+        players = archive.players(game or None, budget=budget).to_json()
     return render("players.html", players=players, game=game or "")
 
 
 @router.get("/events")
-def events_page(archive: Asked, game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
+def events_page(archive: Asked, budget: Budgeted,
+                game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
     with concerning("game"):
-        events = archive.events(game or None).to_json()
+        events = archive.events(game or None, budget=budget).to_json()
     return render("events.html", events=events, game=game or "")
 
 
@@ -333,7 +335,7 @@ def crosstable_page(archive: Asked, event: Annotated[str, Query(min_length=1, ma
 
 
 @router.get("/patterns")
-def patterns_page(archive: Asked, found: Annotated[Filters, Depends(filters)],
+def patterns_page(archive: Asked, budget: Budgeted, found: Annotated[Filters, Depends(filters)],
                   pattern: Annotated[str | None, Query(max_length=PATTERN_MAX)] = None,
                   anchor: Annotated[str | None, Query(max_length=40)] = None,
                   either_colour: Annotated[bool, Query(alias="either-colour")] = False,
@@ -353,7 +355,7 @@ def patterns_page(archive: Asked, found: Annotated[Filters, Depends(filters)],
         with concerning("pattern" if pattern_from is None else "region"):
             answer = archive.pattern_search(pattern or None, found, anchor=anchor, either_colour=either_colour,
                                             pattern_from=pattern_from, region=region, move=move, limit=limit,
-                                            offset=offset)
+                                            offset=offset, budget=budget)
         game, size, board, origin = answer.game, answer.size, answer.board, answer.origin
         result = answer.to_json()
         pattern = "/".join(result["pattern"])
@@ -385,13 +387,13 @@ async def verify_page(request: Request, file: UploadFile) -> HTMLResponse:
 
 
 @router.get("/ratings")
-def ratings_page(archive: Asked, game: Annotated[str | None, Query(max_length=40)] = None,
+def ratings_page(archive: Asked, budget: Budgeted, game: Annotated[str | None, Query(max_length=40)] = None,
                  player: Annotated[str | None, Query(max_length=TEXT_MAX)] = None) -> HTMLResponse:
     """Every player's rating per game; with `player`: that player's history as a chart and a table."""
     from ..render.rating_chart import rating_svg
 
     with concerning("game"):
-        answer = archive.ratings(game or None, player or None)
+        answer = archive.ratings(game or None, player or None, budget=budget)
     run, mine = answer.run, answer.mine
     chart = Markup(rating_svg(mine)) if mine else None
     return render("ratings.html", ratings=[r.to_json() for r in run.ratings], mine=[r.to_json(history=True)

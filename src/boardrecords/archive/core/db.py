@@ -47,29 +47,41 @@ def sqlite_path(url: str) -> Path | None:
     return Path(path) if path and path != ":memory:" else None
 
 
-def make_engine(db: str | None = None, *, must_exist: bool = False, read_only: bool = False) -> Engine:
+# A reader's pool: 5 connections kept, up to 40 in all, one for each worker thread of `records serve` (Starlette's
+# thread pool runs 40 requests at once), so that no quick question waits for a connection; the heavy questions have
+# a pool of their own (archive/front.py). A command opens one or two.
+READ_POOL = (5, 35)
+
+
+def make_engine(db: str | None = None, *, must_exist: bool = False, read_only: bool = False,
+                pool: tuple[int, int] | None = None) -> Engine:
     """An engine for the archive; `must_exist` refuses a SQLite file that is not there (read-only commands).
 
     `read_only` opens it for reading only: SQLite with every write refused (`PRAGMA query_only`; `mode=ro` where
     the file or its folder cannot be written, and without switching to WAL, which needs write access), so that a
     read-only file or folder can still be searched and nothing is left beside the file; PostgreSQL with read-only
-    transactions.
+    transactions. `pool`: the connections kept and the more opened when needed (default: READ_POOL for a reader,
+    SQLAlchemy's for a writer).
     """
     url = resolve_url(db)
     path = sqlite_path(url)
     if path is not None:
         check_sqlite_path(path, named(db), must_exist=must_exist)
+    pool = pool or (READ_POOL if read_only else None)
+    # In-memory SQLite has a pool of one connection per thread, which takes no size.
+    sized = {} if pool is None or (url.startswith("sqlite") and path is None) else \
+        {"pool_size": pool[0], "max_overflow": pool[1]}
     try:
         if url.startswith("sqlite"):
             if read_only and path is not None:
                 url = read_only_sqlite_url(path)
-            engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+            engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000}, **sized)
             _configure_sqlite(engine, read_only=read_only)
         elif read_only and url.startswith("postgresql"):
             engine = create_engine(url, pool_pre_ping=True,
-                                   connect_args={"options": "-c default_transaction_read_only=on"})
+                                   connect_args={"options": "-c default_transaction_read_only=on"}, **sized)
         else:
-            engine = create_engine(url, pool_pre_ping=True)
+            engine = create_engine(url, pool_pre_ping=True, **sized)
     except NoSuchModuleError as exc:
         scheme = url.split("://", 1)[0]
         raise ArchiveError(f"{describe_url(url)}: {scheme!r} is not a database SQLAlchemy knows (use a SQLite file, "
@@ -249,14 +261,99 @@ def create_text_index(engine: Engine) -> None:
         with writer(engine).begin() as conn:
             for statement in _SQLITE_TEXT:
                 conn.exec_driver_sql(statement)
-    elif dialect == "postgresql":
-        try:
-            with engine.begin() as conn:
-                conn.exec_driver_sql("CREATE EXTENSION IF NOT EXISTS pg_trgm")
-        except DBAPIError:
-            return  # not allowed here: `--text` reads every row instead
+    elif dialect == "postgresql" and has_trigrams(engine):  # else `--text` reads every row instead
         with engine.begin() as conn:
             conn.exec_driver_sql(_PG_TEXT_INDEX)
+
+
+def has_trigrams(engine: Engine) -> bool:
+    """Whether PostgreSQL's pg_trgm is there, created now if it may be (a trusted extension the database owner may
+    create); False where it is not allowed."""
+    try:
+        with engine.begin() as conn:
+            conn.exec_driver_sql("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+    except DBAPIError:
+        return False
+    return True
+
+
+# A player-name wildcard (`--player 'lee*'`) is matched first against the distinct names of `player_name`
+# (models.PlayerNameRow) through a trigram index, then the games are read through the name columns' own indexes.
+# Triggers on `game` keep the names in step with the records in the same transaction, whoever writes them.
+NAME_TABLE = "player_name"
+NAME_TEXT = "player_name_text"  # SQLite: the FTS5 trigram table over player_name
+NAME_COLUMNS = ("black_norm", "white_norm", "black_final_norm", "white_final_norm", "winner_norm")
+
+
+def _names_of(row: str) -> str:
+    return " UNION ".join(f"SELECT {row}.{c} AS n" for c in NAME_COLUMNS)
+
+
+def _unused(row: str) -> str:
+    """The condition that a name of `row` (old) is held by no game any more (each test one index lookup)."""
+    held = " AND ".join(f"NOT EXISTS (SELECT 1 FROM game WHERE game.{c} = {NAME_TABLE}.name)" for c in NAME_COLUMNS)
+    return f"name IN ({', '.join(f'{row}.{c}' for c in NAME_COLUMNS)}) AND {held}"
+
+
+_SQLITE_NAMES = (
+    f"CREATE VIRTUAL TABLE IF NOT EXISTS {NAME_TEXT} USING fts5(name, content='{NAME_TABLE}', content_rowid='id', "
+    "tokenize='trigram')",
+    f"CREATE TRIGGER IF NOT EXISTS player_name_text_insert AFTER INSERT ON {NAME_TABLE} BEGIN "
+    f"INSERT INTO {NAME_TEXT}(rowid, name) VALUES (new.id, new.name); END",
+    f"CREATE TRIGGER IF NOT EXISTS player_name_text_delete AFTER DELETE ON {NAME_TABLE} BEGIN "
+    f"INSERT INTO {NAME_TEXT}({NAME_TEXT}, rowid, name) VALUES ('delete', old.id, old.name); END",
+    f"CREATE TRIGGER IF NOT EXISTS game_names_insert AFTER INSERT ON game BEGIN "
+    f"INSERT OR IGNORE INTO {NAME_TABLE}(name) SELECT n FROM ({_names_of('new')}) WHERE n IS NOT NULL; END",
+    f"CREATE TRIGGER IF NOT EXISTS game_names_update AFTER UPDATE OF {', '.join(NAME_COLUMNS)} ON game BEGIN "
+    f"INSERT OR IGNORE INTO {NAME_TABLE}(name) SELECT n FROM ({_names_of('new')}) WHERE n IS NOT NULL; "
+    f"DELETE FROM {NAME_TABLE} WHERE {_unused('old')}; END",
+    f"CREATE TRIGGER IF NOT EXISTS game_names_delete AFTER DELETE ON game BEGIN "
+    f"DELETE FROM {NAME_TABLE} WHERE {_unused('old')}; END",
+)
+_PG_NAMES = (
+    f"""CREATE OR REPLACE FUNCTION game_names() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+    IF TG_OP <> 'DELETE' THEN
+        INSERT INTO {NAME_TABLE}(name) SELECT DISTINCT n FROM ({_names_of('NEW')}) AS given
+        WHERE n IS NOT NULL ON CONFLICT (name) DO NOTHING;
+    END IF;
+    IF TG_OP <> 'INSERT' THEN
+        DELETE FROM {NAME_TABLE} WHERE {_unused('OLD')};
+    END IF;
+    RETURN NULL;
+END $$""",
+    f"CREATE OR REPLACE TRIGGER game_names AFTER INSERT OR DELETE OR UPDATE OF {', '.join(NAME_COLUMNS)} ON game "
+    "FOR EACH ROW EXECUTE FUNCTION game_names()",
+)
+_PG_NAME_INDEX = f"CREATE INDEX IF NOT EXISTS ix_player_name_trgm ON {NAME_TABLE} USING gin (name gin_trgm_ops)"
+_FILL_NAMES = (f"INSERT INTO {NAME_TABLE}(name) SELECT n FROM ("
+               + " UNION ".join(f"SELECT {c} AS n FROM game WHERE {c} IS NOT NULL" for c in NAME_COLUMNS)
+               + ") AS held")
+
+
+def create_name_index(engine: Engine) -> None:
+    """The player names' trigram index and the triggers that keep `player_name` in step with `game`; on an archive
+    made before it, `player_name` filled from the records once. PostgreSQL without pg_trgm (the extension may not
+    be created here): the names are still kept, and a wildcard reads the list of names instead of the games."""
+    dialect = engine.dialect.name
+    if dialect not in ("sqlite", "postgresql"):
+        return
+    with writer(engine).begin() as conn:
+        if dialect == "sqlite":
+            made = conn.exec_driver_sql("SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND "
+                                        "name = 'game_names_insert'").first() is not None
+            for statement in _SQLITE_NAMES:
+                conn.exec_driver_sql(statement)
+        else:
+            made = conn.exec_driver_sql("SELECT 1 FROM pg_trigger WHERE tgname = 'game_names'").first() is not None
+            for statement in _PG_NAMES:
+                conn.exec_driver_sql(statement)
+        if not made:
+            conn.exec_driver_sql(f"DELETE FROM {NAME_TABLE}")
+            conn.exec_driver_sql(_FILL_NAMES)
+    # Without pg_trgm a wildcard reads the list of names (still far fewer rows than the games).
+    if dialect == "postgresql" and has_trigrams(engine):
+        with engine.begin() as conn:
+            conn.exec_driver_sql(_PG_NAME_INDEX)
 
 
 def drop_text_index(engine: Engine) -> None:

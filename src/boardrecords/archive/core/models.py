@@ -267,3 +267,16 @@ class ArchiveStateRow(SQLModel, table=True):
 
     id: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
     version: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
+
+
+class PlayerNameRow(SQLModel, table=True):
+    """Every normalised player name some record holds (in `black_norm`, `white_norm`, `black_final_norm`,
+    `white_final_norm` or `winner_norm`), once: what a player-name wildcard is first matched against, through a
+    trigram index (SQLite: the FTS5 table `player_name_text`; PostgreSQL: pg_trgm), before the games are read
+    through the name columns' own indexes. Kept by triggers on `game` (archive/core/db.py) in the transaction of
+    every import, fix and delete; a name no record holds any longer leaves with its last record."""
+
+    __tablename__ = "player_name"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(sa_column=Column(Text, nullable=False, unique=True))

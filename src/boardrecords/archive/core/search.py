@@ -10,6 +10,7 @@ import math
 import re
 from collections.abc import Sequence
 from typing import Any, cast
+from weakref import WeakKeyDictionary
 
 from sqlalchemy import (
     Column,
@@ -29,7 +30,7 @@ from sqlmodel.sql.expression import SelectOfScalar
 
 from ...records.model import ResultMethod, format_margin
 from ...verifier.judging.status import ResultStatus, VerdictClass
-from .db import TEXT_TABLE
+from .db import NAME_TABLE, NAME_TEXT, TEXT_TABLE
 from .filters import (
     DEFAULT_LIMIT,
     SORT_NAMES,
@@ -107,22 +108,43 @@ def result_condition(text: str) -> ColumnElement[bool]:
 
 
 def _name_condition(columns: Sequence[SQLColumnExpression[Any]], name: str,
-                    same: dict[str, list[str]] | None = None) -> ColumnElement[bool]:
+                    same: dict[str, list[str]] | None = None, index: str = "") -> ColumnElement[bool]:
     """A normalised name equal to one of `columns`; `*` in the name is a wildcard (`--player 'lee*'`).
 
     `same` gives, for a player's name, every stored spelling of the same player (names.spellings: case, spacing,
-    punctuation and aliases); without it the name is compared as it is normalised.
+    punctuation and aliases); without it the name is compared as it is normalised. `index` (a dialect, when the
+    archive has the player names' index): a wildcard is matched against the list of names through its trigram
+    index, and the games are then read through the columns' own indexes.
     """
     norm = normalise_name(name)
     if norm is None:
         raise FilterError("a player or event name must not be empty")
     if "*" in norm:
         pattern = _like_escape(norm).replace("*", "%")
+        if index:
+            matching = _matching_names(norm, pattern, index)
+            return or_(*(c.in_(matching) for c in columns))
         return or_(*(c.like(pattern, escape="\\") for c in columns))
     names = (same or {}).get(name) or [norm]
     if len(names) == 1:
         return or_(*(c == names[0] for c in columns))
     return or_(*(c.in_(names) for c in columns))
+
+
+def _matching_names(norm: str, pattern: str, dialect: str) -> SelectOfScalar[Any]:
+    """The stored names (player_name) that the wildcard `norm` (as the LIKE `pattern`) matches. SQLite: narrowed
+    first by the FTS5 trigram table to the names holding each part of three characters or more (a phrase of
+    trigrams matches exactly where the part occurs); PostgreSQL's trigram index serves LIKE itself."""
+    names = table(NAME_TABLE, literal_column("id"), literal_column("name"))
+    name: ColumnClause[str] = literal_column(f"{NAME_TABLE}.name")
+    stmt: SelectOfScalar[Any] = select(name).select_from(names).where(name.like(pattern, escape="\\"))
+    parts = [p for p in norm.split("*") if len(p) >= 3]
+    if dialect == "sqlite" and parts:
+        phrases = " AND ".join('"' + p.replace('"', '""') + '"' for p in parts)
+        narrowed: SelectOfScalar[int] = select(literal_column("rowid")).select_from(table(NAME_TEXT)).where(
+            text(f"{NAME_TEXT} MATCH :names").bindparams(names=phrases))
+        stmt = stmt.where(literal_column(f"{NAME_TABLE}.id").in_(narrowed))
+    return stmt
 
 
 def _like_escape(text: str) -> str:
@@ -161,9 +183,10 @@ def _text_condition(needle: str, dialect: str) -> ColumnElement[bool]:
 
 
 def conditions(f: Filters, *, dialect: str = "", max_span: int | None = None, common: frozenset[str] = frozenset(),
-               rare: frozenset[str] = frozenset(), same: dict[str, list[str]] | None = None
+               rare: frozenset[str] = frozenset(), same: dict[str, list[str]] | None = None, names: str = ""
                ) -> list[ColumnElement[bool]]:
-    """The WHERE conditions of `f`, all with bound parameters.
+    """The WHERE conditions of `f`, all with bound parameters. `names`: the dialect, when the archive has the
+    player names' index (`query_plan`): a player-name wildcard is answered through it.
 
     `dialect` picks the text index to use; `max_span` (the longest date range stored, in days) lets a date search
     run on the `date_first` index alone. `common` and `rare` name the range filters ("opening", "date", "moves")
@@ -179,18 +202,18 @@ def conditions(f: Filters, *, dialect: str = "", max_span: int | None = None, co
         out.append(col(g.id).in_(list(f.ids)))
     if f.player:
         # Either colour, at the start or at the finish: the same two names, whichever holds which colour.
-        out.append(_name_condition([col(g.black_norm), col(g.white_norm)], f.player, same))
+        out.append(_name_condition([col(g.black_norm), col(g.white_norm)], f.player, same, names))
     if f.black:
         # The player who held Black at the start (PB) or, after a swap, at the finish.
-        out.append(_name_condition([col(g.black_norm), col(g.black_final_norm)], f.black, same))
+        out.append(_name_condition([col(g.black_norm), col(g.black_final_norm)], f.black, same, names))
     if f.white:
-        out.append(_name_condition([col(g.white_norm), col(g.white_final_norm)], f.white, same))
+        out.append(_name_condition([col(g.white_norm), col(g.white_final_norm)], f.white, same, names))
     if f.winner:
         colour = {"b": "B", "black": "B", "w": "W", "white": "W"}.get(f.winner.strip().lower())
         if colour is not None:
             out.append(col(g.winner_colour) == colour)
         else:
-            out.append(_name_condition([col(g.winner_norm)], f.winner, same))
+            out.append(_name_condition([col(g.winner_norm)], f.winner, same, names))
     if f.game:
         out.append(col(g.game) == game_value(f.game))
     if f.size is not None:
@@ -318,10 +341,33 @@ def count(session: Session, f: Filters) -> int:
 
 
 def name_plan(session: Session, f: Filters) -> dict[str, Any]:
-    """The stored spellings of the players the filters name (names.spellings), as `conditions` takes them."""
+    """The stored spellings of the players the filters name (names.spellings), and for a wildcard whether the
+    player names' index is there, as `conditions` takes them."""
     winner = f.winner if f.winner and f.winner.strip().lower() not in ("b", "w", "black", "white") else None
-    names = [n for n in (f.player, f.black, f.white, winner) if n and "*" not in n]
-    return {"same": spellings(session, names)} if names else {}
+    asked = [n for n in (f.player, f.black, f.white, winner) if n]
+    names = [n for n in asked if "*" not in n]
+    plan: dict[str, Any] = {"same": spellings(session, names)} if names else {}
+    if len(names) < len(asked) and has_name_index(session.get_bind()):
+        plan["names"] = session.get_bind().dialect.name
+    return plan
+
+
+_NAME_INDEX: WeakKeyDictionary[Any, bool] = WeakKeyDictionary()
+
+
+def has_name_index(bind: Any) -> bool:
+    """Whether the archive has the player names' index (an archive made before it has none until a command that
+    writes opens it), asked once per engine."""
+    engine = getattr(bind, "engine", bind)
+    known = _NAME_INDEX.get(engine)
+    if known is None:
+        from sqlalchemy import inspect
+
+        found = inspect(engine).has_table(NAME_TABLE)
+        if found and engine.dialect.name == "sqlite":
+            found = inspect(engine).has_table(NAME_TEXT)
+        known = _NAME_INDEX[engine] = found
+    return known
 
 
 # SQLite's planner knows nothing of how many records a range matches (an opening, dates, move counts), and for

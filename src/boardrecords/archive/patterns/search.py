@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from itertools import islice
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import ColumnElement, Connection, Engine, Select, Table, literal_column, select
 
@@ -24,7 +25,11 @@ from ...verifier.rules.engine import BLACK, WHITE
 from ..core.filters import Filters
 from ..core.models import GameRow, PatternLineRow
 
+if TYPE_CHECKING:
+    from ..core.budget import Budget
+
 CHUNK = 500
+BATCH = 100  # change lists scanned between two checks of a budget
 # A search reads every change list in one pass when the masks of the first SAMPLE games let more than MOST of them
 # through: then reading the masks of all games first would cost more than it saves.
 SAMPLE, MOST = 1000, 0.25
@@ -106,14 +111,14 @@ def _lines(engine: Engine, game: Game, size: int, f: Filters, *columns: ColumnEl
     return stmt
 
 
-def _found_lines(engine: Engine, scan: Scan, game: Game, size: int, f: Filters
+def _found_lines(engine: Engine, scan: Scan, game: Game, size: int, f: Filters, budget: Budget | None = None
                  ) -> tuple[list[tuple[int, list[Hit]]], dict[int, int], int, int]:
     """The games where the pattern appears with their appearances, the last move number of each line read, how
     many games were considered (of the game, the size and the filters) and how many change lists were read.
 
     When the masks of the first games let most of them through (a small shape anywhere on the board), every change
     list is read in one pass; otherwise the masks of all games first, then the change lists of those they let
-    through, by id."""
+    through, by id. Under a `budget`, the rows are read in batches, the budget checked between them."""
     p = _table()
     seen = _Seen()
     masks = (p.c.game_id, p.c.black, p.c.white)
@@ -121,11 +126,28 @@ def _found_lines(engine: Engine, scan: Scan, game: Game, size: int, f: Filters
         sample = list(_driver_rows(conn, _lines(engine, game, size, f, *masks).limit(SAMPLE)))
         if len(scan.possible(sample)) > len(sample) * MOST:
             rows = _driver_rows(conn, _lines(engine, game, size, f, *masks, p.c.changes, p.c.plies))
-            return scan.lines(seen.rows(rows)), seen.plies, seen.n, seen.n
-        ids = scan.possible(seen.rows(_driver_rows(conn, _lines(engine, game, size, f, *masks))))
+            return _scanned(scan, seen.rows(rows), budget), seen.plies, seen.n, seen.n
+        ids = scan.possible(_checked(seen.rows(_driver_rows(conn, _lines(engine, game, size, f, *masks))), budget))
     considered = seen.n
-    lines = scan.lines(seen.rows(_by_ids(engine, ids, (*masks, p.c.changes, p.c.plies), p.c.game_id)))
+    lines = _scanned(scan, seen.rows(_by_ids(engine, ids, (*masks, p.c.changes, p.c.plies), p.c.game_id)), budget)
     return lines, seen.plies, considered, len(ids)
+
+
+def _checked(rows: Iterable[Sequence[Any]], budget: Budget | None) -> Iterable[Sequence[Any]]:
+    return rows if budget is None else budget.rows(rows)
+
+
+def _scanned(scan: Scan, rows: Iterable[Sequence[Any]], budget: Budget | None) -> list[tuple[int, list[Hit]]]:
+    """`scan.lines` of the rows; under a budget a batch at a time, the appearances held counted against it."""
+    if budget is None:
+        return scan.lines(rows)
+    out: list[tuple[int, list[Hit]]] = []
+    it = iter(budget.rows(rows))
+    while batch := list(islice(it, BATCH)):
+        found = scan.lines(batch)
+        budget.hold(sum(len(at) for _, at in found))
+        out += found
+    return out
 
 
 def _driver_rows(conn: Connection, stmt: Select[Any], where_in: tuple[ColumnElement[Any], Sequence[int]] | None = None
@@ -194,16 +216,17 @@ def _ordered(conts: Iterable[PatternContinuation]) -> list[PatternContinuation]:
 
 def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: Filters, *,
                    either_colour: bool = False, margin: int = 1, plain_scan: bool = False,
-                   tenuki: str = DEFAULT_TENUKI) -> PatternResult:
+                   tenuki: str = DEFAULT_TENUKI, budget: Budget | None = None) -> PatternResult:
     """Every appearance of `pattern` in the archive's games of `game` and `size` that pass the filters, what was
     played right after it in or around it (`margin` points around the rectangle: `next_moves`), and the first move
     played in its region after it however many moves later (`continuations`; `tenuki` when it came more than
     TENUKI_GAPS[tenuki] moves after the appearance, `local` None when the line ended first). `plain_scan` runs the
-    plain scan, not the compiled one (`Settings.plain_scan`)."""
+    plain scan, not the compiled one (`Settings.plain_scan`). A `budget` (archive/core/budget.py) is checked as
+    rows are read and counted, and its cap on appearances held applies."""
     gap = TENUKI_GAPS[tenuki]
     found = placements(pattern, game, size, either_colour=either_colour)
     scan = Scan(pattern, found, size, plain=plain_scan)
-    lines, plies_of, considered, scanned = _found_lines(engine, scan, game, size, f)
+    lines, plies_of, considered, scanned = _found_lines(engine, scan, game, size, f, budget)
     g: Table = GameRow.__table__  # type: ignore[attr-defined]
     lines.sort(key=lambda line: line[0], reverse=True)  # newest first
     if len(lines) > considered * MOST:  # most games found: the winners of all of them in one pass
@@ -247,7 +270,7 @@ def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: F
     swapped_of = [place.swapped for place in found]
     # A common shape has hundreds of thousands of appearances: PatternContinuation.count written out here (the
     # same sums), since a call for each costs more than the rest of the loop.
-    for gid, at in lines:
+    for gid, at in lines if budget is None else budget.rows(lines):
         plies, win = plies_of[gid], winners[gid]
         hits.append(GameHits(gid, win, at))
         black_won = win == "B"

@@ -14,7 +14,10 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import SQLModel
 
 from ..core.db import (
+    NAME_TEXT,
+    TEXT_TABLE,
     ArchiveError,
+    create_name_index,
     create_text_index,
     first_line,
     has_schema,
@@ -41,6 +44,7 @@ def create_schema(engine: Engine) -> None:
                 SQLModel.metadata.create_all(writer(engine))
                 ensure_state(engine)
                 create_text_index(engine)
+                create_name_index(engine)
                 prepare_positions(engine)
             return
         except DBAPIError as exc:
@@ -105,17 +109,18 @@ def _give_back_free_pages(engine: Engine) -> None:
 
 def upgrade_schema(engine: Engine) -> None:
     """What a command that writes needs of an archive made by an older version: the position index's newer tables
-    and its migration (archive/positions/stage.py), and the change marker (archive/core/state.py), without the
-    merge or the tables only an import makes."""
-    from ..core.models import PositionCountRow, PositionGameRow, PositionRow, PositionStageRow
+    and its migration (archive/positions/stage.py), the player names' index (filled once, archive/core/db.py), and
+    the change marker (archive/core/state.py), without the merge or the tables only an import makes."""
+    from ..core.models import PlayerNameRow, PositionCountRow, PositionGameRow, PositionRow, PositionStageRow
     from ..positions.stage import upgrade_positions
 
     tables = [SQLModel.metadata.tables[m.__tablename__]
-              for m in (PositionRow, PositionGameRow, PositionStageRow, PositionCountRow)]
+              for m in (PositionRow, PositionGameRow, PositionStageRow, PositionCountRow, PlayerNameRow)]
     tables += TOURNAMENT_TABLES  # an archive made before the official tournaments
     with _one_at_a_time(engine):
         SQLModel.metadata.create_all(writer(engine), tables=tables)
         ensure_state(engine)
+        create_name_index(engine)
         upgrade_positions(engine)
 
 
@@ -183,7 +188,7 @@ def _refuse_foreign(engine: Engine, where: str) -> None:
     insp = inspect(engine)
     names = set(insp.get_table_names())
     ours = {t.name for t in SQLModel.metadata.sorted_tables}
-    foreign = sorted(n for n in names - ours if not n.startswith(("game_text", "sqlite_")))
+    foreign = sorted(n for n in names - ours if not n.startswith((TEXT_TABLE, NAME_TEXT, "sqlite_")))
     if foreign:
         listed = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
         raise ArchiveError(f"{where} holds tables of another program ({listed}); records adds none of its own "

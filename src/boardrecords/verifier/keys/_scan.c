@@ -74,12 +74,14 @@ static void scanner_free_arrays(Scanner *s) {
                        (void **)&s->dirty, (void **)&s->head, (void **)&s->next, (void **)&s->entry,
                        (void **)&s->touched, (void **)&s->board, (void **)&s->blocked, (void **)&s->act_head,
                        (void **)&s->act_prev, (void **)&s->act_next, (void **)&s->need_k,
-                       (void **)&s->region_start, (void **)&s->region_point, (void **)&s->wait_head,
-                       (void **)&s->wait_app, (void **)&s->wait_next};
+                       (void **)&s->region_start, (void **)&s->region_point, (void **)&s->wait_head};
     for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) {
         PyMem_Free(*arrays[a]);
         *arrays[a] = NULL;
     }
+    PyMem_RawFree(s->wait_app);  /* grown during a replay, without the GIL: the raw allocator's */
+    PyMem_RawFree(s->wait_next);
+    s->wait_app = s->wait_next = NULL;
     s->nwait = s->wait_cap = 0;
 }
 
@@ -407,15 +409,14 @@ typedef struct {
 } Found;
 enum { F_PLY, F_K, F_POINT, F_COLOUR, F_RPLY, F_RPOINT, F_RCOLOUR };
 
+/* The replay runs without the GIL (so that a server's other threads go on meanwhile): these arrays are the raw
+ * allocator's, and running out of memory is reported by the caller once it holds the GIL again. */
 static int found_add(Found *f, int ply, int k) {
     if (f->n == f->cap) {
         Py_ssize_t cap = f->cap ? f->cap * 2 : 16;
         for (int a = 0; a < FOUND_ARRAYS; a++) {
-            int *p = PyMem_Realloc(f->a[a], (size_t)cap * sizeof(int));
-            if (p == NULL) {
-                PyErr_NoMemory();
-                return -1;
-            }
+            int *p = PyMem_RawRealloc(f->a[a], (size_t)cap * sizeof(int));
+            if (p == NULL) return -1;
             f->a[a] = p;
         }
         f->cap = cap;
@@ -427,7 +428,7 @@ static int found_add(Found *f, int ply, int k) {
 }
 
 static void found_free(Found *f) {
-    for (int a = 0; a < FOUND_ARRAYS; a++) PyMem_Free(f->a[a]);
+    for (int a = 0; a < FOUND_ARRAYS; a++) PyMem_RawFree(f->a[a]);
 }
 
 /* Appearance `a` (of placement k) waits for a move at each point of k's region. */
@@ -436,17 +437,11 @@ static int wait_region(Scanner *s, int k, int a) {
     if (need > s->wait_cap) {
         Py_ssize_t cap = s->wait_cap ? s->wait_cap : 64;
         while (cap < need) cap *= 2;
-        int *app = PyMem_Realloc(s->wait_app, (size_t)cap * sizeof(int));
-        if (app == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
+        int *app = PyMem_RawRealloc(s->wait_app, (size_t)cap * sizeof(int));
+        if (app == NULL) return -1;  /* reported by the caller with the GIL held (found_add) */
         s->wait_app = app;
-        int *next = PyMem_Realloc(s->wait_next, (size_t)cap * sizeof(int));
-        if (next == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
+        int *next = PyMem_RawRealloc(s->wait_next, (size_t)cap * sizeof(int));
+        if (next == NULL) return -1;
         s->wait_next = next;
         s->wait_cap = cap;
     }
@@ -647,10 +642,16 @@ static PyObject *scanner_lines(Scanner *s, PyObject *rows) {
             goto fail;
         }
         f.n = 0;
-        int rc = replay(s, view.buf, view.len, &f);
+        int rc;
+        Py_BEGIN_ALLOW_THREADS
+        rc = replay(s, view.buf, view.len, &f);
+        Py_END_ALLOW_THREADS
         PyBuffer_Release(&view);
         Py_DECREF(changes);
-        if (rc < 0) goto fail;
+        if (rc < 0) {
+            PyErr_NoMemory();
+            goto fail;
+        }
         if (f.n) {
             PyObject *list = PyList_New(f.n), *id = PySequence_GetItem(row, 0);
             if (list == NULL || id == NULL) {
