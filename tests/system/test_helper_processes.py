@@ -39,11 +39,22 @@ def _state(pid: int) -> bytes | None:
         return None
 
 
+def _parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+_SEEN: dict[int, set[int]] = {}  # command -> every helper seen so far (a forked worker loses its parent at a kill)
+
+
 def helpers_of(pid: int) -> list[int]:
     """Every live process that the command `pid` started, however deep (they carry its pid in their environment),
-    including those started after it was killed."""
+    including those started after it was killed; and its forked workers (children that carry no new environment),
+    seen while it lived."""
     tag = f"{MAIN_PID}={pid}".encode()
-    found = []
+    seen = _SEEN.setdefault(pid, set())
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or int(entry) == pid:
             continue
@@ -51,14 +62,20 @@ def helpers_of(pid: int) -> list[int]:
             environ = Path(f"/proc/{entry}/environ").read_bytes().split(b"\0")
         except OSError:
             continue
-        if tag in environ and _state(int(entry)) not in (None, b"Z", b"X"):
-            found.append(int(entry))
-    return found
+        if tag in environ or _parent(int(entry)) == pid:
+            seen.add(int(entry))
+    return [p for p in seen if _state(p) not in (None, b"Z", b"X")]
 
 
 def start_import(many: Path, tmp_path: Path, **popen) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, "-m", "boardrecords.cli.main", "import", str(many), "--db",
                              str(tmp_path / f"a{time.monotonic_ns()}.db"), "-q", "-j", "2"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **popen)
+
+
+def start_verify(many: Path, tmp_path: Path, **popen) -> subprocess.Popen[bytes]:
+    """`records verify -j 2` of the files six times over: its workers are forked from the command itself."""
+    return subprocess.Popen([sys.executable, "-m", "boardrecords.cli.main", "verify", *[str(many)] * 6, "-j", "2"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **popen)
 
 
@@ -71,11 +88,14 @@ def wait_for_helpers(proc: subprocess.Popen[bytes], least: int) -> bool:
     return False
 
 
-@pytest.mark.parametrize("after", [0.0, 0.15, 0.4, 0.8, 1.5])
-def test_ctrl_c_while_the_helpers_start_is_one_line(many: Path, tmp_path: Path, after: float) -> None:
+@pytest.mark.parametrize(("start", "after"), [(start_import, 0.0), (start_import, 0.15), (start_import, 0.4),
+                                              (start_import, 0.8), (start_import, 1.5), (start_verify, 0.0),
+                                              (start_verify, 0.05), (start_verify, 0.3)])
+def test_ctrl_c_while_the_helpers_start_is_one_line(many: Path, tmp_path: Path, start, after: float) -> None:
     """SIGINT to the whole process group (what Ctrl-C in a terminal does) from the moment the first helper exists
-    through the fork server's start-up (it imports the modules, a second or two) and the workers' start."""
-    proc = start_import(many, tmp_path, start_new_session=True, preexec_fn=interruptible)
+    through the fork server's start-up (it imports the modules, a second or two) and the workers' start; for verify,
+    through the workers' fork from the command and their work."""
+    proc = start(many, tmp_path, start_new_session=True, preexec_fn=interruptible)
     if not wait_for_helpers(proc, 1):
         proc.kill()
         pytest.skip("the import ended before its helpers were seen")
@@ -91,10 +111,12 @@ def test_ctrl_c_while_the_helpers_start_is_one_line(many: Path, tmp_path: Path, 
     assert not helpers_of(proc.pid)
 
 
-@pytest.mark.parametrize("least", [1, 2, 4])
-def test_no_helper_outlives_a_kill_9_by_a_second(many: Path, tmp_path: Path, least: int) -> None:
-    """Killed as the fork server starts, as its first worker starts, and with the pool at work."""
-    proc = start_import(many, tmp_path)
+@pytest.mark.parametrize(("start", "least"), [(start_import, 1), (start_import, 2), (start_import, 4),
+                                              (start_verify, 1), (start_verify, 2)])
+def test_no_helper_outlives_a_kill_9_by_a_second(many: Path, tmp_path: Path, start, least: int) -> None:
+    """Killed as the fork server starts, as its first worker starts, and with the pool at work (verify: as its
+    first worker is forked, and with both at work)."""
+    proc = start(many, tmp_path)
     if not wait_for_helpers(proc, least):
         proc.kill()
         pytest.skip("the import ended before its helpers were seen")

@@ -53,8 +53,10 @@ def test_readme_command_runs_as_shown(line: str, workdir: Path) -> None:
     if line.startswith("records serve"):
         _serves(line, workdir, env)
         return
+    # `records user add` asks for the password: given on standard input, as a script would give it.
+    given = {"input": "the readme's password\n"} if line.startswith("records user ") else {"stdin": subprocess.DEVNULL}
     done = subprocess.run(["bash", "-c", line], cwd=workdir, env=env, capture_output=True, text=True, timeout=120,
-                          stdin=subprocess.DEVNULL)
+                          **given)
     assert "Traceback" not in done.stdout + done.stderr, done.stderr
     expected = {0, 1} if any(word in line for word in FAILS_ON_PURPOSE) else {0}
     assert done.returncode in expected, (line, done.stdout[-2000:], done.stderr[-2000:])

@@ -3,13 +3,20 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import threading
 from itertools import pairwise
+from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boardrecords.common.workers import CHUNK_BYTES, chunked
+from boardrecords.common.workers import CHUNK_BYTES, can_fork_here, chunked, in_order
 
+ROOT = Path(__file__).resolve().parents[2]
 sizes_of = st.lists(st.integers(min_value=0, max_value=3 * CHUNK_BYTES), max_size=300)
 
 
@@ -35,3 +42,36 @@ def test_two_hundred_large_files_go_one_at_a_time() -> None:
 
 def test_without_sizes_chunks_are_counted() -> None:
     assert [len(c) for c in chunked(list(range(10)), None, 4)] == [4, 4, 2]
+
+
+def pids(chunk: list[int]) -> list[tuple[int, int, int]]:
+    """Each item, with the process that worked on it and its parent."""
+    return [(i, os.getpid(), os.getppid()) for i in chunk]
+
+
+def forked_pool_check() -> None:
+    """Run in a process of its own (the test process may hold other tests' threads, which rule forking out)."""
+    items = list(range(300))
+    out = list(in_order(pids, items, workers=2, preload=__name__, fork_ok=True))
+    assert [i for i, _, _ in out] == items
+    assert {parent for _, _, parent in out} == {os.getpid()}  # no fork server between
+    assert os.getpid() not in {pid for _, pid, _ in out}
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers are forked from the command only on Linux")
+def test_a_fork_ok_pool_is_forked_from_this_process_and_keeps_the_order() -> None:
+    code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from tests.system.test_worker_chunks import " \
+           "forked_pool_check; forked_pool_check()"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
+def test_no_fork_while_another_thread_runs() -> None:
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not can_fork_here()
+    finally:
+        stop.set()
+        thread.join()

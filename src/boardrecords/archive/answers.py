@@ -10,6 +10,7 @@ plain objects there.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NotRequired
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from ..verifier.judging.verdict import Verdict
     from ..verifier.keys.patterns import Pattern
     from ..verifier.keys.targets import Target
-    from .core.models import GameRow
+    from .core.models import AccountRow, AuditRow, GameRow
     from .core.stats import GameStats, PlayerStats
     from .patterns.search import PatternResult
     from .positions.explore import Continuation, Reached
@@ -586,3 +587,52 @@ class TournamentCheck:
     def to_json(self) -> TournamentCheckJson:
         return {"tournament": self.tournament, "records": self.records, "pairings": self.pairings,
                 "disagreements": [d.to_json() for d in self.disagreements]}
+
+class AccountJson(TypedDict):
+    """An account as `records user list --json` lists it: never its password's hash."""
+
+    name: str
+    role: str
+    created: str
+    password_changed: str
+
+
+@dataclass
+class Accounts:
+    """Every account of the archive, by name (`Archive.users`)."""
+
+    rows: list[AccountRow]
+
+    def to_json(self) -> list[AccountJson]:
+        return [{"name": r.name, "role": r.role, "created": utc_text(r.created_at),
+                 "password_changed": utc_text(r.password_changed_at)} for r in self.rows]
+
+
+def utc_text(moment: dt.datetime) -> str:
+    """A stored time in ISO 8601 with its offset: the archive stores UTC, and reads some databases' times back
+    without their zone."""
+    return (moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)).isoformat(timespec="seconds")
+
+
+class AuditJson(TypedDict):
+    """A row of the audit log as `records audit --json` lists it."""
+
+    who: str
+    when: str
+    action: str
+    ids: list[int]
+    before: Any
+    after: Any
+
+
+@dataclass
+class Audit:
+    """The audit log, newest first (`Archive.audit`)."""
+
+    rows: list[AuditRow]
+
+    def to_json(self) -> list[AuditJson]:
+        import json
+
+        return [{"who": r.who, "when": utc_text(r.at), "action": r.action, "ids": json.loads(r.ids),
+                 "before": json.loads(r.before), "after": json.loads(r.after)} for r in self.rows]

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from ..verifier.keys.patterns import Pattern
     from ..verifier.keys.targets import Target
     from .answers import (
+        Accounts,
+        Audit,
         Duplicates,
         Events,
         EventTable,
@@ -48,7 +50,8 @@ if TYPE_CHECKING:
         TournamentCheck,
         TournamentImport,
     )
-    from .core.models import AliasRow, GameRow, GameVersionRow
+    from .core.models import AccountRow, AliasRow, GameRow, GameVersionRow
+    from .store.accounts import Signed
     from .store.importer import FileResult, ImportProgress, ImportSummary
     from .store.reindex import ReindexSummary
     from .tournaments.opengotha import OfficialTournament
@@ -672,3 +675,116 @@ class Archive:
         if format.lower() != "h9":
             raise InputError(f"no tournament format {format!r} (the formats: h9)")
         return h9(self.tournament(event))
+
+    # -- accounts (archive/store/accounts.py; a served archive's sign-in, docs/serve.md) -------------------------
+    # A password given to these is hashed and dropped: never stored, logged or named in an error.
+
+    def users(self) -> Accounts:
+        """Every account, by name, with its role (a read: a read-only archive answers it too)."""
+        from .answers import Accounts
+        from .store.accounts import accounts
+
+        return Accounts(accounts(self.engine))
+
+    def user(self, name: str) -> AccountRow:
+        """The account `name` (NotFound when there is none)."""
+        from .store.accounts import account
+
+        return account(self.engine, name)
+
+    def add_user(self, name: str, password: str, *, role: str = "viewer") -> AccountRow:
+        """A new account of `role` (`viewer`, `editor`, `admin`) with the password's argon2id hash; AccountError
+        (an InputError) for a name taken, or a name, role or password that cannot be one."""
+        from .store.accounts import add_account
+
+        return add_account(self._writable("add an account"), name, role, password)
+
+    def remove_user(self, name: str) -> None:
+        """Remove the account `name` (NotFound when there is none)."""
+        from .store.accounts import remove_account
+
+        remove_account(self._writable("remove an account"), name)
+
+    def set_password(self, name: str, password: str) -> None:
+        """Give the account `name` a new password: what was signed in with the old one no longer holds."""
+        from .store.accounts import set_password
+
+        set_password(self._writable("change a password"), name, password)
+
+    def set_role(self, name: str, role: str) -> None:
+        """Give the account `name` another role."""
+        from .store.accounts import set_role
+
+        set_role(self._writable("change a role"), name, role)
+
+    def check_login(self, name: str, password: str) -> AccountRow | None:
+        """The account when `password` is its password, else None, whatever was wrong (an unknown name answers as
+        slowly as a wrong password). On a writable archive a hash of older parameters is made anew."""
+        from .store.accounts import check_login
+
+        return check_login(self.engine, name, password, rehash=self.writable)
+
+    def login(self, name: str, password: str) -> tuple[AccountRow, str, str] | None:
+        """Sign in: when `password` is the account's, a new session of it, as (account, session key, CSRF token),
+        both keys given only here (the archive keeps their hashes); None otherwise, whatever was wrong."""
+        from .store.accounts import start_session
+
+        found = self.check_login(name, password)
+        if found is None:
+            return None
+        key, csrf = start_session(self._writable("start a session"), found)
+        return found, key, csrf
+
+    def signed_in(self, key: str, *, token: bool = False) -> Signed | None:
+        """Whom a session key (or with `token`, an API token) stands for; None for a key that is none, a session
+        that ended, or one begun before the password last changed."""
+        from .store.accounts import SESSION, TOKEN, signed_in
+
+        return signed_in(self.engine, key, TOKEN if token else SESSION)
+
+    def logout(self, key: str) -> None:
+        """End the session of `key`."""
+        from .store.accounts import end_session
+
+        end_session(self._writable("end a session"), key)
+
+    def new_token(self, name: str) -> str:
+        """A new API token of the account `name` (sent as `Authorization: Bearer TOKEN`), replacing its last one;
+        given only here: the archive keeps its hash."""
+        from .store.accounts import new_token
+
+        return new_token(self._writable("make an API token"), name)
+
+    def visibility(self) -> str:
+        """"public" or "private": whether an anonymous visitor of a served archive with accounts reads it."""
+        from .store.accounts import visibility
+
+        return visibility(self.engine)
+
+    def set_visibility(self, value: str) -> None:
+        from .store.accounts import set_visibility
+
+        set_visibility(self._writable("change the visibility"), value)
+
+    def audit(self, *, limit: int | None = None) -> Audit:
+        """The audit log of the changes made through a served archive, newest first (at most `limit`)."""
+        from .answers import Audit
+        from .store.audit import audit_rows
+
+        return Audit(audit_rows(self.engine, limit=limit))
+
+    def log_change(self, who: str, action: str, ids: Iterable[int] = (), *, before: Any = None,
+                   after: Any = None) -> None:
+        """Write a row of the audit log: the account `who` did `action` to the records `ids`."""
+        from .store.audit import record_change
+
+        record_change(self._writable("write the audit log"), who, action, ids, before=before, after=after)
+
+    def last_id(self) -> int:
+        """The highest record id stored (0: none)."""
+        from sqlalchemy import func, select
+
+        from .core.models import GameRow
+
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.max(GameRow.id))).scalar() or 0)

@@ -27,6 +27,10 @@ def serve_cmd(
         "name of a proxy in front of it, or this machine's name or address on the network. Requests naming any "
         "host but localhost, 127.0.0.1, [::1], --host and these are refused (421); uploads from the pages of "
         "these names are accepted.")] = None,
+    accounts: Annotated[bool, typer.Option("--accounts", help="Serve with accounts (`records user add`): sign-in "
+                                           "at /login and POST /api/login, the archive opened for writing, and "
+                                           "a private archive (`records user visibility private`) shown to "
+                                           "nobody signed out.")] = False,
 ) -> None:
     """Serve the archive to a browser, read-only: games, a game's replay, the explorer, players, events; the
     commands' JSON under /api/ (its OpenAPI page: /docs). Ctrl-C stops it."""
@@ -35,15 +39,16 @@ def serve_cmd(
     from ..web.app import LOCAL_HOSTS, create_app
 
     # An archive that cannot be used: ArchiveError, exit 2; a --public-host that is no host name: InputError.
-    application = create_app(archive_db(db), settings=run_settings(), hosts=(host,), public_hosts=public_hosts or ())
-    if host not in LOCAL_HOSTS:
+    application = create_app(archive_db(db), settings=run_settings(), hosts=(host,), public_hosts=public_hosts or (),
+                             accounts=accounts)
+    if host not in LOCAL_HOSTS and not accounts:
         note(f"warning: listening on {host}: anyone who can reach this address can read the whole archive "
              "(there is no login)")
     sock = _listening(host, port)  # before the server starts, so that a port in use is one line, not a traceback
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{bound}/"
-    note(f"serving the archive at {url} (read-only; Ctrl-C stops)")
+    note(f"serving the archive at {url} ({'with accounts' if accounts else 'read-only'}; Ctrl-C stops)")
     if open_browser:
         import webbrowser
 

@@ -81,6 +81,12 @@ class SourcePos:
             self._resolve()
         return self._column
 
+    def settle(self) -> None:
+        """Work out the line, column and offset now: the position then holds nothing of the file it was read from."""
+        if self._offset is None or self._src is not None:
+            self.offset  # noqa: B018  (the property works the offset out)
+            self._resolve()
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SourcePos):
             return NotImplemented

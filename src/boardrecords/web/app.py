@@ -120,7 +120,7 @@ SWAGGER_FILES = {"swagger-ui.css": "text/css", "swagger-ui-bundle.js": "text/jav
 
 
 def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence[str] = (),
-               public_hosts: Sequence[str] = ()) -> FastAPI:
+               public_hosts: Sequence[str] = (), accounts: bool = False) -> FastAPI:
     """The application over the archive `db` (a SQLite path or an SQLAlchemy URL; None: records.db here; `records
     serve` gives RECORDS_DB when there is no --db), with the limits and the scan of `settings`. It answers for the
     host names localhost, 127.0.0.1, [::1], `hosts` (the address it listens on) and `public_hosts` (a proxy's
@@ -132,7 +132,7 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
     hosts = [checked_host_name(name, "--host") for name in hosts]
     public_hosts = [checked_host_name(name, "--public-host") for name in public_hosts]
 
-    archive = Archive(db, settings=settings)  # read-only
+    archive = Archive(db, settings=settings, write=accounts)  # read-only unless accounts are served
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -158,6 +158,13 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
     app.state.game_pages = GamePages()  # the game pages made last, for the archive's version
 
     # Added innermost first: the host is checked before anything else is looked at.
+    if accounts:
+        from starlette.middleware.base import BaseHTTPMiddleware
+
+        from .accounts import Throttle, private_gate
+
+        app.state.throttle = Throttle()
+        app.add_middleware(BaseHTTPMiddleware, dispatch=private_gate)
     app.add_middleware(StorableQuery)
     app.add_middleware(HeadAsGet)
     cap = settings.max_file_size
@@ -220,6 +227,12 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
 
     app.include_router(api_router)
     app.include_router(page_router)
+    if accounts:
+        from .accounts import router as accounts_router
+        from .editing import router as editing_router
+
+        app.include_router(accounts_router)
+        app.include_router(editing_router)
     app.mount("/static", StaticFiles(directory=package_dir("static")), name="static")
 
     @app.get("/replay/{name}", include_in_schema=False)

@@ -280,3 +280,61 @@ class PlayerNameRow(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(sa_column=Column(Text, nullable=False, unique=True))
+
+
+class AccountRow(SQLModel, table=True):
+    """A person who may sign in to a served archive (archive/store/accounts.py, docs/serve.md): a name, a role
+    (`viewer`, `editor`, `admin`) and the argon2id hash of the password, never the password itself."""
+
+    __tablename__ = "account"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(sa_column=Column(String(64), nullable=False, unique=True))
+    role: str = Field(sa_column=Column(String(16), nullable=False))
+    password_hash: str = Field(sa_column=Column(String(256), nullable=False))
+    created_at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC))
+    # Moved by every change of the password: a session or a token made before it no longer holds.
+    password_changed_at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC))
+
+
+class AccountKeyRow(SQLModel, table=True):
+    """A key that stands for an account (archive/store/accounts.py): a browser's session (`kind` "session", with
+    its CSRF token and an end) or a program's API token ("token", one per account, until it is replaced). Only the
+    SHA-256 of each random key is stored: the key itself is given once, to whoever signed in."""
+
+    __tablename__ = "account_key"
+
+    id: int | None = Field(default=None, primary_key=True)
+    account_id: int = Field(sa_column=Column(Integer, ForeignKey("account.id", ondelete="CASCADE"), nullable=False,
+                                             index=True))
+    kind: str = Field(sa_column=Column(String(16), nullable=False))
+    key_hash: str = Field(sa_column=Column(String(64), nullable=False, unique=True))
+    csrf_hash: str = Field(default="", sa_column=Column(String(64), nullable=False, default=""))
+    created_at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC))
+    expires_at: dt.datetime | None = None  # None: until replaced or removed (an API token)
+
+
+class ArchiveSettingRow(SQLModel, table=True):
+    """A setting the archive keeps for whoever serves it (archive/store/accounts.py): `visibility` ("public": the
+    anonymous visitor of `records serve --accounts` reads what a viewer reads; "private": nothing without signing
+    in)."""
+
+    __tablename__ = "archive_setting"
+
+    name: str = Field(sa_column=Column(String(64), primary_key=True))
+    value: str = Field(sa_column=Column(String(400), nullable=False))
+
+
+class AuditRow(SQLModel, table=True):
+    """One change made through a served archive (archive/store/audit.py): who (an account's name), when, what
+    (`action`: "login", "logout", "import"...), the records it concerned and what it found and left (JSON)."""
+
+    __tablename__ = "audit"
+
+    id: int | None = Field(default=None, primary_key=True)
+    at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC), index=True)
+    who: str = Field(sa_column=Column(String(64), nullable=False, index=True))
+    action: str = Field(sa_column=Column(String(32), nullable=False))
+    ids: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))  # JSON list of record ids
+    before: str = Field(default="null", sa_column=Column(Text, nullable=False, default="null"))  # JSON
+    after: str = Field(default="null", sa_column=Column(Text, nullable=False, default="null"))  # JSON
