@@ -29,8 +29,10 @@ if TYPE_CHECKING:
     from .core.stats import GameStats, PlayerStats
     from .patterns.search import PatternResult
     from .positions.explore import Continuation, Reached
+    from .tournaments.check import Disagreement
     from .tournaments.crosstable import Crosstable
     from .tournaments.events import EventSummary
+    from .tournaments.opengotha import OfficialTournament
     from .tournaments.players import PlayerSummary
     from .tournaments.ratings import Rating, RatingRun
 
@@ -538,6 +540,53 @@ class Ratings:
         shown: list[RatingJson] = [r.to_json() for r in self.shown]  # type: ignore[misc]
         return {"ratings": shown, "records_rated": self.run.counted, "records_left_out": dict(self.run.skipped)}
 
+
+# -- official tournaments (tournament files) --------------------------------------------------------------------
+
+class TournamentImportJson(TypedDict):
+    tournament: str
+    short_name: str
+    updated: bool
+    players: int
+    rounds: int
+    pairings: int
+    byes: int
+
+
+@dataclass(slots=True)
+class TournamentImport:
+    """`tournament import`: the tournament a file held, stored (`updated`: it replaced an earlier import of the
+    same tournament)."""
+
+    tournament: OfficialTournament
+    updated: bool
+
+    def to_json(self) -> TournamentImportJson:
+        t = self.tournament
+        byes = sum(p.bye for p in t.pairings)
+        return {"tournament": t.name, "short_name": t.short_name, "updated": self.updated,
+                "players": len(t.players), "rounds": t.rounds, "pairings": len(t.pairings) - byes, "byes": byes}
+
+
+class TournamentCheckJson(TypedDict):
+    tournament: str
+    records: int
+    pairings: int
+    disagreements: list[dict[str, Any]]
+
+
+@dataclass(slots=True)
+class TournamentCheck:
+    """`tournament check`: the records of an event against its official tournament, and every disagreement."""
+
+    tournament: str
+    records: int
+    pairings: int  # boards, byes aside
+    disagreements: list[Disagreement]
+
+    def to_json(self) -> TournamentCheckJson:
+        return {"tournament": self.tournament, "records": self.records, "pairings": self.pairings,
+                "disagreements": [d.to_json() for d in self.disagreements]}
 
 class AccountJson(TypedDict):
     """An account as `records user list --json` lists it: never its password's hash."""

@@ -47,11 +47,14 @@ if TYPE_CHECKING:
         ReachedPage,
         Stats,
         StoredRecord,
+        TournamentCheck,
+        TournamentImport,
     )
     from .core.models import AccountRow, AliasRow, GameRow, GameVersionRow
     from .store.accounts import Signed
     from .store.importer import FileResult, ImportProgress, ImportSummary
     from .store.reindex import ReindexSummary
+    from .tournaments.opengotha import OfficialTournament
 
 PATTERN_MAX = 2000  # characters of a pattern's text (a 40x40 rectangle)
 
@@ -615,6 +618,63 @@ class Archive:
         from .store.reindex import reindex
 
         return reindex(self._writable("reindex"), batch=batch, on_batch=progress, patterns=self.settings.patterns)
+
+    # -- official tournaments (tournament files) -------------------------------------------------------------------
+
+    def import_tournament(self, data: bytes, source: str = "") -> TournamentImport:
+        """Store the tournament an OpenGotha file holds (`data`, its bytes; `source`, its name for messages):
+        players, rounds, pairings and byes with the official results, and the settings. A tournament of the same
+        short name is replaced whole (a later save updates it). TournamentFileError (an InputError) for a file that
+        cannot be read, before anything is changed."""
+        from .answers import TournamentImport
+        from .tournaments.official import store_tournament
+        from .tournaments.opengotha import parse_tournament
+
+        engine = self._writable("import a tournament")
+        found = parse_tournament(data, source or "the file")
+        stored = store_tournament(engine, found, source)
+        return TournamentImport(tournament=found, updated=stored.updated)
+
+    def tournament(self, name: str) -> OfficialTournament:
+        """The imported tournament whose name or short name is `name` (case, spacing and punctuation aside);
+        NotFound when none is."""
+        from .tournaments.official import load_tournament
+
+        found = load_tournament(self.engine, name)
+        if found is None:
+            raise NotFound(f"no tournament named {name!r} was imported (records tournament import FILE.xml)")
+        return found
+
+    def check_tournament(self, event: str, game: str | None = None) -> TournamentCheck:
+        """The records of `event` (named as its imported tournament is: name or short name) matched to the
+        tournament's pairings, and every disagreement (archive/tournaments/check.py says which); NotFound when no
+        tournament of that name was imported."""
+        from .answers import TournamentCheck
+        from .core.db import session_scope
+        from .core.names import load_identities
+        from .tournaments.check import CheckRecord, check
+        from .tournaments.crosstable import pairing_from_row
+        from .tournaments.events import event_rows
+
+        official = self.tournament(event)
+        kind = game_named(game)
+        with session_scope(self.engine) as session:
+            rows = event_rows(session, official.name, kind)[1] or event_rows(session, official.short_name, kind)[1]
+            ids = load_identities(session)
+        records = [CheckRecord(p, r.verdict) for r in rows if (p := pairing_from_row(r, ids.key)) is not None]
+        return TournamentCheck(tournament=official.name, records=len(records),
+                               pairings=sum(not p.bye for p in official.pairings),
+                               disagreements=check(official, records, ids.key))
+
+    def export_tournament(self, event: str, format: str = "h9") -> str:
+        """The imported tournament `event` in a federation's format: "h9", the EGD's results file, with McMahon
+        score, SOS and SOSOS computed from the tournament's settings as OpenGotha computes them
+        (archive/tournaments/mcmahon.py). InputError for another format; NotFound when no such tournament."""
+        from .tournaments.mcmahon import h9
+
+        if format.lower() != "h9":
+            raise InputError(f"no tournament format {format!r} (the formats: h9)")
+        return h9(self.tournament(event))
 
     # -- accounts (archive/store/accounts.py; a served archive's sign-in, docs/serve.md) -------------------------
     # A password given to these is hashed and dropped: never stored, logged or named in an error.

@@ -1,5 +1,8 @@
-"""Tournament commands: `records events`, `crosstable`, `players`, `alias`, `ratings` (views/tournament.py draws
-the crosstable in a terminal; render/crosstable.py writes it as CSV and HTML, render/rating_chart.py the rating charts).
+"""Tournament commands: `records events`, `crosstable`, `players`, `alias`, `ratings`, and the `records tournament`
+group for official tournaments (`tournament import FILE.xml`: an OpenGotha file; `tournament check EVENT`;
+`tournament export EVENT --format h9`).
+views/tournament.py draws the crosstable in a terminal; render/crosstable.py writes it as CSV and HTML,
+render/rating_chart.py the rating charts.
 
 Every text from a record is shown through rich Text (never read as markup). Exit codes as in common.py: 0 ok;
 1 nothing found; 2 bad usage or an unreachable database.
@@ -40,6 +43,11 @@ GameOption = Annotated[str | None, typer.Option("--game", help="Only this game (
 def register(app: typer.Typer) -> None:
     add_commands(app, {"events": events_cmd, "crosstable": crosstable_cmd, "players": players_cmd,
                        "alias": alias_cmd, "ratings": ratings_cmd})
+    group = typer.Typer(name="tournament", help="Official tournaments: their files in, checks, the federation's "
+                        "formats out.", no_args_is_help=True, rich_markup_mode="rich")
+    add_commands(group, {"import": tournament_import_cmd, "check": tournament_check_cmd,
+                         "export": tournament_export_cmd})
+    app.add_typer(group, name="tournament")
 
 
 def _date(value: Any) -> str:
@@ -242,3 +250,73 @@ def ratings_cmd(
         if not as_json:
             note("no records to rate")
         raise typer.Exit(EXIT_FAILED)
+
+
+# -- official tournaments -----------------------------------------------------------------------------------------
+
+def tournament_import_cmd(
+    file: Annotated[Path, typer.Argument(metavar="FILE.xml", help="An OpenGotha tournament file (its save).")],
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Store an OpenGotha tournament: players with their federation numbers, rounds, pairings, byes, official
+    results and settings. A later save of the same tournament replaces it; a file that cannot be read changes
+    nothing."""
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        raise CommandError(f"cannot read {file}: {exc.strerror or exc}") from None
+    with archive(db, write=True, create=True) as opened:
+        answer = opened.import_tournament(data, file.name)
+    if as_json:
+        print_json(answer.to_json())
+        return
+    found = answer.to_json()
+    make_console().print(Text(f"{'updated' if found['updated'] else 'imported'} {found['tournament']}: "
+         f"{plural(found['players'], 'player')}, {plural(found['rounds'], 'round')}, "
+         f"{plural(found['pairings'], 'pairing')}, {plural(found['byes'], 'bye')}"))
+
+
+def tournament_check_cmd(
+    event: Annotated[str, typer.Argument(metavar="EVENT", help="The tournament, by its name or short name (as EV "
+                                                               "names it: case, spacing and punctuation aside).")],
+    db: DbOption = None,
+    game: GameOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per disagreement, one a line.")]
+    = False,
+) -> None:
+    """Match the event's records to the tournament's pairings and list every disagreement: a result that is not
+    the official one, colours swapped, a pairing without a record, a record without a pairing, a record whose
+    verdict is not a pass. Exit 1 when there is one."""
+    with archive(db) as opened:
+        answer = opened.check_tournament(event, game)
+    found = answer.disagreements
+    if as_json:
+        from ..render.safe_text import json_text
+
+        for d in found:  # one object a line
+            typer.echo(json_text(d.to_json()))
+    elif found:
+        columns = [Column("round", justify="right"), Column("board", justify="right", drop=2), Column("kind"),
+                   Column("record", justify="right", drop=1), Column("disagreement", shorten=True, least=20)]
+        print_table(make_console(), columns, [
+            [str(d.round) if d.round is not None else "-", str(d.board) if d.board is not None else "-", d.kind,
+             str(d.record) if d.record is not None else "-", Text(d.message)] for d in found])
+    if not as_json:
+        note(f"{answer.tournament}: {plural(answer.records, 'record')}, {plural(answer.pairings, 'pairing')}, "
+             f"{plural(len(found), 'disagreement')}")
+    if found:
+        raise typer.Exit(EXIT_FAILED)
+
+
+def tournament_export_cmd(
+    event: Annotated[str, typer.Argument(metavar="EVENT", help="The tournament, by its name or short name.")],
+    db: DbOption = None,
+    format: Annotated[str, typer.Option("--format", help="The format: h9 (the EGD's results file).")] = "h9",
+) -> None:
+    """Write the imported tournament as the EGD's h9 results file: one line a player with place, name, rank,
+    country, club, McMahon score, SOS, SOSOS (computed from the tournament's settings), each round's result and
+    the EGD PIN."""
+    with archive(db) as opened:
+        text = opened.export_tournament(event, format)
+    write_out(text)

@@ -27,6 +27,7 @@ from ..core.db import (
 )
 from ..core.models import GameRow  # and with it every table, on SQLModel.metadata
 from ..core.state import ensure_state, has_state
+from ..tournaments.official import TABLES as TOURNAMENT_TABLES  # the official tournaments' tables, on the metadata
 
 # PostgreSQL: the advisory lock that makes the set-up of the tables one process's at a time.
 SCHEMA_LOCK = 7206522
@@ -127,6 +128,7 @@ def upgrade_schema(engine: Engine) -> None:
     tables = [SQLModel.metadata.tables[m.__tablename__]
               for m in (PositionRow, PositionGameRow, PositionStageRow, PositionCountRow, PlayerNameRow, AccountRow,
                         AccountKeyRow, ArchiveSettingRow, AuditRow)]
+    tables += TOURNAMENT_TABLES  # an archive made before the official tournaments
     with _one_at_a_time(engine):
         SQLModel.metadata.create_all(writer(engine), tables=tables)
         ensure_state(engine)
