@@ -22,13 +22,14 @@ MAIN_PID = "RECORDS_MAIN_PID"  # what the command's helpers carry (worker_guard.
 
 @pytest.fixture(scope="module")
 def many(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """400 files of a 150-move Go game: enough for the import to start its worker pool."""
+    """1,200 files of a 150-move Go game: enough for the import to start its worker pool and still be at work
+    1.5 s after its helpers appear on an idle machine."""
     folder = tmp_path_factory.mktemp("many")
     game = b"(;GM[1]SZ[19]PB[a]PW[b]" + b"".join(
         b";B[%s];W[%s]" % (bytes([97 + i % 19, 97 + i // 19 % 19]), bytes([97 + (i * 7) % 19, 97 + (i * 3) % 19]))
         for i in range(150)) + b")"
-    for i in range(400):
-        (folder / f"g{i:03d}.sgf").write_bytes(game.replace(b"PB[a]", b"PB[p%d]" % i))
+    for i in range(1200):
+        (folder / f"g{i:04d}.sgf").write_bytes(game.replace(b"PB[a]", b"PB[p%d]" % i))
     return folder
 
 
@@ -100,6 +101,8 @@ def test_ctrl_c_while_the_helpers_start_is_one_line(many: Path, tmp_path: Path, 
         proc.kill()
         pytest.skip("the import ended before its helpers were seen")
     time.sleep(after)
+    if proc.poll() is not None:
+        pytest.skip(f"the command ended within {after} s of its helpers' start, before the interrupt")
     os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     lines = err.decode().splitlines()
