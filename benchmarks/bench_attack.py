@@ -24,7 +24,6 @@ import http.client
 import json
 import os
 import random
-import re
 import statistics
 import subprocess
 import sys
@@ -34,6 +33,8 @@ from collections import Counter
 from pathlib import Path
 from urllib.parse import urlencode
 
+from bench_serve import start as serve
+
 RECORDS = str(Path(sys.executable).with_name("records"))
 HEAVY = "/api/search?" + urlencode({"pattern": ".", "game": "go", "size": 19, "limit": 1})
 SHAPE = "/api/search?" + urlencode({"pattern": "..../.XO./..X./....", "game": "go", "size": 19, "limit": 1})
@@ -41,17 +42,7 @@ QUICK = "/api/show/1"
 
 
 def start(db: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str, int]:
-    proc = subprocess.Popen([RECORDS, "serve", "--db", db, "--port", "0"], stderr=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, text=True, env={**os.environ, **(env or {})})
-    assert proc.stderr is not None
-    line = proc.stderr.readline()
-    found = re.search(r"http://([^:/]+):(\d+)/", line)
-    if not found:
-        proc.kill()
-        raise SystemExit(f"records serve did not start: {line}{proc.stderr.read()}")
-    host, port = found.group(1), int(found.group(2))
-    threading.Thread(target=proc.stderr.read, daemon=True).start()  # keep its log from filling the pipe
-    get(host, port, "/api/search?limit=1")
+    proc, host, port, _ = serve(db, env)
     return proc, host, port
 
 

@@ -35,11 +35,12 @@ import bench_positions
 RECORDS = str(Path(sys.executable).with_name("records"))
 
 
-def start(db: Path) -> tuple[subprocess.Popen[str], str, int, float]:
-    """`records serve` on a free port: the process, its host, its port and the seconds until it answered."""
+def start(db: Path | str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str, int, float]:
+    """`records serve` on a free port (with `env` added to the environment): the process, its host, its port and
+    the seconds until it answered."""
     began = time.perf_counter()
     proc = subprocess.Popen([RECORDS, "serve", "--db", str(db), "--port", "0"], stderr=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, text=True)
+                            stdout=subprocess.DEVNULL, text=True, env={**os.environ, **(env or {})})
     assert proc.stderr is not None
     line = proc.stderr.readline()
     found = re.search(r"http://([^:/]+):(\d+)/", line)
@@ -47,6 +48,7 @@ def start(db: Path) -> tuple[subprocess.Popen[str], str, int, float]:
         proc.kill()
         raise SystemExit(f"records serve did not start: {line}{proc.stderr.read()}")
     host, port = found.group(1), int(found.group(2))
+    threading.Thread(target=proc.stderr.read, daemon=True).start()  # keep its log from filling the pipe
     conn = http.client.HTTPConnection(host, port, timeout=60)
     conn.request("GET", "/api/search?limit=1")
     conn.getresponse().read()
