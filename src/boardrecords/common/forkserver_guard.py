@@ -12,9 +12,13 @@ See worker_guard.py. Its workers guard themselves in their initializer (a fork d
 from __future__ import annotations
 
 import signal
+import sys
 
 signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-from .worker_guard import die_with_parent  # noqa: E402  (after the signal: the import itself takes a moment)
+from .worker_guard import die_with_parent, quiet_when_abandoned  # noqa: E402  (after the signal: it takes a moment)
+
+# It reports a worker's failure to start through sys.excepthook, in the worker (multiprocessing.forkserver.main).
+sys.excepthook = quiet_when_abandoned
 
 die_with_parent()

@@ -14,6 +14,7 @@ import signal
 import sys
 import threading
 import time
+from types import TracebackType
 
 PR_SET_PDEATHSIG = 1
 POLL_SECONDS = 0.5
@@ -70,3 +71,26 @@ def _watch(parent: int, main: int | None) -> None:
         time.sleep(POLL_SECONDS)
         if os.getppid() != parent or (main is not None and _gone(main)):
             os._exit(1)
+
+
+def abandoned(kind: type[BaseException], tb: TracebackType | None) -> bool:
+    """Whether an error is that of a worker whose command let go of it before it started: reading its start-up
+    data (multiprocessing's spawn._main), the pool's locks were already unlinked (FileNotFoundError) or the data
+    never came (EOFError). It happens when Ctrl-C reaches the command as a worker is being born; the command says
+    `interrupted`, and the worker's dozen lines of traceback would only bury that."""
+    if not issubclass(kind, (FileNotFoundError, EOFError)):
+        return False
+    import multiprocessing.spawn as spawn  # here: a command that starts no helper does without it
+
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_name == "_main" and code.co_filename == spawn.__file__:
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def quiet_when_abandoned(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
+    """The fork server's sys.excepthook (forkserver_guard.py): it reports a worker's failure to start through it."""
+    if not abandoned(kind, tb):
+        sys.__excepthook__(kind, value, tb)

@@ -18,7 +18,7 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from types import ModuleType
 from typing import TYPE_CHECKING, TypeVar
 
@@ -208,7 +208,9 @@ def in_order(work: Callable[[Sequence[T]], list[R]], items: Sequence[T], *, work
             if forkserver is not None:  # the workers are forked by the fork server, at the first submits
                 with ctrl_c_held():
                     forkserver.ensure_running()
-            with ctrl_c_held() if forkserver is None else nullcontext():  # else started by the first submits
+            # A submit may start a worker (with a fork server, at the first submits): Ctrl-C held back through
+            # each, so that no worker is asked for and then left without its start-up data.
+            with ctrl_c_held():
                 executor = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_init_worker)
                 for c in todo:
                     in_flight.append(executor.submit(work, c))
@@ -218,7 +220,8 @@ def in_order(work: Callable[[Sequence[T]], list[R]], items: Sequence[T], *, work
             yield from in_flight.popleft().result()
             nxt = next(todo, None)
             if nxt is not None:
-                in_flight.append(executor.submit(work, nxt))
+                with ctrl_c_held():
+                    in_flight.append(executor.submit(work, nxt))
     finally:
         if executor is not None:
             executor.shutdown(wait=not in_flight, cancel_futures=True)
