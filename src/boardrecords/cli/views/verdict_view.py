@@ -178,4 +178,9 @@ def _common_folder(files: list[str]) -> str:
 
 
 def _relative(file: str, base: str) -> str:
-    return os.path.relpath(file, base) if base else file
+    if not base:
+        return file
+    # Every file lies below the common folder: its name past the folder is the relative path (relpath's work,
+    # without its normalising of both paths, which was a twentieth of the summary of thousands of records).
+    prefix = base if base.endswith(os.sep) else base + os.sep
+    return file[len(prefix):] if file.startswith(prefix) else os.path.relpath(file, base)
