@@ -48,7 +48,8 @@ def test_import_stores_and_reads_back(db_url: str) -> None:
     with Archive(db_url, create=True) as archive:
         answer = archive.import_tournament(SMALL, "small.xml")
         assert answer.to_json() == {"tournament": "Small Open 2024", "short_name": "small-open-2024",
-                                    "updated": False, "players": 5, "rounds": 3, "pairings": 6, "byes": 3}
+                                    "updated": False, "players": 5, "rounds": 3, "pairings": 6, "byes": 3,
+                                    "conflicts": []}
         back = archive.tournament("small open 2024")  # the name, spelt as EV might
         assert back == parse_tournament(SMALL)
         assert archive.tournament("Small-Open-2024").name == "Small Open 2024"  # the short name

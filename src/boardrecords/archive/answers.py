@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from ..verifier.keys.patterns import Pattern
     from ..verifier.keys.targets import Target
     from .core.models import AccountRow, AuditRow, GameRow
+    from .core.numbers import Conflict
     from .core.stats import GameStats, PlayerStats
     from .patterns.search import PatternResult
     from .positions.explore import Continuation, Reached
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from .tournaments.crosstable import Crosstable
     from .tournaments.events import EventSummary
     from .tournaments.opengotha import OfficialTournament
-    from .tournaments.players import PlayerSummary
+    from .tournaments.players import NumberedPlayer, PlayerSummary
     from .tournaments.ratings import Rating, RatingRun
 
 
@@ -234,6 +235,9 @@ class PlayerJson(TypedDict):
     last: str | None
     spellings: list[str]
     rated: int  # records that count for the ratings: the player has a rating when this is not 0
+    egd_pin: str | None  # federation numbers (records player set, or a tournament file)
+    aga_id: str | None
+    ffg_licence: str | None
 
 
 # An event's JSON (`pass` is a keyword: the functional form names it).
@@ -551,21 +555,35 @@ class TournamentImportJson(TypedDict):
     rounds: int
     pairings: int
     byes: int
+    conflicts: list[dict[str, Any]]
 
 
 @dataclass(slots=True)
 class TournamentImport:
     """`tournament import`: the tournament a file held, stored (`updated`: it replaced an earlier import of the
-    same tournament)."""
+    same tournament), and the conflicts of federation numbers its players are in."""
 
     tournament: OfficialTournament
     updated: bool
+    conflicts: list[Conflict] = field(default_factory=list)
 
     def to_json(self) -> TournamentImportJson:
         t = self.tournament
         byes = sum(p.bye for p in t.pairings)
         return {"tournament": t.name, "short_name": t.short_name, "updated": self.updated,
-                "players": len(t.players), "rounds": t.rounds, "pairings": len(t.pairings) - byes, "byes": byes}
+                "players": len(t.players), "rounds": t.rounds, "pairings": len(t.pairings) - byes, "byes": byes,
+                "conflicts": [c.to_json() for c in self.conflicts]}
+
+
+@dataclass(slots=True)
+class PlayerNumbers:
+    """`player numbers`: every player with a federation number, and every conflict between numbers."""
+
+    players: list[NumberedPlayer]
+    conflicts: list[Conflict]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": [p.to_json() for p in self.players], "conflicts": [c.to_json() for c in self.conflicts]}
 
 
 class TournamentCheckJson(TypedDict):

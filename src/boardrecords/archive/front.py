@@ -42,6 +42,7 @@ if TYPE_CHECKING:
         Export,
         GamePage,
         PatternAnswer,
+        PlayerNumbers,
         Players,
         Ratings,
         ReachedPage,
@@ -611,6 +612,27 @@ class Archive:
         with session_scope(self.engine) as session:
             return aliases(session)
 
+    def set_player_numbers(self, name: str, *, egd_pin: str | None = None, aga_id: str | None = None,
+                           ffg_licence: str | None = None) -> dict[str, str]:
+        """Set by hand the federation numbers of the player `name` (None leaves one as it is, "" removes the one
+        set by hand); a number set by hand wins over the tournament files'. Spellings sharing a number are one
+        player (archive/core/numbers.py). Returns the numbers now set by hand; NumberError (an InputError) for a
+        value that is no number."""
+        from .tournaments.players import set_numbers
+
+        return set_numbers(self._writable("set a player's numbers"), name,
+                           {"egd_pin": egd_pin, "aga_id": aga_id, "ffg_licence": ffg_licence})
+
+    def player_numbers(self) -> PlayerNumbers:
+        """Every player with a federation number (EGD PIN, AGA id, FFG licence), and every conflict between
+        numbers (a spelling with two, or a join refused)."""
+        from .answers import PlayerNumbers
+        from .core.db import session_scope
+        from .tournaments.players import numbered_players
+
+        with session_scope(self.engine) as session:
+            return PlayerNumbers(*numbered_players(session))
+
     def reindex(self, *, batch: int = 500, progress: Callable[[int], None] | None = None) -> ReindexSummary:
         """Rebuild the position index and the pattern change lists from the stored records, and bring stored
         verdicts up to the rules as they stand; `progress` is told how many records are done after each batch of
@@ -627,13 +649,19 @@ class Archive:
         short name is replaced whole (a later save updates it). TournamentFileError (an InputError) for a file that
         cannot be read, before anything is changed."""
         from .answers import TournamentImport
+        from .core.db import session_scope
+        from .core.names import identity_key, load_identities
         from .tournaments.official import store_tournament
         from .tournaments.opengotha import parse_tournament
 
         engine = self._writable("import a tournament")
         found = parse_tournament(data, source or "the file")
         stored = store_tournament(engine, found, source)
-        return TournamentImport(tournament=found, updated=stored.updated)
+        with session_scope(self.engine) as session:
+            conflicts = load_identities(session).conflicts
+        mine = {identity_key(p.full_name) for p in found.players}
+        return TournamentImport(tournament=found, updated=stored.updated,
+                                conflicts=[c for c in conflicts if mine & {identity_key(n) for n in c.players}])
 
     def tournament(self, name: str) -> OfficialTournament:
         """The imported tournament whose name or short name is `name` (case, spacing and punctuation aside);
