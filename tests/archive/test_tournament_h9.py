@@ -37,10 +37,10 @@ EXPECTED = """\
 ; HA[h9]
 ; KM[6.5]
 ; Pl Name Rk Co Club MMS SOS SOSOS 1 2 3
-   1 Adams Alice  3d DE Ber    32  84.5  258.5  2+/w0    5-/b0    4-  |12345678
+   1 Adams Alice  3d DE Ber    32  84.5  258.5  2+/w0    5-/b0    4-/?0  |12345678
    2 Berg Björn   1k US NYC  30.5  89.5    258  1-/b0    3=/w0    0+
    3 Côté Chloé   2k FR 75Al 28.5  86.5  258.5  4-!w2    2=/b0    5?/b0
-   4 Do Dan       5k DE Ber    28  83.5    246  3+!b2    0+       1+  |23456789
+   4 Do Dan       5k DE Ber    28  83.5    246  3+!b2    0+       1+/?0  |23456789
    5 Ek Eve       5k SE -      26  85.5    246  0+       1-/w0    3?/w0
 """
 

@@ -33,3 +33,21 @@ def test_players_page_shows_numbers(tmp_path: Path) -> None:
     with TestClient(create_app(_archive(tmp_path)), base_url="http://localhost") as client:
         page = client.get("/players").text
     assert "EGD 12345678" in page and "AGA 777" in page
+
+
+def test_crosstable_page_shows_official_results(tmp_path: Path) -> None:
+    with TestClient(create_app(_archive(tmp_path)), base_url="http://localhost") as client:
+        page = client.get("/crosstable", params={"event": "Small Open 2024"})
+        notated = client.get("/crosstable", params={"event": "Small Open 2024", "notation": "opengotha"})
+        bad = client.get("/crosstable", params={"event": "Small Open 2024", "notation": "tou"})
+        api = client.get("/api/crosstable", params={"event": "Small Open 2024"}).json()
+    assert page.status_code == 200
+    text = page.text
+    assert 'id="official-results"' in text and "Official results: Small Open 2024" in text
+    (first,) = [g for s in api["official"]["standings"] for g in s["games"]
+                if s["player"] == "Alice Adams" and g["round"] == 1]
+    assert first["disagreements"] == ["result"]
+    assert f'<a href="/games/{first["record"]}">2+/w0</a>' in text and "result</strong>" in text
+    assert 'class="disagrees"' in text and "no-record" in text  # round 2: a board without a record
+    assert notated.status_code == 200 and "/w0</a>" in notated.text.split('id="official-results"')[0]
+    assert bad.status_code == 400 and "no crosstable notation" in bad.text

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from .tournaments.check import Disagreement
     from .tournaments.crosstable import Crosstable
     from .tournaments.events import EventSummary
+    from .tournaments.official_table import OfficialTable
     from .tournaments.opengotha import OfficialTournament
     from .tournaments.players import NumberedPlayer, PlayerSummary
     from .tournaments.ratings import Rating, RatingRun
@@ -253,7 +254,9 @@ class CrosstableJson(TypedDict):
     rounds: list[int]
     rounds_from: str
     tie_breaks: list[str]
+    notation: str
     standings: list[dict[str, Any]]
+    official: dict[str, Any] | None
 
 
 class RatingJson(TypedDict):
@@ -520,12 +523,16 @@ class Events:
 
 @dataclass(slots=True)
 class EventTable:
-    """`crosstable`: an event's crosstable with its tie-breaks."""
+    """`crosstable`: an event's crosstable with its tie-breaks, and the official results of its imported
+    tournament (None without one)."""
 
     table: Crosstable
+    official: OfficialTable | None = None
 
     def to_json(self) -> CrosstableJson:
-        return self.table.to_json()  # type: ignore[return-value]  # tournaments/crosstable.py's object
+        found = self.table.to_json()
+        found["official"] = self.official.to_json() if self.official is not None else None
+        return found  # type: ignore[return-value]  # tournaments/crosstable.py's object
 
 
 @dataclass(slots=True)

@@ -444,15 +444,25 @@ class Archive:
         with self._heavy(budget, "the list of events") as engine, session_scope(engine) as session:
             return Events(list_events(session, kind))
 
-    def crosstable(self, event: str, game: str | None = None) -> EventTable:
+    def crosstable(self, event: str, game: str | None = None, notation: str = "records") -> EventTable:
         """The crosstable of `event` (named as EV names it; case, spacing and punctuation do not matter) with its
-        tie-breaks; InputError when the event holds records of several games and `game` names none."""
+        tie-breaks, its cells in `notation` ("records", or "opengotha": `23+/w0`); when a tournament of that name
+        was imported (for the event's game), its official results with each board's record and disagreements.
+        InputError when the event holds records of several games and `game` names none, or for another
+        notation."""
         from .answers import EventTable
         from .core.db import session_scope
         from .core.names import load_identities, player_names
-        from .tournaments.crosstable import crosstable, pairing_from_row, players_of
+        from .tournaments.check import check_records, match
+        from .tournaments.crosstable import NOTATIONS, crosstable, pairing_from_row, players_of
         from .tournaments.events import event_rows
+        from .tournaments.official import load_tournament
+        from .tournaments.official_table import official_table
 
+        if notation not in NOTATIONS:
+            wrong = InputError(f"no crosstable notation {notation!r} (the notations: {', '.join(NOTATIONS)})")
+            wrong.field = "notation"
+            raise wrong
         kind = game_named(game)
         with session_scope(self.engine) as session:
             name, rows = event_rows(session, event, kind)
@@ -465,7 +475,12 @@ class Archive:
             raise InputError(f"event {name!r} holds records of several games ({', '.join(kinds)}): name one with "
                              "--game")
         pairings = [p for p in (pairing_from_row(r, ids.key) for r in rows) if p is not None]
-        return EventTable(crosstable(name, pairings, names))
+        table = crosstable(name, pairings, names)
+        table.notation = notation
+        official = load_tournament(self.engine, name) or load_tournament(self.engine, event)
+        if official is None or official.settings.get("game", kinds[0]) != kinds[0]:
+            return EventTable(table)
+        return EventTable(table, official_table(official, match(official, check_records(rows, ids.key), ids.key)))
 
     def ratings(self, game: str | None = None, player: str | None = None, limit: int = 0, *,
                 budget: Budget | None = None) -> Ratings:
@@ -680,16 +695,15 @@ class Archive:
         from .answers import TournamentCheck
         from .core.db import session_scope
         from .core.names import load_identities
-        from .tournaments.check import CheckRecord, check
-        from .tournaments.crosstable import pairing_from_row
+        from .tournaments.check import check, check_records
         from .tournaments.events import event_rows
 
         official = self.tournament(event)
-        kind = game_named(game)
+        kind = game_named(game) or official.settings.get("game")
         with session_scope(self.engine) as session:
             rows = event_rows(session, official.name, kind)[1] or event_rows(session, official.short_name, kind)[1]
             ids = load_identities(session)
-        records = [CheckRecord(p, r.verdict) for r in rows if (p := pairing_from_row(r, ids.key)) is not None]
+        records = check_records(rows, ids.key)
         return TournamentCheck(tournament=official.name, records=len(records),
                                pairings=sum(not p.bye for p in official.pairings),
                                disagreements=check(official, records, ids.key))

@@ -36,7 +36,7 @@ from .common import (
 from .options import CsvOption, DbOption, ForceOption, JsonOption, number
 from .tables import print_table
 from .views.layout import Column
-from .views.tournament import print_crosstable
+from .views.tournament import print_crosstable, print_official
 from .views.words import plural
 
 GameOption = Annotated[str | None, typer.Option("--game", help="Only this game (go-ing, conversion-go, cation, "
@@ -107,12 +107,16 @@ def crosstable_cmd(
     as_json: JsonOption = False,
     as_csv: CsvOption = False,
     as_html: Annotated[bool, typer.Option("--html", help="Print one self-contained, printable HTML page.")] = False,
+    notation: Annotated[str, typer.Option("--notation", help="How a result is written: records (`3W+`) or "
+                                          "opengotha (`3+/w0`: opponent's rank, result, colour, handicap).")]
+    = "records",
 ) -> None:
     """An event's players ranked by score, each round's opponent (by rank), colour and result, and the
-    tie-breaks (docs/tournaments.md)."""
+    tie-breaks (docs/tournaments.md); when its tournament file was imported, the official results too, each with
+    its record and a mark where they disagree."""
     one_output(json=as_json, csv=as_csv, html=as_html)
     with archive(db) as opened:
-        answer = opened.crosstable(event, game)
+        answer = opened.crosstable(event, game, notation.lower())
     table = answer.table
     if as_json:
         print_json(answer.to_json())
@@ -121,7 +125,10 @@ def crosstable_cmd(
     elif as_html:
         write_out(crosstable_html(table))
     else:
-        print_crosstable(make_console(), table)
+        out = make_console()
+        print_crosstable(out, table)
+        if answer.official is not None:
+            print_official(out, answer.official)
 
 
 # -- players and aliases ------------------------------------------------------------------------------------

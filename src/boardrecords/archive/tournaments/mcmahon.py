@@ -127,9 +127,9 @@ def h9_rank(value: int) -> str:
 
 
 def round_cell(sp: Scored, r: int, places: dict[str, int], settings: dict[str, Any]) -> str:
-    """One round of a player as h9 writes it: `2+/w0`, `5-/b3`, `7=/w0`, `3+!w0` (a result given without playing),
-    `4+` (colours unknown); `0+`, `0=`, `0-` for a round without a game (its points as the bye or absence gives
-    them)."""
+    """One round of a player as h9 writes it (as OpenGotha does): `2+/w0`, `5-/b3`, `7=/w0`, `3+!w0` (a result
+    given without playing), `4+/?0` (colours unknown); `0+`, `0=`, `0-` for a round without a game (its points
+    as the bye or absence gives them)."""
     g = sp.games[r]
     how = sp.participation[r]
     if g is None:
@@ -140,9 +140,8 @@ def round_cell(sp: Scored, r: int, places: dict[str, int], settings: dict[str, A
     points = _points2(g, key)
     symbol = "?" if g.result == "?" else {2: "+", 1: "="}.get(points, "-")
     opponent = places[g.black if white else g.white]
-    if not g.known_colour:
-        return f"{opponent}{symbol}"
-    return f"{opponent}{symbol}{'!' if g.forfeit else '/'}{'w' if white else 'b'}{g.handicap}"
+    colour = ("w" if white else "b") if g.known_colour else "?"
+    return f"{opponent}{symbol}{'!' if g.forfeit else '/'}{colour}{g.handicap}"
 
 
 def _token(text: str) -> str:
