@@ -658,11 +658,14 @@ class Archive:
 
     # -- official tournaments (tournament files) -------------------------------------------------------------------
 
-    def import_tournament(self, data: bytes, source: str = "") -> TournamentImport:
+    def import_tournament(self, data: bytes, source: str = "", *, game: str | None = None,
+                          name: str | None = None) -> TournamentImport:
         """Store the tournament an OpenGotha file holds (`data`, its bytes; `source`, its name for messages):
-        players, rounds, pairings and byes with the official results, and the settings. A tournament of the same
-        short name is replaced whole (a later save updates it). TournamentFileError (an InputError) for a file that
-        cannot be read, before anything is changed."""
+        players, rounds, pairings and byes with the official results, and the settings. With `game` (any game, by
+        any of its names) the file is a table of pairings instead (CSV or TSV: round,black,white,result;
+        archive/tournaments/pairings_file.py), the tournament named `name` (else the file's name without its
+        suffix). A tournament of the same short name is replaced whole (a later save updates it).
+        TournamentFileError (an InputError) for a file that cannot be read, before anything is changed."""
         from .answers import TournamentImport
         from .core.db import session_scope
         from .core.names import identity_key, load_identities
@@ -670,7 +673,18 @@ class Archive:
         from .tournaments.opengotha import parse_tournament
 
         engine = self._writable("import a tournament")
-        found = parse_tournament(data, source or "the file")
+        kind = game_named(game)
+        if kind is None:
+            found = parse_tournament(data, source or "the file")
+        else:
+            from pathlib import PurePath
+
+            from .tournaments.pairings_file import parse_pairings
+
+            title = " ".join((name or PurePath(source).stem or "").split())
+            if not title:
+                raise InputError("a table of pairings needs the tournament's name (--name)")
+            found = parse_pairings(data, kind, title, source or "the file")
         stored = store_tournament(engine, found, source)
         with session_scope(self.engine) as session:
             conflicts = load_identities(session).conflicts
@@ -716,7 +730,11 @@ class Archive:
 
         if format.lower() != "h9":
             raise InputError(f"no tournament format {format!r} (the formats: h9)")
-        return h9(self.tournament(event))
+        found = self.tournament(event)
+        if found.settings.get("game", "go-ing") != "go-ing":
+            raise InputError(f"{found.name} is a tournament of {game_title(found.settings['game'])}: the h9 is the "
+                             "EGD's format, for Go")
+        return h9(found)
 
     # -- accounts (archive/store/accounts.py; a served archive's sign-in, docs/serve.md) -------------------------
     # A password given to these is hashed and dropped: never stored, logged or named in an error.

@@ -326,19 +326,26 @@ def ratings_cmd(
 # -- official tournaments -----------------------------------------------------------------------------------------
 
 def tournament_import_cmd(
-    file: Annotated[Path, typer.Argument(metavar="FILE.xml", help="An OpenGotha tournament file (its save).")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="An OpenGotha tournament file (its save, .xml), or "
+                                          "with --game a table of pairings (CSV or TSV).")],
     db: DbOption = None,
+    game: Annotated[str | None, typer.Option("--game", help="The file is a table of pairings of this game (any "
+                                             "game): round,black,white,result.")] = None,
+    name: Annotated[str | None, typer.Option("--name", help="With --game: the tournament's name, as EV names it "
+                                             "(else the file's name).")] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Store an OpenGotha tournament: players with their federation numbers, rounds, pairings, byes, official
-    results and settings. A later save of the same tournament replaces it; a file that cannot be read changes
-    nothing."""
+    results and settings; or, with --game, a table of pairings of any game (docs/tournaments.md). A later save of
+    the same tournament replaces it; a file that cannot be read changes nothing."""
+    if name is not None and game is None:
+        raise CommandError("--name goes with --game (an OpenGotha file names its tournament)")
     try:
         data = file.read_bytes()
     except OSError as exc:
         raise CommandError(f"cannot read {file}: {exc.strerror or exc}") from None
     with archive(db, write=True, create=True) as opened:
-        answer = opened.import_tournament(data, file.name)
+        answer = opened.import_tournament(data, file.name, game=game, name=name)
     if as_json:
         print_json(answer.to_json())
         return
