@@ -34,7 +34,7 @@ EXPECTED = """\
 ; EV[Small Open 2024]
 ; PC[Berlin]
 ; DT[2024-05-04,2024-05-05]
-; HA[h9]
+; HA[h1]
 ; KM[6.5]
 ; Pl Name Rk Co Club MMS SOS SOSOS 1 2 3
    1 Adams Alice  3d DE Ber    32  84.5  258.5  2+/w0    5-/b0    4-/?0  |12345678

@@ -87,6 +87,8 @@ BAD = {
     "external entity": (XXE, r"declares XML entities"),
     "unknown version": (_edited(SMALL, 'dataVersion="201"', 'dataVersion="999"'), r"data version 999"),
     "no version": (_edited(SMALL, 'dataVersion="201"', ''), r"dataVersion is missing"),
+    "a later OpenGotha": (_edited(SMALL, 'dataVersion="201"', 'fullVersionNumber="4.0.1"'),
+                          r"saved by OpenGotha '4.0.1'"),
     "unknown player": (_edited(SMALL, 'whitePlayer="EKEVE"/>', 'whitePlayer="NOBODY"/>'),
                        r"names 'NOBODY', a player the file does not list"),
     "unknown bye player": (_edited(SMALL, 'player="DODAN"', 'player="GHOST"'), r"a ByePlayer of round 2 names"),

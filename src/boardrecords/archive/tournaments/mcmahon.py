@@ -158,7 +158,8 @@ def h9(t: OfficialTournament) -> str:
         header.append(f"; PC[{_header_text(t.location)}]")
     if t.begin:
         header.append(f"; DT[{t.begin.isoformat()}" + (f",{t.end.isoformat()}" if t.end else "") + "]")
-    header.append("; HA[h9]")
+    if t.settings.get("hd_correction"):  # the handicap rule: the rank difference less this many stones
+        header.append(f"; HA[h{t.settings['hd_correction']}]")
     if t.komi is not None:
         header.append(f"; KM[{t.komi:g}]")
     header.append("; Pl Name Rk Co Club MMS SOS SOSOS " + " ".join(str(r + 1) for r in range(t.rounds)))
