@@ -62,6 +62,7 @@ class OfficialTable:
 
 
 SCORES = ("MMS", "SOS", "SOSOS")
+SWISS_SCORES = ("points", "SOS", "SOSOS")  # another game's: every starting score is 0, so MMS is the points
 
 
 def official_table(t: OfficialTournament, matching: Matching) -> OfficialTable:
@@ -69,6 +70,8 @@ def official_table(t: OfficialTournament, matching: Matching) -> OfficialTable:
     ordered = standings(t)
     places = {sp.player.key: sp.place for sp in ordered}
     index = {id(p): i for i, p in enumerate(t.pairings)}
+    go = t.settings.get("game", "go-ing") in GO_FAMILY
+    labels = SCORES if go else SWISS_SCORES
     rows = []
     for sp in ordered:
         cells = []
@@ -82,9 +85,8 @@ def official_table(t: OfficialTournament, matching: Matching) -> OfficialTable:
             found = matching.of_pairing(at)
             cells.append(OfficialCell(r + 1, text, matching.records.get(at), tuple(d.kind for d in found),
                                       tuple(d.message for d in found)))
-        rank = sp.player.rank if t.settings.get("game", "go-ing") in GO_FAMILY else ""
-        rows.append(OfficialRow(sp.place, sp.player.full_name, rank,
-                                dict(zip(SCORES, (half(sp.mms2), half(sp.sosm2), half(sp.sososm2)), strict=True)),
+        rows.append(OfficialRow(sp.place, sp.player.full_name, sp.player.rank if go else "",
+                                dict(zip(labels, (half(sp.mms2), half(sp.sosm2), half(sp.sososm2)), strict=True)),
                                 cells))
     unmatched = [d.message for d in matching.disagreements if d.pairing is None]
-    return OfficialTable(t.name, t.rounds, SCORES, rows, unmatched)
+    return OfficialTable(t.name, t.rounds, labels, rows, unmatched)
