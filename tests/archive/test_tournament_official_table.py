@@ -103,5 +103,7 @@ def test_commands(tmp_path: Path) -> None:
     notated = run(app, ["crosstable", "Small Open 2024", "--notation", "opengotha", "--db", db, "--json"])
     found = json.loads(notated.stdout)
     assert found["notation"] == "opengotha" and found["official"]["tournament"] == "Small Open 2024"
+    page = run(app, ["crosstable", "Small Open 2024", "--html", "--db", db]).stdout
+    assert "Official results: Small Open 2024" in page and "!result</strong>" in page
     bad = run(app, ["crosstable", "Small Open 2024", "--notation", "tou", "--db", db])
     assert bad.exit_code == 2 and "no crosstable notation" in bad.output and "Traceback" not in bad.output

@@ -123,7 +123,7 @@ def crosstable_cmd(
     elif as_csv:
         write_out(crosstable_csv(table))
     elif as_html:
-        write_out(crosstable_html(table))
+        write_out(crosstable_html(table, answer.official))
     else:
         out = make_console()
         print_crosstable(out, table)
