@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from boardrecords.cli.main import app
 
 from ..shared import EXAMPLES
-from .conftest import serve
+from .conftest import serving
 
 pytestmark = pytest.mark.chromium
 
@@ -25,12 +25,8 @@ def served_tournament(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
     assert run(app, ["import", "-q", "--db", str(db), str(EXAMPLES)]).exit_code == 0
     assert run(app, ["tournament", "import", "--db", str(db),
                      str(Path(EXAMPLES) / "tournaments" / "autumn-club.xml")]).exit_code == 0
-    proc, url, _ = serve(db)
-    try:
+    with serving(db) as url:
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
 
 
 @pytest.mark.parametrize("notation", ["records", "opengotha"])
