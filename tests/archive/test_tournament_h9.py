@@ -81,3 +81,18 @@ def test_archive_and_cli(tmp_path: Path) -> None:
             archive.export_tournament("Small Open 2024", "tou")
     result = CliRunner().invoke(app, ["tournament", "export", "small-open-2024", "--format", "h9", "--db", db])
     assert result.exit_code == 0 and result.stdout == EXPECTED
+
+
+def test_a_player_without_game_or_bye_is_left_out() -> None:
+    """OpenGotha's h9 lists the players who took part (a game or a bye): one registered who never played is left
+    out, and the others' places and opponents' numbers stay as they are."""
+    data = _edited("</Players>", '<Player agaExpirationDate="" agaId="" club="" country="NO" egfPin="34567890" '
+                                 'ffgLicence="" ffgLicenceStatus="" firstName="Fay" grade="1D" name="Fu" '
+                                 'participating="00000000000000000000" rank="1D" rating="2100" ratingOrigin="INI" '
+                                 'registeringStatus="FIN" smmsCorrection="0"/>\n</Players>')
+    found = parse_tournament(data)
+    assert "Fu" in {s.player.name for s in standings(found)}
+    assert h9(found).splitlines() == EXPECTED.splitlines()
+    nobody = parse_tournament(data.replace(b"<ByePlayer ", b"<Ignored ").replace(b"<Game ", b"<Ignored "))
+    with pytest.raises(InputError, match="no game and no bye yet"):
+        h9(nobody)

@@ -157,3 +157,11 @@ def test_an_older_archive_gets_the_tables_from_a_writer(db_url: str) -> None:
     with Archive(db_url, write=True) as archive:
         assert {"tournament", "tournament_player", "tournament_pairing"} <= set(inspect(archive.engine)
                                                                                  .get_table_names())
+
+
+def test_a_name_with_spaces_keys_as_opengotha_keys_it() -> None:
+    """OpenGotha's key drops the spaces of name and first name ("van Ek" "Eve" pairs as VANEKEVE)."""
+    data = SMALL.decode("utf-8").replace('name="Ek"', 'name="van Ek"').replace('"EKEVE"', '"VANEKEVE"')
+    found = parse_tournament(data.encode("utf-8"))
+    assert [p.key for p in found.players if p.name == "van Ek"] == ["VANEKEVE"]
+    assert sum("VANEKEVE" in (p.white, p.black) for p in found.pairings) == 3

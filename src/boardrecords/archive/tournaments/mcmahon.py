@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...common.errors import InputError
 from .opengotha import OfficialPairing, OfficialPlayer, OfficialTournament
 
 ABSENT, NOT_ASSIGNED, BYE, PAIRED = "absent", "not assigned", "bye", "paired"
@@ -150,9 +151,12 @@ def _token(text: str) -> str:
 
 
 def h9(t: OfficialTournament) -> str:
-    """The tournament as the EGD's h9 results file."""
-    ordered = standings(t)
-    places = {sp.player.key: sp.place for sp in ordered}
+    """The tournament as the EGD's h9 results file: the players who took part (a game or a bye; OpenGotha leaves
+    the others out too), placed among themselves."""
+    ordered = [sp for sp in standings(t) if any(g is not None for g in sp.games) or BYE in sp.participation]
+    if not ordered:
+        raise InputError(f"{t.name} has no game and no bye yet: no h9 to write")
+    places = {sp.player.key: place for place, sp in enumerate(ordered, 1)}
     header = [f"; EV[{_header_text(t.name)}]"]
     if t.location:
         header.append(f"; PC[{_header_text(t.location)}]")
@@ -170,7 +174,7 @@ def h9(t: OfficialTournament) -> str:
         p = sp.player
         name = f"{_token(p.name)} {_token(p.first_name)}"
         cells = " ".join(f"{round_cell(sp, r, places, t.settings):<8}" for r in range(t.rounds)).rstrip()
-        line = (f"{sp.place:>4} {name:<{width}} {h9_rank(p.rank_value):>3} {_token(p.country):<2} "
+        line = (f"{places[p.key]:>4} {name:<{width}} {h9_rank(p.rank_value):>3} {_token(p.country):<2} "
                 f"{_token(p.club):<{club}} {half(sp.mms2):>4} {half(sp.sosm2):>5} {half(sp.sososm2):>6}  {cells}")
         if p.egd_pin:
             line += f"  |{_token(p.egd_pin)}"

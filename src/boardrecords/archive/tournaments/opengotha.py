@@ -36,7 +36,7 @@ class TournamentFileError(InputError):
 
 @dataclass(frozen=True, slots=True)
 class OfficialPlayer:
-    key: str  # OpenGotha's key: name and first name upper-cased, joined (what its pairings name)
+    key: str  # OpenGotha's key: name and first name joined, spaces dropped, upper-cased (what its pairings name)
     name: str
     first_name: str
     rank: str  # as the file gives it ("2K", "3D")
@@ -214,7 +214,7 @@ def _players(root: Any, where: str) -> list[OfficialPlayer]:
         name, first = _text(e.get("name")), _text(e.get("firstName"))
         if not name:
             raise TournamentFileError(f"{where}: a Player has no name")
-        key = (name + first).upper()
+        key = (name + first).replace(" ", "").upper()  # OpenGotha's key: spaces dropped, upper-cased
         if key in seen:
             raise TournamentFileError(f"{where}: the player {first} {name} is listed twice")
         seen.add(key)
