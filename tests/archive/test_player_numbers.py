@@ -156,3 +156,17 @@ def test_commands(tmp_path: Path) -> None:
     bad = run(app, ["player", "set", "A. Adams", "--egd", "12 34; x", "--db", db])
     assert bad.exit_code == 2 and "is not a number" in bad.output and "Traceback" not in bad.output
     assert run(app, ["player", "set", "A. Adams", "--db", db]).exit_code == 2
+
+
+def test_the_check_matches_a_spelling_by_its_pin(tmp_path: Path) -> None:
+    folder = tmp_path / "records"
+    folder.mkdir()
+    folder.joinpath("r1.sgf").write_text("(;FF[4]GM[1]SZ[9]KM[6.5]EV[Small Open 2024]RO[1]PB[Björn Berg]PW[A. Adams]"
+                                         "RE[W+R];B[ee];W[cc];B[resign])\n", encoding="utf-8")
+    with Archive(str(tmp_path / "a.db"), create=True) as archive:
+        archive.import_paths([folder], workers=1)
+        archive.import_tournament(SMALL)
+        before = {d.kind for d in archive.check_tournament("Small Open 2024").disagreements if d.record}
+        archive.set_player_numbers("A. Adams", egd_pin="12345678")  # Alice Adams's PIN in the file
+        after = {d.kind for d in archive.check_tournament("Small Open 2024").disagreements if d.record}
+    assert before == {"no-pairing"} and after == set()  # matched to round 1 board 1, where White won
