@@ -108,6 +108,7 @@ def test_archive_joins_spellings_by_pin(db_url: str, tmp_path: Path) -> None:
         assert adams.games == 3 and adams.spellings == {"A. Adams", "Alice Adams", "Adams, Alice"}
         assert adams.to_json()["egd_pin"] == "12345678" and players["Björn Berg"].to_json()["aga_id"] == "777"
         assert archive.search(player="A. Adams").total == 3  # search sees one player
+        assert archive.explore("", game="go", size=9, player="A. Adams").to_json()["games"] == 3  # the explorer
         table = archive.crosstable("Cup 2024").table
         assert len(table.standings) == 3  # Adams once, with both games
         rated = [r for r in archive.ratings(game="go").shown if r.name in adams.spellings]
