@@ -688,7 +688,7 @@ class Archive:
         stored = store_tournament(engine, found, source)
         with session_scope(self.engine) as session:
             conflicts = load_identities(session).conflicts
-        mine = {identity_key(p.full_name) for p in found.players}
+        mine = {identity_key(n) for p in found.players for n in (p.full_name, f"{p.name} {p.first_name}")}
         return TournamentImport(tournament=found, updated=stored.updated,
                                 conflicts=[c for c in conflicts if mine & {identity_key(n) for n in c.players}])
 
