@@ -26,14 +26,16 @@ if TYPE_CHECKING:
     from ..verifier.keys.patterns import Pattern
     from ..verifier.keys.targets import Target
     from .core.models import AccountRow, AuditRow, GameRow
+    from .core.numbers import Conflict
     from .core.stats import GameStats, PlayerStats
     from .patterns.search import PatternResult
     from .positions.explore import Continuation, Reached
     from .tournaments.check import Disagreement
     from .tournaments.crosstable import Crosstable
     from .tournaments.events import EventSummary
+    from .tournaments.official_table import OfficialTable
     from .tournaments.opengotha import OfficialTournament
-    from .tournaments.players import PlayerSummary
+    from .tournaments.players import NumberedPlayer, PlayerSummary
     from .tournaments.ratings import Rating, RatingRun
 
 
@@ -234,6 +236,9 @@ class PlayerJson(TypedDict):
     last: str | None
     spellings: list[str]
     rated: int  # records that count for the ratings: the player has a rating when this is not 0
+    egd_pin: str | None  # federation numbers (records player set, or a tournament file)
+    aga_id: str | None
+    ffg_licence: str | None
 
 
 # An event's JSON (`pass` is a keyword: the functional form names it).
@@ -249,7 +254,9 @@ class CrosstableJson(TypedDict):
     rounds: list[int]
     rounds_from: str
     tie_breaks: list[str]
+    notation: str
     standings: list[dict[str, Any]]
+    official: dict[str, Any] | None
 
 
 class RatingJson(TypedDict):
@@ -516,12 +523,16 @@ class Events:
 
 @dataclass(slots=True)
 class EventTable:
-    """`crosstable`: an event's crosstable with its tie-breaks."""
+    """`crosstable`: an event's crosstable with its tie-breaks, and the official results of its imported
+    tournament (None without one)."""
 
     table: Crosstable
+    official: OfficialTable | None = None
 
     def to_json(self) -> CrosstableJson:
-        return self.table.to_json()  # type: ignore[return-value]  # tournaments/crosstable.py's object
+        found = self.table.to_json()
+        found["official"] = self.official.to_json() if self.official is not None else None
+        return found  # type: ignore[return-value]  # tournaments/crosstable.py's object
 
 
 @dataclass(slots=True)
@@ -551,21 +562,35 @@ class TournamentImportJson(TypedDict):
     rounds: int
     pairings: int
     byes: int
+    conflicts: list[dict[str, Any]]
 
 
 @dataclass(slots=True)
 class TournamentImport:
     """`tournament import`: the tournament a file held, stored (`updated`: it replaced an earlier import of the
-    same tournament)."""
+    same tournament), and the conflicts of federation numbers its players are in."""
 
     tournament: OfficialTournament
     updated: bool
+    conflicts: list[Conflict] = field(default_factory=list)
 
     def to_json(self) -> TournamentImportJson:
         t = self.tournament
         byes = sum(p.bye for p in t.pairings)
         return {"tournament": t.name, "short_name": t.short_name, "updated": self.updated,
-                "players": len(t.players), "rounds": t.rounds, "pairings": len(t.pairings) - byes, "byes": byes}
+                "players": len(t.players), "rounds": t.rounds, "pairings": len(t.pairings) - byes, "byes": byes,
+                "conflicts": [c.to_json() for c in self.conflicts]}
+
+
+@dataclass(slots=True)
+class PlayerNumbers:
+    """`player numbers`: every player with a federation number, and every conflict between numbers."""
+
+    players: list[NumberedPlayer]
+    conflicts: list[Conflict]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": [p.to_json() for p in self.players], "conflicts": [c.to_json() for c in self.conflicts]}
 
 
 class TournamentCheckJson(TypedDict):

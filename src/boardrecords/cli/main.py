@@ -42,6 +42,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "alias": ("tournament_cmd", "Tournaments", "Make several spellings one player."),
     "ratings": ("tournament_cmd", "Tournaments", "Whole-History Rating of every player, per game."),
     "tournament": ("tournament_cmd", "Tournaments", "Official tournaments: import OpenGotha files."),
+    "player": ("tournament_cmd", "Tournaments", "Players' federation numbers: EGD PIN, AGA id, FFG licence."),
     "serve": ("serve_cmd", "Serve", "The archive in a browser: games, replays, the explorer (read-only)."),
     "user": ("user_cmd", "Serve", "The accounts of a served archive: add, list, remove, password."),
     "audit": ("user_cmd", "Serve", "The changes made through a served archive: who, when, what."),

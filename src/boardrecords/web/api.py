@@ -121,9 +121,10 @@ def events(archive: Asked, budget: Budgeted, game: Game = None) -> JSONResponse:
 
 @router.get("/crosstable", summary="records crosstable EVENT --json", response_model=CrosstableJson)
 def crosstable(archive: Asked, event: Annotated[str, Query(min_length=1, max_length=TEXT_MAX)],
-               game: Game = None) -> JSONResponse:
-    """An event's crosstable with its tie-breaks."""
-    return _json(archive.crosstable(event, game).to_json())
+               game: Game = None, notation: Annotated[str, Query(max_length=20)] = "records") -> JSONResponse:
+    """An event's crosstable with its tie-breaks (cells in `notation`: records or opengotha), and the official
+    results of its imported tournament."""
+    return _json(archive.crosstable(event, game, notation).to_json())
 
 
 @router.get("/ratings", summary="records ratings --json", response_model=RatingsJson | list[RatingJson])

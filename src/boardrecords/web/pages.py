@@ -324,9 +324,10 @@ def events_page(archive: Asked, budget: Budgeted,
 
 @router.get("/crosstable")
 def crosstable_page(archive: Asked, event: Annotated[str, Query(min_length=1, max_length=TEXT_MAX)],
-                    game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
-    with concerning("game"):  # an event of several games needs one named
-        table = archive.crosstable(event, game or None).to_json()
+                    game: Annotated[str | None, Query(max_length=40)] = None,
+                    notation: Annotated[str, Query(max_length=20)] = "records") -> HTMLResponse:
+    with concerning("game"):  # an event of several games needs one named (a bad notation names its field)
+        table = archive.crosstable(event, game or None, notation).to_json()
     return render("crosstable.html", table=table, game=game or "")
 
 

@@ -22,6 +22,7 @@ from ..core.models import (
     PositionRow,
     PositionStageRow,
 )
+from ..core.numbers import any_numbers
 from ..core.rows import games_by_id
 from ..core.search import conditions, query_plan
 from .counts import COUNT_COLUMNS
@@ -87,7 +88,7 @@ def _filtered(stmt: Any, f: Filters, engine: Engine, p: Any) -> Any:
         # The spellings of a player are looked up (a read of every stored name) only when aliases exist: without
         # them a name matches its normalised form, as `conditions` writes it anyway.
         aliased = session.connection().execute(select(func.count()).select_from(
-            AliasRow.__table__)).scalar()  # type: ignore[attr-defined]  # SQLModel sets it
+            AliasRow.__table__)).scalar() or any_numbers(session.connection())  # type: ignore[attr-defined]
         plan = query_plan(session, replace(f, player=None, black=None, white=None, winner=None)) if not aliased else (
             query_plan(session, f))
     plan = {k: v for k, v in plan.items() if k in ("dialect", "same", "max_span")}  # common/rare serve
