@@ -39,6 +39,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "events": ("tournament_cmd", "Tournaments", "Every event: games, dates, rounds, players."),
     "crosstable": ("tournament_cmd", "Tournaments", "An event's crosstable with tie-breaks."),
     "players": ("tournament_cmd", "Tournaments", "Every player: games, wins and losses per game."),
+    "player": ("player_cmd", "Tournaments", "One player: games, opponents, colours, events, openings, rating."),
     "alias": ("tournament_cmd", "Tournaments", "Make several spellings one player."),
     "ratings": ("tournament_cmd", "Tournaments", "Whole-History Rating of every player, per game."),
     "tournament": ("tournament_cmd", "Tournaments", "Official tournaments: import OpenGotha files."),

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from threading import Lock
 from typing import Annotated, Any, NamedTuple
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Depends, Path, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -88,7 +88,23 @@ def link_to(path: str, params: dict[str, Any], text: Any) -> Markup:
     return Markup(f'<a href="{escape(path + "?" + urlencode(params))}">{label}</a>')
 
 
+def player_href(name: str) -> str:
+    """The address of a player's page (/players/NAME, the name as one path segment)."""
+    return "/players/" + quote(name, safe="")
+
+
+def player_link(name: Any, text: Any = None) -> Markup:
+    """A link to the page of the player `name` (its text `text`, else the name), bounded and escaped as every text
+    of a page; the text alone for no name, or a name longer than the page takes (TEXT_MAX)."""
+    label = escape(visible(bounded(name if text is None else text)))
+    if not isinstance(name, str) or not name.strip() or len(name) > TEXT_MAX or "\x00" in name:
+        return Markup(label)
+    return Markup(f'<a class="player" href="{escape(player_href(name))}">{label}</a>')
+
+
 templates.filters["percent"] = percent
+templates.globals["player_link"] = player_link
+templates.globals["player_href"] = player_href
 templates.filters["bounded"] = bounded
 templates.globals["link_to"] = link_to
 templates.filters["game_name"] = game_title  # a game as players name it, never its stored value (`go-ing`)
@@ -312,6 +328,35 @@ def players_page(archive: Asked, budget: Budgeted,
     with concerning("game"):
         players = archive.players(game or None, budget=budget).to_json()
     return render("players.html", players=players, game=game or "")
+
+
+@router.get("/players/{name:path}")
+def player_page(request: Request, archive: Asked, budget: Budgeted,
+                name: Annotated[str, Path(min_length=1, max_length=TEXT_MAX)],
+                limit: Limit = 100, offset: Offset = 0) -> HTMLResponse:
+    """One player's card (Archive.player_card, as `records player NAME`): results by game, colour, opponent and
+    event, the openings played most (each opening the explorer at it, narrowed to the player), the rating chart,
+    the events, and a page of `limit` of the player's games."""
+    from ..render.rating_chart import rating_svg
+
+    answer = archive.player_card(name, budget=budget)
+    data = answer.to_json()
+    openings = [o | {"href": "/explore?" + urlencode({"game": o["game"], "size": o["size"], "player": answer.name,
+                                                       "moves": ",".join(opening_moves(o["game"], o["moves"]))})}
+                for o in data["openings"]]
+    chart = Markup(rating_svg(answer.ratings)) if answer.ratings else None
+    records = data["records"]
+    return render("player.html", card=data, openings=openings, chart=chart,
+                  records=Listing(records[offset:offset + limit], len(records)), limit=limit, offset=offset,
+                  query=lambda **c: _query(request, **c))
+
+
+def opening_moves(game: str, moves: Sequence[str]) -> list[str]:
+    """An opening's moves (`B Q16`) as the explorer's `moves` takes them: the points alone, whose colours the rules
+    give; in Conversion Go's opening, where either colour may move (CON-5), each with its colour (`B:Q16`)."""
+    if game == Game.CONVERSION_GO.value:
+        return [m.replace(" ", ":", 1) for m in moves]
+    return [m.split(" ", 1)[-1] for m in moves]
 
 
 @router.get("/events")
