@@ -22,7 +22,8 @@ from ..archive.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
 from ..archive.front import PATTERN_MAX
 from ..common.errors import InputError, concerning
 from ..records.games import SPECS, Game, game_from_name, game_title
-from ..records.model import FormatError
+from ..records.model import FormatError, Record, path_text, variation_path
+from ..records.model import Path as Path_
 from ..records.notation import Notation, PointNames
 from ..render.safe_text import terminal as visible
 from ..render.shorten import VALUE_SHOWN, brief
@@ -235,10 +236,33 @@ def _frame(game: Game, size: int, notation: Notation) -> Markup:
     return Markup(to_xml(frame_shapes(geo, PointNames(game, size, notation))))
 
 
+LineParam = Annotated[str | None, Query(max_length=TEXT_MAX, description="A variation: depth.child for each "
+                                       "branching on the way (`12.1`, `12.1,15.2`), as the page's tree links it.")]
+
+
+def variation_items(record: Record, record_id: int, names: PointNames, line: Path_ | None) -> list[dict[str, Any]]:
+    """The record's variations as the game page lists them: depth first, each with its level of nesting, the move
+    it leaves at, its first move in the notation, how many moves it plays, and its address; the line shown and
+    the lines it leaves marked."""
+    from ..records.model import path_text
+
+    out: list[dict[str, Any]] = []
+    for top in record.variations():
+        for v in top.walk():
+            text = path_text(v.path)
+            first = "" if v.first is None else f"{v.first.colour.word} {names.move(v.first)}"
+            out.append({"path": text, "level": min(len(v.path), 6), "at": v.before + 1, "first": first,
+                        "moves": v.moves, "comment": v.comment,
+                        "href": f"/games/{record_id}?{urlencode({'line': text})}#move={v.before + 1}",
+                        "current": line == v.path, "open": line is not None and line[:len(v.path)] == v.path})
+    return out
+
+
 @router.get("/games/{record_id}")
 def game_page(request: Request, archive: Asked,
-              record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> HTMLResponse:
-    """The replay of `records html` (render/html_replay.py: page_data) from one replay of the record."""
+              record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)], line: LineParam = None) -> HTMLResponse:
+    """The replay of `records html` (render/html_replay.py: page_data) from one replay of the record; with `line`,
+    of that variation of the record (its moves replayed from the start as the main line would be)."""
     from ..render.game_lines import header_lines
     from ..render.html_replay import board_html, header_html, move_items, page_data, script_json, status_html
     from ..render.svg import Geometry
@@ -247,16 +271,29 @@ def game_page(request: Request, archive: Asked,
     # A game's page stays right while the archive is unchanged (another process may fix, import, delete or alias
     # while it is served): the last ones made are kept, for the archive's version they were made from.
     kept: GamePages = request.app.state.game_pages
-    version = archive.version()  # read before the record: a change after it leaves its page kept for the old one
-    page = kept.get(record_id, version)
+    version = archive.version() if not line else None  # read before the record: a change after it leaves its
+    page = kept.get(record_id, version)  # page kept for the old one (a variation's page is made at each view)
     if page is not None:
         return HTMLResponse(page)
+    try:
+        path = variation_path(line) if line else None
+    except ValueError as exc:
+        raise InputError(f"line: {exc}") from None
     stored = archive.record(record_id)
     row, verdict = stored.row, stored.verdict
     try:
         record = stored.record
     except FormatError as exc:
         raise InputError(exc.describe()) from None
+    names = PointNames(record.game, record.size)
+    variations = variation_items(record, record_id, names, path)
+    leaves = None
+    if path is not None:
+        try:
+            record.follow(path)
+        except ValueError as exc:
+            raise InputError(f"line: {exc}") from None
+        leaves = next(v for v in variations if v["current"])
     analysis = analyse(record)
     geo = Geometry.of(record.game, record.size, caption=False)
     data = page_data(analysis, geo)
@@ -267,9 +304,33 @@ def game_page(request: Request, archive: Asked,
         board=Markup(board_html(analysis, geo, _frame(record.game, record.size, analysis.notation))),
         header=Markup(header_html(analysis, [("record", f"#{row.id}{source}")])),
         status=Markup(status_html(analysis)),
-        moves=move_items(analysis), data=Markup(script_json(data))).encode("utf-8")
+        moves=move_items(analysis), data=Markup(script_json(data)), variations=variations, leaves=leaves,
+        parent=(f"/games/{record_id}?{urlencode({'line': path_text(path[:-1])})}" if path and len(path) > 1
+                else f"/games/{record_id}") + (f"#move={leaves['at'] - 1}" if leaves else "")).encode("utf-8")
     kept.put(record_id, version, page)
     return HTMLResponse(page)
+
+
+@router.get("/games/{record_id}/print")
+def game_print(archive: Asked, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> HTMLResponse:
+    """The game as a book prints it: the figures of `records diagram --figures` (render/figures.py: 100 moves
+    each, the stones numbered where they were played), the header and the verdict, and the record's comments by
+    move number; with print styles (no navigation, a figure never cut across two sheets)."""
+    from ..render.figures import figure_ranges, figure_svg
+    from ..render.game_lines import comment_of, header_lines, verdict_lines
+    from ..verifier.judging.analysis import analyse
+
+    stored = archive.record(record_id)
+    try:
+        record = stored.record
+    except FormatError as exc:
+        raise InputError(exc.describe()) from None
+    analysis = analyse(record)
+    figures = [Markup(figure_svg(analysis, a, b).split("?>", 1)[-1].strip()) for a, b in figure_ranges(analysis)]
+    lines = header_lines(record)
+    comments = [(i, text) for i in range(analysis.last + 1) if (text := comment_of(analysis, i))]
+    return render("print.html", row=stored.row, title=lines[0], header=[line.partition(": ")[::2]
+                  for line in lines[1:]], verdict=verdict_lines(analysis), figures=figures, comments=comments)
 
 
 @router.get("/games/{record_id}/original")
