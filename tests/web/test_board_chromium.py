@@ -179,8 +179,8 @@ def test_every_continuation_on_the_board_is_linked_to_its_row(browser, served, w
 
 
 def test_the_anchor_is_shown_on_the_board(browser, served, width: int) -> None:
-    from selenium.webdriver.support.ui import Select
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
 
     browser.get(served + "patterns?pattern=X..&anchor=corner&game=go&size=9")
 
