@@ -101,12 +101,6 @@ def test_the_pages_follow_a_dark_system_theme(browser, served, path: str) -> Non
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
-def _id_of(browser, served: str, query: str) -> int:
-    """The id of the first record `/api/search?QUERY` lists."""
-    browser.get(served + "api/search?" + query)
-    return int(browser.execute_script("return JSON.parse(document.body.innerText)[0].id;"))
-
-
 def _variations_game(browser, served: str) -> int:
     """The example Go game whose record holds variations (examples/go/littlego/illegal-move.sgf)."""
     browser.get(served + "api/search?game=go&limit=100")

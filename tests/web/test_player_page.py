@@ -159,7 +159,8 @@ def test_hostile_names_are_escaped_and_linked(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize("path", ["/games", "/players", "/ratings", "/crosstable?event=Cup&game=go",
-                                  "/explore?game=go&size=9&moves=E5", "/players/Cho%20Hunhyun"])
+                                  "/explore?game=go&size=9&moves=E5", "/players/Cho%20Hunhyun",
+                                  "/patterns?pattern=X&game=go&size=9&anchor=anywhere"])
 def test_every_page_that_names_players_links_their_pages(client: TestClient, path: str) -> None:
     page = client.get(path).text
     links = {unescape(h) for h in re.findall(r'<a class="player" href="([^"]+)"', page)}

@@ -113,8 +113,8 @@ class Archive:
     pattern change lists. Use it as a context manager, or call `close()`.
 
     The heavy questions (`pattern_search`, `search` with a wildcard or a text, `explore` and `reached` with filters
-    beyond the game and size, `players`, `events`, `ratings`) take a `budget` (`Archive.budget()`, from the
-    settings' heavy_* values): given one, the question waits for one of `heavy_workers` turns (Busy when
+    beyond the game and size, `players`, `player_card`, `events`, `ratings`) take a `budget` (`Archive.budget()`,
+    from the settings' heavy_* values): given one, the question waits for one of `heavy_workers` turns (Busy when
     `heavy_queue` others wait already), runs on connections of its own (never those of the quick questions), and
     ends with OverBudget past its time or its cap on appearances, Cancelled when `budget.stop()` is called (the
     database work is cancelled with it). Without a budget (the commands) a question runs to its end."""

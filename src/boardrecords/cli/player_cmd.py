@@ -64,7 +64,7 @@ def player_cmd(
     as_json: JsonOption = False,
 ) -> None:
     """One player: results by game and colour (the colour held at the end of a game), against each opponent and
-    by event, the openings played most (the position after the first three moves, docs/archive.md), the rating,
+    by event, the openings played most (the position after the first three moves, docs/tournaments.md), the rating,
     and every game."""
     with archive(db) as opened:
         answer = opened.player_card(name)
