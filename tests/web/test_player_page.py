@@ -29,9 +29,8 @@ def record(black: str, white: str, result: str, day: int, event: str = "Cup", mo
             f"RE[{result}]{moves})\n")
 
 
-@pytest.fixture(scope="module")
-def archive_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("players")
+def write_games(folder: Path) -> None:
+    """Five games of Lee Sedol under three spellings (one an alias), and one between two others."""
     games = [
         record("Lee Sedol", "Cho Hunhyun", "B+R", 1),  # Lee wins as Black
         record("Cho Hunhyun", "lee se-dol", "B+R", 2),  # Lee (another spelling) loses as White
@@ -42,6 +41,12 @@ def archive_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ]
     for i, text in enumerate(games):
         (folder / f"g{i}.sgf").write_text(text, encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def archive_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("players")
+    write_games(folder)
     db = folder / "p.db"
     assert run("import", "-q", "--db", db, folder).exit_code == 0
     assert run("alias", "Lee Sedol", "LSD", "--db", db).exit_code == 0
@@ -175,3 +180,27 @@ def test_the_json_route_is_the_commands_json(archive_db: Path, client: TestClien
     assert response.status_code == 200 and response.json() == json.loads(done.output)
     assert client.get("/api/players/a%00b").status_code == 400
     assert client.get("/api/players/Nobody").json() == {"error": "no records of player 'Nobody'"}
+
+
+def test_the_card_reads_alike_on_sqlite_and_postgresql(db_url: str, tmp_path: Path) -> None:
+    write_games(tmp_path)
+    assert run("import", "-q", "--db", db_url, tmp_path).exit_code == 0
+    assert run("alias", "Lee Sedol", "LSD", "--db", db_url).exit_code == 0
+    with Archive(db_url) as a:
+        card = a.player_card("lee sedol").to_json()
+    assert card["games"] == 5 and len(card["openings"]) >= 1 and card["ratings"]
+    assert {o["opponent"]: o["games"] for o in card["opponents"]} == {"Cho Hunhyun": 3, "Park Junghwan": 1,
+                                                                      HOSTILE_NAME: 1}
+
+
+@pytest.mark.parametrize("columns", [40, 60, 100, 200])
+def test_the_cli_card_fits_any_width(archive_db: Path, columns: int) -> None:
+    from typer.testing import CliRunner
+
+    from boardrecords.cli.main import app
+
+    done = CliRunner().invoke(app, ["player", "Lee Sedol", "--db", str(archive_db)], env={"COLUMNS": str(columns)})
+    assert done.exit_code == 0
+    lines = done.output.splitlines()
+    assert max(len(line) for line in lines) <= columns
+    assert any("Cho" in line for line in lines) and any("won" in line for line in lines)
