@@ -141,7 +141,9 @@ def test_the_variation_tree_is_clicked_into_and_out_of(browser, served, width: i
     from selenium.webdriver.common.by import By
 
     game = _variations_game(browser, served)
-    browser.get(served + f"games/{game}")
+    browser.get(served + f"games/{game}#move=12")
+    here = browser.find_elements(By.CSS_SELECTOR, "#variations li.here a")  # another move 13 than the line's
+    assert [a.get_attribute("href").split("?")[-1] for a in here] == ["line=12.1#move=13"]
     links = browser.find_elements(By.CSS_SELECTOR, "#variations a")
     assert len(links) == 3
     links[0].click()  # at move 13 (the main line has an illegal move 16, before the others)

@@ -158,3 +158,17 @@ def test_the_print_view_holds_the_book_figures(client: TestClient, ids: tuple[Pa
     assert "@media print" in client.get("/static/site.css").text
     assert f'href="/games/{tree}/print"' in client.get(f"/games/{tree}").text
     assert client.get("/games/999999/print").status_code == 404
+
+
+def test_the_variations_that_leave_the_line_shown_are_marked(client: TestClient, ids: tuple[Path, int, int]) -> None:
+    _, tree, _ = ids
+
+    def leaving(page: str) -> dict[str, str]:
+        return {unescape(h): at for at, h in re.findall(r'<li class="[^"]*" data-at="(\d+)"><a href="([^"]+)"', page)}
+
+    main = client.get(f"/games/{tree}").text
+    assert leaving(main) == {f"/games/{tree}?line=2.1#move=3": "3", f"/games/{tree}?line=2.2#move=3": "3"}
+    assert re.search(r'<li class="black branch" data-move="3"', main)
+    inner = client.get(f"/games/{tree}", params={"line": "2.1"}).text
+    assert leaving(inner) == {f"/games/{tree}?line=2.1%2C4.1#move=5": "5", f"/games/{tree}?line=2.2#move=3": "3"}
+    assert re.search(r'<li class="black branch" data-move="5"', inner)

@@ -252,10 +252,19 @@ def variation_items(record: Record, record_id: int, names: PointNames, line: Pat
             text = path_text(v.path)
             first = "" if v.first is None else f"{v.first.colour.word} {names.move(v.first)}"
             out.append({"path": text, "level": min(len(v.path), 6), "at": v.before + 1, "first": first,
-                        "moves": v.moves, "comment": v.comment,
+                        "moves": v.moves, "comment": v.comment, "leaves_shown": leaves_line(v.path, line or ()),
                         "href": f"/games/{record_id}?{urlencode({'line': text})}#move={v.before + 1}",
                         "current": line == v.path, "open": line is not None and line[:len(v.path)] == v.path})
     return out
+
+
+def leaves_line(path: Path_, line: Path_) -> bool:
+    """Whether the variation `path` leaves the line `line` (a node of that line is where it branches): the line it
+    leaves is followed by `line` at least to that node, and it is not `line` itself or a line `line` follows."""
+    parent, depth = path[:-1], path[-1][0]
+    if line[:len(parent)] != parent or line[:len(path)] == path:
+        return False
+    return len(line) == len(parent) or line[len(parent)][0] >= depth
 
 
 @router.get("/games/{record_id}")
