@@ -172,3 +172,13 @@ def test_the_variations_that_leave_the_line_shown_are_marked(client: TestClient,
     inner = client.get(f"/games/{tree}", params={"line": "2.1"}).text
     assert leaving(inner) == {f"/games/{tree}?line=2.1%2C4.1#move=5": "5", f"/games/{tree}?line=2.2#move=3": "3"}
     assert re.search(r'<li class="black branch" data-move="5"', inner)
+
+
+def test_a_variation_page_leaves_the_kept_pages_as_they_are(client: TestClient, ids: tuple[Path, int, int]) -> None:
+    _, tree, plain = ids
+    kept = client.app.state.game_pages  # type: ignore[attr-defined]
+    client.get(f"/games/{plain}")
+    assert plain in kept.pages
+    before = list(kept.pages)
+    client.get(f"/games/{tree}", params={"line": "2.1"})
+    assert list(kept.pages) == before  # the main lines' pages stay kept, and no variation's is

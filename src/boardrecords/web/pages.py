@@ -280,8 +280,8 @@ def game_page(request: Request, archive: Asked,
     # A game's page stays right while the archive is unchanged (another process may fix, import, delete or alias
     # while it is served): the last ones made are kept, for the archive's version they were made from.
     kept: GamePages = request.app.state.game_pages
-    version = archive.version() if not line else None  # read before the record: a change after it leaves its
-    page = kept.get(record_id, version)  # page kept for the old one (a variation's page is made at each view)
+    version = archive.version()  # read before the record: a change after it leaves its page kept for the old one
+    page = kept.get(record_id, version) if not line else None  # a variation's page is made at each view
     if page is not None:
         return HTMLResponse(page)
     try:
@@ -316,7 +316,8 @@ def game_page(request: Request, archive: Asked,
         moves=move_items(analysis), data=Markup(script_json(data)), variations=variations, leaves=leaves,
         parent=(f"/games/{record_id}?{urlencode({'line': path_text(path[:-1])})}" if path and len(path) > 1
                 else f"/games/{record_id}") + (f"#move={leaves['at'] - 1}" if leaves else "")).encode("utf-8")
-    kept.put(record_id, version, page)
+    if not line:
+        kept.put(record_id, version, page)
     return HTMLResponse(page)
 
 
