@@ -182,3 +182,14 @@ def test_a_variation_page_leaves_the_kept_pages_as_they_are(client: TestClient, 
     before = list(kept.pages)
     client.get(f"/games/{tree}", params={"line": "2.1"})
     assert list(kept.pages) == before  # the main lines' pages stay kept, and no variation's is
+
+
+def test_a_variation_prints_as_its_page_shows_it(client: TestClient, ids: tuple[Path, int, int]) -> None:
+    _, tree, _ = ids
+    page = client.get(f"/games/{tree}", params={"line": "2.1,4.1"}).text
+    link = re.search(r'id="print-link" href="([^"]+)"', page)
+    assert link and unescape(link.group(1)) == f"/games/{tree}/print?line=2.1%2C4.1"
+    printed = client.get(unescape(link.group(1))).text
+    assert ": a variation</h1>" in printed and 'data-first="1" data-last="5"' in printed
+    assert f'href="/games/{tree}?line=2.1%2C4.1">Back to the game' in printed
+    assert client.get(f"/games/{tree}/print", params={"line": "7.1"}).status_code == 400

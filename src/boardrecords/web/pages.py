@@ -18,6 +18,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
 
+from ..archive.answers import StoredRecord
 from ..archive.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
 from ..archive.front import PATTERN_MAX
 from ..common.errors import InputError, concerning
@@ -267,6 +268,31 @@ def leaves_line(path: Path_, line: Path_) -> bool:
     return len(line) == len(parent) or line[len(parent)][0] >= depth
 
 
+def line_path(line: str | None) -> Path_ | None:
+    """The variation a page's `line` names (None: the record's own line); InputError for text that names none."""
+    try:
+        return variation_path(line) if line else None
+    except ValueError as exc:
+        raise InputError(f"line: {exc}") from None
+
+
+def follow(record: Record, path: Path_ | None) -> None:
+    """The variation `path` made the record's main line (Record.follow); InputError for a line it has not."""
+    if path is not None:
+        try:
+            record.follow(path)
+        except ValueError as exc:
+            raise InputError(f"line: {exc}") from None
+
+
+def readable(stored: StoredRecord) -> Record:
+    """A stored record read again from its bytes; InputError when they no longer read as a record."""
+    try:
+        return stored.record
+    except FormatError as exc:
+        raise InputError(exc.describe()) from None
+
+
 @router.get("/games/{record_id}")
 def game_page(request: Request, archive: Asked,
               record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)], line: LineParam = None) -> HTMLResponse:
@@ -284,25 +310,13 @@ def game_page(request: Request, archive: Asked,
     page = kept.get(record_id, version) if not line else None  # a variation's page is made at each view
     if page is not None:
         return HTMLResponse(page)
-    try:
-        path = variation_path(line) if line else None
-    except ValueError as exc:
-        raise InputError(f"line: {exc}") from None
+    path = line_path(line)
     stored = archive.record(record_id)
     row, verdict = stored.row, stored.verdict
-    try:
-        record = stored.record
-    except FormatError as exc:
-        raise InputError(exc.describe()) from None
-    names = PointNames(record.game, record.size)
-    variations = variation_items(record, record_id, names, path)
-    leaves = None
-    if path is not None:
-        try:
-            record.follow(path)
-        except ValueError as exc:
-            raise InputError(f"line: {exc}") from None
-        leaves = next(v for v in variations if v["current"])
+    record = readable(stored)
+    variations = variation_items(record, record_id, PointNames(record.game, record.size), path)
+    follow(record, path)
+    leaves = next(v for v in variations if v["current"]) if path is not None else None
     analysis = analyse(record)
     geo = Geometry.of(record.game, record.size, caption=False)
     data = page_data(analysis, geo)
@@ -322,25 +336,28 @@ def game_page(request: Request, archive: Asked,
 
 
 @router.get("/games/{record_id}/print")
-def game_print(archive: Asked, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> HTMLResponse:
+def game_print(archive: Asked, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)],
+               line: LineParam = None) -> HTMLResponse:
     """The game as a book prints it: the figures of `records diagram --figures` (render/figures.py: 100 moves
     each, the stones numbered where they were played), the header and the verdict, and the record's comments by
-    move number; with print styles (no navigation, a figure never cut across two sheets)."""
+    move number; with print styles (no navigation, a figure never cut across two sheets). With `line`: of that
+    variation, as the game page shows it."""
     from ..render.figures import figure_ranges, figure_svg
     from ..render.game_lines import comment_of, header_lines, verdict_lines
     from ..verifier.judging.analysis import analyse
 
+    path = line_path(line)
     stored = archive.record(record_id)
-    try:
-        record = stored.record
-    except FormatError as exc:
-        raise InputError(exc.describe()) from None
+    record = readable(stored)
+    follow(record, path)
     analysis = analyse(record)
     figures = [Markup(figure_svg(analysis, a, b).split("?>", 1)[-1].strip()) for a, b in figure_ranges(analysis)]
     lines = header_lines(record)
     comments = [(i, text) for i in range(analysis.last + 1) if (text := comment_of(analysis, i))]
-    return render("print.html", row=stored.row, title=lines[0], header=[line.partition(": ")[::2]
-                  for line in lines[1:]], verdict=verdict_lines(analysis), figures=figures, comments=comments)
+    back = f"/games/{record_id}" + (f"?{urlencode({'line': line})}" if path is not None else "")
+    return render("print.html", row=stored.row, title=lines[0], header=[text.partition(": ")[::2]
+                  for text in lines[1:]], verdict=verdict_lines(analysis), figures=figures, comments=comments,
+                  back=back, variation=path is not None)
 
 
 @router.get("/games/{record_id}/original")
