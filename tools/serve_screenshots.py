@@ -1,9 +1,11 @@
 """Screenshots of `records serve` for the docs: `.venv/bin/python tools/serve_screenshots.py [OUT_DIR]`.
 
-Imports the bundled examples into a fresh archive, starts `records serve` on a free port, and photographs the
-explorer, the games page, a game page, an event's crosstable and a pattern with its dragged region with headless
-Chromium (as the browser tests start it) into docs/images/serve-*.png, at a desktop's width (1280 px) and the
-boards' pages also at a phone's (390 px: serve-*-phone.png).
+Imports the bundled examples into a fresh archive, with a small club league it writes beside them (four players,
+a double round robin of short 9x9 games, one with variations and the players' clocks), so that a player's page has
+opponents and openings to show; starts `records serve` on a free port, and photographs the explorer, the games
+page, a game page, a game's variation, the printable view, a player's page, an event's crosstable and a pattern
+with its dragged region with headless Chromium (as the browser tests start it) into docs/images/serve-*.png, at a
+desktop's width (1280 px) and the boards' pages also at a phone's (390 px: serve-*-phone.png).
 """
 
 from __future__ import annotations
@@ -22,11 +24,40 @@ PAGES = {
     "serve-games.png": "games",
     "serve-game.png": "games/{game}#move=8",
     "serve-crosstable.png": "crosstable?event=Autumn+club+tournament",
+    "serve-player.png": "players/Ann%20Lee",
+    "serve-game-variation.png": "games/{league}?line=5.1#move=6",
+    "serve-print.png": "games/{game}/print",
     "serve-patterns.png": "patterns?pattern=X./..&region=a6:b5&anchor=corner&game=cation&size=6&either-colour=true",
     "serve-patterns-go.png": "patterns?pattern=X..&anchor=corner&game=go&size=9&either-colour=true",
 }
-PHONE = ("serve-explorer.png", "serve-game.png", "serve-patterns.png", "serve-patterns-go.png")
+PHONE = ("serve-explorer.png", "serve-game.png", "serve-patterns.png", "serve-patterns-go.png", "serve-player.png",
+         "serve-game-variation.png")
+PLAYERS = ("Ann Lee", "Bo Chen", "Cara Diaz", "Dev Patel")
+# Three openings the league's games share (after them every game goes on the same way), in SGF points.
+OPENINGS = (("ee", "cc", "gg"), ("ee", "gc", "cg"), ("cc", "gg", "ee"))
+MIDDLE = ("cg", "gc", "dd", "ff", "fd", "df", "eg", "ge")
 WIDTHS = {"": (1280, 900), "-phone": (390, 844)}
+
+
+def league(folder: Path) -> None:
+    """The club league's records: each pair of players twice, once with each colour; the sixth game with two
+    variations at move 6 and the players' clocks (BL / WL, seconds left)."""
+    pairs = [(b, w) for b in PLAYERS for w in PLAYERS if b != w]
+    for n, (black, white) in enumerate(pairs):
+        nodes = []
+        for i, point in enumerate((*OPENINGS[n % len(OPENINGS)], *MIDDLE)):
+            colour = "BW"[i % 2]
+            clock = f"{colour}L[{900 - 37 * i}]" if n == 5 else ""
+            nodes.append(f";{colour}[{point}]{clock}")
+        line = "".join(nodes)
+        if n == 5:
+            nodes[5] += "C[The usual move; the variations try the other side.]"
+            line = ("".join(nodes[:5]) + "(" + "".join(nodes[5:]) + ")(;W[cd]C[A quieter move.];B[dc])"
+                    "(;W[hh])")
+        winner = "B" if (PLAYERS.index(black) + n) % 3 else "W"
+        text = (f"(;FF[4]CA[UTF-8]GM[1]SZ[9]KM[7]PB[{black}]PW[{white}]EV[Tuesday league]RO[{n // 2 + 1}]"
+                f"DT[2024-09-{n + 3:02d}]RE[{winner}+R]{line})\n")
+        (folder / f"league-{n + 1:02d}.sgf").write_text(text, encoding="utf-8")
 
 
 def main(out: Path) -> int:
@@ -38,6 +69,10 @@ def main(out: Path) -> int:
         db = Path(tmp) / "a.db"
         # From the repository's root, so that the pages name the files as examples/... wherever it is checked out.
         subprocess.run([RECORDS, "import", "-q", "--db", str(db), "examples"], check=False, cwd=ROOT,
+                       stdout=subprocess.DEVNULL)
+        (Path(tmp) / "league").mkdir()
+        league(Path(tmp) / "league")
+        subprocess.run([RECORDS, "import", "-q", "--db", str(db), "league"], check=False, cwd=tmp,
                        stdout=subprocess.DEVNULL)
         proc = subprocess.Popen([RECORDS, "serve", "--db", str(db), "--port", "0"], stderr=subprocess.PIPE,
                                 stdout=subprocess.DEVNULL, text=True)
@@ -55,13 +90,16 @@ def main(out: Path) -> int:
         try:
             driver.get(url + "api/search?game=go&sort=-moves&limit=1")
             game = driver.execute_script("return JSON.parse(document.body.innerText)[0].id;")
+            driver.get(url + "api/search?event=Tuesday+league&round=3")
+            played = driver.execute_script("return JSON.parse(document.body.innerText);")
+            variations = next(g["id"] for g in played if g["source_file"].endswith("league-06.sgf"))
             for suffix, (width, height) in WIDTHS.items():
                 driver.set_window_size(width, height)
                 for name, path in PAGES.items():
                     if suffix and name not in PHONE:
                         continue
                     shot = out / name.replace(".png", f"{suffix}.png")
-                    driver.get(url + path.format(game=game))
+                    driver.get(url + path.format(game=game, league=variations))
                     time.sleep(0.3)
                     driver.save_screenshot(str(shot))
                     print(shot)

@@ -144,19 +144,19 @@ def test_commands(tmp_path: Path) -> None:
     run = CliRunner().invoke
     assert run(app, ["import", str(tmp_path / "records"), "--db", db]).exit_code == 0
     assert run(app, ["tournament", "import", str(xml), "--db", db]).exit_code == 0
-    result = run(app, ["player", "set", "A. Adams", "--egd", "12345678", "--aga", "55", "--db", db, "--json"])
+    result = run(app, ["numbers", "set", "A. Adams", "--egd", "12345678", "--aga", "55", "--db", db, "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["egd_pin"] == "12345678"
-    listed = json.loads(run(app, ["player", "numbers", "--json", "--db", db]).stdout)
+    listed = json.loads(run(app, ["numbers", "list", "--json", "--db", db]).stdout)
     (adams,) = [p for p in listed["players"] if p["egd_pin"] == "12345678"]
     assert adams["aga_id"] == "55" and "A. Adams" in adams["spellings"]
     players = json.loads(run(app, ["players", "--json", "--db", db]).stdout)
     assert [p["egd_pin"] for p in players if "A. Adams" in p["spellings"]] == ["12345678"]
     table = run(app, ["players", "--db", db], env={"COLUMNS": "200"}).stdout
     assert "EGD 12345678" in table
-    bad = run(app, ["player", "set", "A. Adams", "--egd", "12 34; x", "--db", db])
+    bad = run(app, ["numbers", "set", "A. Adams", "--egd", "12 34; x", "--db", db])
     assert bad.exit_code == 2 and "is not a number" in bad.output and "Traceback" not in bad.output
-    assert run(app, ["player", "set", "A. Adams", "--db", db]).exit_code == 2
+    assert run(app, ["numbers", "set", "A. Adams", "--db", db]).exit_code == 2
 
 
 def test_the_check_matches_a_spelling_by_its_pin(tmp_path: Path) -> None:

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from .tournaments.events import EventSummary
     from .tournaments.official_table import OfficialTable
     from .tournaments.opengotha import OfficialTournament
+    from .tournaments.player_card import Card
     from .tournaments.players import NumberedPlayer, PlayerSummary
     from .tournaments.ratings import Rating, RatingRun
 
@@ -236,7 +237,7 @@ class PlayerJson(TypedDict):
     last: str | None
     spellings: list[str]
     rated: int  # records that count for the ratings: the player has a rating when this is not 0
-    egd_pin: str | None  # federation numbers (records player set, or a tournament file)
+    egd_pin: str | None  # federation numbers (records numbers set, or a tournament file)
     aga_id: str | None
     ffg_licence: str | None
 
@@ -268,6 +269,29 @@ class RatingJson(TypedDict):
     games: int
     last: str | None
     history: NotRequired[list[dict[str, Any]]]
+
+
+class PlayerGameJson(GameJson):
+    """A game on a player's card: the colour they held at its end, the opponent and how it went for them."""
+
+    colour: str
+    opponent: str | None
+    outcome: str  # won, lost, drew, or - (no result known, or a game against oneself)
+
+
+class PlayerCardJson(TypedDict):
+    """`records player NAME --json`: one player's games and what they say (archive/tournaments/player_card.py)."""
+
+    player: str
+    spellings: list[str]
+    games: int
+    results: list[dict[str, Any]]  # per game: games, wins, losses, draws
+    colours: list[dict[str, Any]]  # per game and colour (the one held at the end)
+    opponents: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    openings: list[dict[str, Any]]
+    ratings: list[RatingJson]  # one per game the player is rated in, with its history
+    records: list[PlayerGameJson]
 
 
 class RatingsJson(TypedDict):
@@ -512,6 +536,33 @@ class Players:
 
 
 @dataclass(slots=True)
+class PlayerCard:
+    """`player_card`: one player's games, results against each opponent, by colour, by game and by event, the
+    openings they play most, their events, and their ratings (`ratings`, one per game, with the history)."""
+
+    card: Card
+    ratings: list[Rating] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.card.name
+
+    def to_json(self) -> PlayerCardJson:
+        c = self.card
+        records: list[PlayerGameJson] = [
+            row_json(g.row) | {"colour": g.colour, "opponent": g.opponent, "outcome": g.outcome}  # type: ignore[misc]
+            for g in c.games]
+        return {"player": c.name, "spellings": c.spellings, "games": len(c.games),
+                "results": [{"game": game, **t.to_json()} for game, t in sorted(c.by_game.items())],
+                "colours": [{"game": game, "colour": colour, **t.to_json()}
+                            for (game, colour), t in sorted(c.by_colour.items())],
+                "opponents": [a.to_json() for a in c.opponents], "events": [e.to_json() for e in c.events],
+                "openings": [o.to_json() for o in c.openings],
+                "ratings": [r.to_json(history=True) for r in self.ratings],  # type: ignore[misc]
+                "records": records}
+
+
+@dataclass(slots=True)
 class Events:
     """`events`: every event with its games, dates, rounds, players and records."""
 
@@ -584,7 +635,7 @@ class TournamentImport:
 
 @dataclass(slots=True)
 class PlayerNumbers:
-    """`player numbers`: every player with a federation number, and every conflict between numbers."""
+    """`numbers list`: every player with a federation number, and every conflict between numbers."""
 
     players: list[NumberedPlayer]
     conflicts: list[Conflict]

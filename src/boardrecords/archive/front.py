@@ -42,6 +42,7 @@ if TYPE_CHECKING:
         Export,
         GamePage,
         PatternAnswer,
+        PlayerCard,
         PlayerNumbers,
         Players,
         Ratings,
@@ -113,8 +114,8 @@ class Archive:
     pattern change lists. Use it as a context manager, or call `close()`.
 
     The heavy questions (`pattern_search`, `search` with a wildcard or a text, `explore` and `reached` with filters
-    beyond the game and size, `players`, `events`, `ratings`) take a `budget` (`Archive.budget()`, from the
-    settings' heavy_* values): given one, the question waits for one of `heavy_workers` turns (Busy when
+    beyond the game and size, `players`, `player_card`, `events`, `ratings`) take a `budget` (`Archive.budget()`,
+    from the settings' heavy_* values): given one, the question waits for one of `heavy_workers` turns (Busy when
     `heavy_queue` others wait already), runs on connections of its own (never those of the quick questions), and
     ends with OverBudget past its time or its cap on appearances, Cancelled when `budget.stop()` is called (the
     database work is cancelled with it). Without a budget (the commands) a question runs to its end."""
@@ -432,6 +433,29 @@ class Archive:
         kind = game_named(game)
         with self._heavy(budget, "the list of players") as engine, session_scope(engine) as session:
             return Players(player_list(session, kind))
+
+    def player_card(self, name: str, *, budget: Budget | None = None) -> PlayerCard:
+        """One player (`name`: any of their spellings or aliases): every game, the results against each opponent,
+        by colour, by game and by event, the openings they play most (archive/tournaments/player_card.py says what
+        an opening is), their events and their rating history per game. NotFound when no game names them. A heavy
+        question (the ratings run over the whole archive): `budget` applies to it."""
+        from .answers import PlayerCard
+        from .core.db import session_scope
+        from .tournaments.player_card import player_card
+        from .tournaments.ratings import ratings
+
+        if not name.strip():
+            raise InputError("a player's name must not be empty")
+        if "\x00" in name:
+            raise InputError("the player's name holds a NUL character (U+0000), which no database stores")
+        with self._heavy(budget, "the player's page") as engine, session_scope(engine) as session:
+            card = player_card(engine, session, name)
+            if card is None:
+                raise NotFound(f"no records of player {name!r}")
+            mine = []
+            for game in sorted(card.by_game):
+                mine += [r for r in ratings(session, game).ratings if r.key == card.key]
+        return PlayerCard(card, mine)
 
     def events(self, game: str | None = None, *, budget: Budget | None = None) -> Events:
         """Every event (EV): its games, dates, rounds, players, records and how many pass. A heavy question:

@@ -51,10 +51,10 @@ def register(app: typer.Typer) -> None:
     add_commands(group, {"import": tournament_import_cmd, "check": tournament_check_cmd,
                          "export": tournament_export_cmd})
     app.add_typer(group, name="tournament")
-    player = typer.Typer(name="player", help="Players' federation numbers: EGD PIN, AGA id, FFG licence.",
-                         no_args_is_help=True, rich_markup_mode="rich")
-    add_commands(player, {"set": player_set_cmd, "numbers": player_numbers_cmd})
-    app.add_typer(player, name="player")
+    numbers = typer.Typer(name="numbers", help="Players' federation numbers: EGD PIN, AGA id, FFG licence.",
+                          no_args_is_help=True, rich_markup_mode="rich")
+    add_commands(numbers, {"set": player_set_cmd, "list": player_numbers_cmd})
+    app.add_typer(numbers, name="numbers")
 
 
 def _date(value: Any) -> str:

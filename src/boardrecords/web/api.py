@@ -20,6 +20,7 @@ from ..archive.answers import (
     ExplorationJson,
     GameJson,
     PatternJson,
+    PlayerCardJson,
     PlayerJson,
     RatingJson,
     RatingsJson,
@@ -111,6 +112,14 @@ def explore(archive: Asked, budget: Budgeted, found: Annotated[Filters, Depends(
 def players(archive: Asked, budget: Budgeted, game: Game = None) -> JSONResponse:
     """Every player with games, wins, losses and draws per game."""
     return _json(archive.players(game, budget=budget).to_json())
+
+
+@router.get("/players/{name:path}", summary="records player NAME --json", response_model=PlayerCardJson)
+def player(archive: Asked, budget: Budgeted,
+           name: Annotated[str, Path(min_length=1, max_length=TEXT_MAX, description="The player, by any of "
+                                     "their spellings or aliases.")]) -> JSONResponse:
+    """One player: every game, results by game, colour, opponent and event, openings, events and rating."""
+    return _json(archive.player_card(name, budget=budget).to_json())
 
 
 @router.get("/events", summary="records events --json", response_model=list[EventJson])

@@ -3,7 +3,7 @@ same number are one player, as an alias would make them.
 
 The `player_number` table holds one row a spelling and a source: the numbers an imported tournament file gave the
 player (`source` the tournament's key; a re-import replaces its rows) or the ones set by hand
-(`records player set`, `source` empty). A row is keyed by the identity key of the spelling (archive/core/names.py)
+(`records numbers set`, `source` empty). A row is keyed by the identity key of the spelling (archive/core/names.py)
 and read through the aliases, so that it belongs to the player the spelling belongs to.
 
 What a player's number is, per kind: the one set by hand when there is one, else the one the tournament files

@@ -1,5 +1,5 @@
 """Players: the aliases `records alias` makes (further spellings made one player), the federation numbers set by
-hand (`records player set`; archive/core/numbers.py joins players by them) and the player list.
+hand (`records numbers set`; archive/core/numbers.py joins players by them) and the player list.
 
 Names are players through their identity keys (archive/core/names.py: case, spacing and punctuation aside); an alias
 maps one more key to the key of the player it belongs to, and never chains.
