@@ -109,15 +109,30 @@ def visitor(request: Request, archive: Asked) -> Visitor:
 Seen = Annotated[Visitor, Depends(visitor)]
 
 
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+async def sent_csrf(request: Request) -> str:
+    """The CSRF token a request carries: the header X-CSRF-Token, or the field `csrf` of a form of the server's own
+    pages (a form's body only; never the query, which a link could carry)."""
+    given = request.headers.get("x-csrf-token")
+    if given:
+        return given
+    if request.headers.get("content-type", "").split(";", 1)[0].strip().lower() in FORM_TYPES:
+        field = (await request.form()).get("csrf")  # parsed once: the route's own form fields read the same
+        return field if isinstance(field, str) else ""
+    return ""
+
+
 def writer(role: str, *, csrf: bool = True) -> Any:
     """The dependency of a route that changes the archive: the account, when it has `role` and (by session) sent
     its CSRF token. `csrf=False` (`member`): a route that only reads what the role may read."""
 
-    def check(request: Request, seen: Seen) -> AccountRow:
+    async def check(request: Request, seen: Seen) -> AccountRow:
         if seen.account is None:
             raise HTTPException(401, "sign in first (POST /api/login, or the page /login)")
         if csrf and seen.csrf_hash is not None:
-            given = request.headers.get("x-csrf-token") or ""
+            given = await sent_csrf(request)
             if not given or not hmac.compare_digest(key_hash(given), seen.csrf_hash):
                 raise HTTPException(403, "the CSRF token is missing or wrong: send the one the login gave in the "
                                          "header X-CSRF-Token")
@@ -127,6 +142,29 @@ def writer(role: str, *, csrf: bool = True) -> Any:
         return seen.account
 
     return Depends(check)
+
+
+@dataclass(frozen=True)
+class Editor:
+    """An editor (or admin) signed in by session, as a page shows its forms to it: its name and the CSRF token
+    the forms carry."""
+
+    name: str
+    csrf: str
+
+
+def editing(request: Request) -> Editor | None:
+    """The editor a page is made for, or None: anonymous, a viewer, an API token, or a server without accounts
+    (whose pages never show a form that writes)."""
+    if not getattr(request.app.state, "accounts", False):
+        return None
+    seen = visitor(request, request.app.state.archive)
+    if seen.account is None or seen.session_key is None or not has_role(seen.account.role, "editor"):
+        return None
+    return Editor(seen.account.name, csrf_of(seen.session_key))
+
+
+Editing = Annotated[Editor | None, Depends(editing)]
 
 
 def member(role: str) -> Any:
@@ -231,7 +269,7 @@ def whoami(seen: Seen) -> dict[str, str | None]:
 
 
 def _login_page(message: str = "", status: int = 200) -> HTMLResponse:
-    from .pages import templates
+    from .templating import templates
 
     return HTMLResponse(templates.get_template("login.html").render(message=message), status_code=status)
 

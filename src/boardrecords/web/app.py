@@ -153,6 +153,7 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
     app.state.archive = archive
     app.state.settings = settings
     app.state.engine = archive.engine
+    app.state.accounts = accounts
     from .pages import GamePages
 
     app.state.game_pages = GamePages()  # the game pages made last, for the archive's version
@@ -229,10 +230,12 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
     app.include_router(page_router)
     if accounts:
         from .accounts import router as accounts_router
+        from .curating import router as curating_router
         from .editing import router as editing_router
 
         app.include_router(accounts_router)
         app.include_router(editing_router)
+        app.include_router(curating_router)
     app.mount("/static", StaticFiles(directory=package_dir("static")), name="static")
 
     @app.get("/replay/{name}", include_in_schema=False)

@@ -15,18 +15,15 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Path, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..archive.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
 from ..archive.front import PATTERN_MAX
 from ..common.errors import InputError, concerning
-from ..records.games import SPECS, Game, game_from_name, game_title
+from ..records.games import Game
 from ..records.model import FormatError
 from ..records.notation import Notation, PointNames
-from ..render.safe_text import terminal as visible
-from ..render.shorten import VALUE_SHOWN, brief
-from .assets import package_dir
+from .accounts import Editing
 from .deps import Asked, Budgeted
 from .params import (
     DB_INT_MAX,
@@ -41,60 +38,12 @@ from .params import (
     Sort,
     filters,
 )
+from .templating import templates
 from .upload import read_upload, settings_of, verify_upload
 
 router = APIRouter(include_in_schema=False)
 GAME_PAGES_KEPT = 256  # game pages kept made (a long game's page takes a replay of every move to make)
 GAME_PAGES_BYTES = 64 * 1024 * 1024  # and the bytes they may take in all
-
-
-
-def shown(value: Any) -> Any:
-    """Every value a template writes passes here before it is escaped (the environment's `finalize`): text from
-    a record shows its control characters, bidi and zero-width marks as visible escapes (render/safe_text.py), on
-    every page as on the game page; markup made by the code (Markup) is left as it is."""
-    if isinstance(value, str) and not isinstance(value, Markup):
-        return visible(value)
-    return value
-
-
-templates = Environment(loader=FileSystemLoader(package_dir("templates")), autoescape=True,
-                        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, finalize=shown)
-
-
-def percent(part: float | None, whole: float | None) -> str:
-    return f"{100 * part / whole:.0f}%" if part is not None and whole else ""
-
-
-def stored_game(text: str | None) -> str:
-    """The stored value of a game a form names (`go` -> `go-ing`), or the text as typed when it names none."""
-    game = game_from_name(text or "")
-    return game.value if game is not None else text or ""
-
-
-def bounded(value: Any, width: int = VALUE_SHOWN) -> str:
-    """A value from a record as a cell of a page shows it: shortened past `width` characters after a whole word
-    (render/shorten.py); the whole value is one click away, on the record's page."""
-    text = "" if value is None else str(value)
-    return brief(text, width)
-
-
-def link_to(path: str, params: dict[str, Any], text: Any) -> Markup:
-    """A link to the page `path` asked with `params`, its text bounded and escaped as every text of a page; the
-    text alone when a value is longer than the page's parameter takes (TEXT_MAX): such a link could not answer."""
-    label = escape(visible(bounded(text)))
-    if any(isinstance(v, str) and len(v) > TEXT_MAX for v in params.values()):
-        return Markup(label)
-    return Markup(f'<a href="{escape(path + "?" + urlencode(params))}">{label}</a>')
-
-
-templates.filters["percent"] = percent
-templates.filters["bounded"] = bounded
-templates.globals["link_to"] = link_to
-templates.filters["game_name"] = game_title  # a game as players name it, never its stored value (`go-ing`)
-templates.globals["urlencode"] = urlencode
-templates.globals["game_value"] = stored_game
-templates.globals["GAMES"] = [(g.value, SPECS[g].title) for g in Game]
 
 
 class Listing(NamedTuple):
@@ -201,11 +150,11 @@ def home() -> RedirectResponse:
 
 @router.get("/games")
 def games_page(request: Request, archive: Asked, budget: Budgeted, found: Annotated[Filters, Depends(filters)],
-               sort: Sort = "-id", limit: Limit = DEFAULT_LIMIT, offset: Offset = 0) -> HTMLResponse:
+               editor: Editing, sort: Sort = "-id", limit: Limit = DEFAULT_LIMIT, offset: Offset = 0) -> HTMLResponse:
     page = archive.search(found, sort=sort, limit=limit, offset=offset, budget=budget)
     values = {name: request.query_params.get(name, "") for name in FILTER_NAMES}
     return render("games.html", page=Listing(page.to_json(), page.total), values=values, sort=sort,
-                  limit=limit, offset=offset,
+                  limit=limit, offset=offset, editor=editor,
                   sorts=SORT_NAMES, query=lambda **c: _query(request, **c))
 
 
@@ -220,9 +169,22 @@ def _frame(game: Game, size: int, notation: Notation) -> Markup:
 
 
 @router.get("/games/{record_id}")
-def game_page(request: Request, archive: Asked,
+def game_page(request: Request, archive: Asked, editor: Editing,
               record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> HTMLResponse:
-    """The replay of `records html` (render/html_replay.py: page_data) from one replay of the record."""
+    """The replay of `records html` (render/html_replay.py: page_data) from one replay of the record; for an
+    editor with the form that edits its header (the page kept is the same for everyone: the form goes in after)."""
+    page = _game_page(request, archive, record_id)
+    if editor is not None:
+        from .curating import edit_section
+
+        page = page.replace(EDITING_MARK, edit_section(archive, editor, record_id).encode("utf-8"), 1)
+    return HTMLResponse(page)
+
+
+EDITING_MARK = b"<!--editing-->"
+
+
+def _game_page(request: Request, archive: Any, record_id: int) -> bytes:
     from ..render.game_lines import header_lines
     from ..render.html_replay import board_html, header_html, move_items, page_data, script_json, status_html
     from ..render.svg import Geometry
@@ -234,7 +196,7 @@ def game_page(request: Request, archive: Asked,
     version = archive.version()  # read before the record: a change after it leaves its page kept for the old one
     page = kept.get(record_id, version)
     if page is not None:
-        return HTMLResponse(page)
+        return page
     stored = archive.record(record_id)
     row, verdict = stored.row, stored.verdict
     try:
@@ -253,7 +215,7 @@ def game_page(request: Request, archive: Asked,
         status=Markup(status_html(analysis)),
         moves=move_items(analysis), data=Markup(script_json(data))).encode("utf-8")
     kept.put(record_id, version, page)
-    return HTMLResponse(page)
+    return page
 
 
 @router.get("/games/{record_id}/original")
@@ -307,11 +269,11 @@ def explore_page(request: Request, archive: Asked, budget: Budgeted, found: Anno
 
 
 @router.get("/players")
-def players_page(archive: Asked, budget: Budgeted,
+def players_page(archive: Asked, budget: Budgeted, editor: Editing,
                  game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
     with concerning("game"):
         players = archive.players(game or None, budget=budget).to_json()
-    return render("players.html", players=players, game=game or "")
+    return render("players.html", players=players, game=game or "", editor=editor)
 
 
 @router.get("/events")
