@@ -22,7 +22,7 @@ from .core.budget import Budget, Gate
 from .core.filters import DEFAULT_LIMIT, Filters, check_size, game_value
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator, Mapping
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
     from pathlib import Path
     from types import TracebackType
 
@@ -767,6 +767,28 @@ class Archive:
         from .store.accounts import new_token
 
         return new_token(self._writable("make an API token"), name)
+
+    def login_wait(self, keys: Sequence[str], now: float) -> float:
+        """Seconds until any of `keys` (`name:NAME`, `address:ADDRESS`) may try to sign in again, from the failed
+        logins the archive counts (every process of a server counts them together; store/accounts.py)."""
+        from .store.accounts import login_wait
+
+        return login_wait(self.engine, keys, now)
+
+    def login_failed(self, keys: Sequence[str], now: float) -> None:
+        from .store.accounts import login_failed
+
+        login_failed(self._writable("count a failed login"), keys, now)
+
+    def login_failures(self, key: str) -> int:
+        from .store.accounts import login_failures
+
+        return login_failures(self.engine, key)
+
+    def login_succeeded(self, key: str) -> None:
+        from .store.accounts import login_succeeded
+
+        login_succeeded(self._writable("forget failed logins"), key)
 
     def visibility(self) -> str:
         """"public" or "private": whether an anonymous visitor of a served archive with accounts reads it."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hmac
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
@@ -26,47 +26,33 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel, Field
 
 from ..archive.core.models import AccountRow
+from ..archive.front import Archive
+from ..archive.store.accounts import FREE_FAILURES as FREE_FAILURES  # for the tests and the docs
 from ..archive.store.accounts import PASSWORD_MAX, csrf_of, has_role, key_hash
 from .deps import Asked
 
 SESSION_COOKIE = "records_session"
-FREE_FAILURES = 5  # failed logins of one account or one address before each further try must wait
-WAIT_MAX = 15 * 60.0  # seconds: the longest wait
-FORGET_AFTER = 60 * 60.0  # seconds without a failure after which a name or address starts afresh
 OPEN_PATHS = ("/login", "/api/login", "/static/", "/replay/", "/swagger/")  # answered on a private archive too
 
 
 @dataclass
 class Throttle:
-    """The failed logins of each account name and each address, in this process's memory: after FREE_FAILURES,
-    each further try waits 2, 4, 8... seconds (at most WAIT_MAX) from the last failure."""
+    """The failed logins of each account name and each address, counted in the archive (so that every process of
+    a server counts them together): after FREE_FAILURES, each further try waits 2, 4, 8... seconds (at most
+    WAIT_MAX) from the last failure; a name or address without a failure for an hour starts afresh."""
 
-    clock: Callable[[], float] = time.monotonic
-    failures: dict[str, tuple[int, float]] = field(default_factory=dict)
+    archive: Archive
+    clock: Callable[[], float] = time.time  # the wall clock: the processes of a server share it
 
     def wait(self, *keys: str) -> float:
         """Seconds until any of `keys` may try again (0: now)."""
-        now = self.clock()
-        waits = [0.0]
-        for key in keys:
-            count, last = self.failures.get(key, (0, 0.0))
-            if count and now - last > FORGET_AFTER:
-                self.failures.pop(key, None)
-            elif count >= FREE_FAILURES:
-                waits.append(last + min(2.0 ** (count - FREE_FAILURES + 1), WAIT_MAX) - now)
-        return max(waits)
+        return self.archive.login_wait(keys, self.clock())
 
     def failed(self, *keys: str) -> None:
-        now = self.clock()
-        if len(self.failures) > 100_000:  # bounded memory under a flood of names: the oldest go
-            for key in sorted(self.failures, key=lambda k: self.failures[k][1])[:50_000]:
-                del self.failures[key]
-        for key in keys:
-            count, last = self.failures.get(key, (0, 0.0))
-            self.failures[key] = (1 if now - last > FORGET_AFTER else count + 1, now)
+        self.archive.login_failed(keys, self.clock())
 
     def succeeded(self, key: str) -> None:
-        self.failures.pop(key, None)
+        self.archive.login_succeeded(key)
 
 
 @dataclass(frozen=True)

@@ -164,7 +164,7 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
 
         from .accounts import Throttle, private_gate
 
-        app.state.throttle = Throttle()
+        app.state.throttle = Throttle(archive)
         app.add_middleware(BaseHTTPMiddleware, dispatch=private_gate)
     app.add_middleware(StorableQuery)
     app.add_middleware(HeadAsGet)

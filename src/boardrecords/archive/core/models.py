@@ -8,7 +8,18 @@ same names normalised for search, and the verdict. Every column a search filters
 
 import datetime as dt
 
-from sqlalchemy import BigInteger, Column, ForeignKey, Index, Integer, LargeBinary, SmallInteger, String, Text
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    SmallInteger,
+    String,
+    Text,
+)
 from sqlmodel import Field, Relationship, SQLModel
 
 # How much of the main line the indexed `opening` column keeps (about 40 moves): a B-tree entry must stay small
@@ -323,6 +334,19 @@ class ArchiveSettingRow(SQLModel, table=True):
 
     name: str = Field(sa_column=Column(String(64), primary_key=True))
     value: str = Field(sa_column=Column(String(400), nullable=False))
+
+
+class LoginFailureRow(SQLModel, table=True):
+    """The failed logins of one account name or one address (archive/store/accounts.py, `records serve
+    --accounts`): kept in the archive so that every process of a server counts them together. `key_hash` is the
+    SHA-256 of `name:NAME` or `address:ADDRESS` (no address is stored in clear); `last_at` the time of the last
+    failure (seconds since the epoch)."""
+
+    __tablename__ = "login_failure"
+
+    key_hash: str = Field(sa_column=Column(String(64), primary_key=True))
+    failures: int = Field(sa_column=Column(Integer, nullable=False))
+    last_at: float = Field(sa_column=Column(Float, nullable=False, index=True))
 
 
 class AuditRow(SQLModel, table=True):

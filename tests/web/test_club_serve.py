@@ -1,0 +1,135 @@
+"""A club's archive served by real `records serve --accounts` processes, SQLite and PostgreSQL: an upload cut off
+while its body arrives stores nothing and the same upload again stores it whole; two server processes over one
+archive share the sessions and the login throttle (it is counted in the archive); `--workers 2` serves."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from urllib.parse import urlsplit
+
+import pytest
+
+pytest.importorskip("uvicorn")
+
+from boardrecords.archive.front import Archive
+from boardrecords.web.accounts import FREE_FAILURES
+
+from .conftest import serve
+
+PASSWORD = "eve's long password"
+GAMES = [f"(;GM[1]SZ[9]PB[P{i}]PW[Q{i}]EV[Club]RE[B+R];B[{chr(97 + i % 9)}c];W[resign])" for i in range(40)]
+
+
+@pytest.fixture
+def club_db(db_url: str) -> str:
+    with Archive(db_url, create=True) as archive:
+        archive.add_user("eve", PASSWORD, role="editor")
+    return db_url
+
+
+@contextmanager
+def served(db: str, *extra: str) -> Iterator[tuple[str, int]]:
+    proc, url, _ = serve(db, "--accounts", *extra)  # type: ignore[arg-type]
+    parts = urlsplit(url)
+    try:
+        yield parts.hostname or "127.0.0.1", parts.port or 80
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _request(where: tuple[str, int], method: str, path: str, body: bytes = b"",
+             headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    conn = http.client.HTTPConnection(*where, timeout=60)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        answer = conn.getresponse()
+        return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
+    finally:
+        conn.close()
+
+
+def _login(where: tuple[str, int], password: str = PASSWORD) -> tuple[int, dict[str, str]]:
+    """The status of a login, and (when it succeeded) the headers that send its session and CSRF token."""
+    status, headers, body = _request(where, "POST", "/api/login", json.dumps({"name": "eve", "password": password})
+                                     .encode(), {"Content-Type": "application/json"})
+    if status != 200:
+        return status, {}
+    cookie = headers["set-cookie"].split(";", 1)[0]
+    return status, {"Cookie": cookie, "X-CSRF-Token": json.loads(body)["csrf"]}
+
+
+def _multipart(files: dict[str, str]) -> tuple[bytes, str]:
+    boundary = "records-test-boundary"
+    parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
+             f"Content-Type: application/octet-stream\r\n\r\n{text}\r\n" for name, text in files.items()]
+    return ("".join(parts) + f"--{boundary}--\r\n").encode(), f"multipart/form-data; boundary={boundary}"
+
+
+def _count(db: str) -> int:
+    with Archive(db) as archive:
+        return archive.search(limit=1).total
+
+
+def test_an_upload_cut_off_stores_nothing_and_the_same_upload_again_stores_it_whole(club_db):
+    files = {f"g{i}.sgf": text for i, text in enumerate(GAMES)}
+    body, kind = _multipart(files)
+    with served(club_db) as where:
+        _, signed = _login(where)
+        # The browser is closed half-way through the body: the server has read part of it, never all.
+        cut = socket.create_connection(where, timeout=30)
+        head = (f"POST /api/import HTTP/1.1\r\nHost: {where[0]}:{where[1]}\r\nContent-Type: {kind}\r\n"
+                f"Content-Length: {len(body)}\r\nCookie: {signed['Cookie']}\r\n"
+                f"X-CSRF-Token: {signed['X-CSRF-Token']}\r\n\r\n").encode()
+        cut.sendall(head + body[:len(body) // 2])
+        cut.close()
+        # Asked after the cut: the server answers, and nothing of the upload was stored.
+        status, _, _ = _request(where, "GET", "/api/search?limit=1")
+        assert status == 200
+        assert _count(club_db) == 0
+        status, _, answer = _request(where, "POST", "/api/import", body, {"Content-Type": kind, **signed})
+        assert status == 200, answer
+        assert json.loads(answer)["new"] == len(GAMES)
+    assert _count(club_db) == len(GAMES)
+
+
+def test_two_server_processes_share_the_sessions_and_the_login_throttle(club_db):
+    with served(club_db) as first, served(club_db) as second:
+        status, signed = _login(first)
+        assert status == 200
+        # The session begun on one process is good on the other; a fix on one is seen by the other.
+        body, kind = _multipart({"g.sgf": GAMES[0]})
+        status, _, answer = _request(second, "POST", "/api/import", body, {"Content-Type": kind, **signed})
+        assert status == 200 and json.loads(answer)["new"] == 1
+        _, _, shown = _request(second, "GET", "/api/search?limit=1")
+        record_id = json.loads(shown)[0]["id"]
+        fix = json.dumps({"version": 1, "set": {"PB": "Anna"}}).encode()
+        status, _, _ = _request(first, "POST", f"/api/games/{record_id}/fix", fix,
+                                {"Content-Type": "application/json", **signed})
+        assert status == 200
+        status, _, answer = _request(second, "POST", f"/api/games/{record_id}/fix", fix,
+                                     {"Content-Type": "application/json", **signed})
+        assert status == 409 and json.loads(answer)["version"] == 2
+        # Failed logins counted on one process slow the account on the other.
+        for _ in range(FREE_FAILURES):
+            assert _login(first, "a wrong password")[0] == 401
+        status, _ = _login(second)
+        assert status == 429
+
+
+def test_workers_serve_one_archive(club_db):
+    with served(club_db, "--workers", "2") as where:
+        statuses = [_login(where)[0] for _ in range(3)]
+        assert statuses == [200, 200, 200]
+        _, signed = _login(where)
+        body, kind = _multipart({"g.sgf": GAMES[1]})
+        status, _, answer = _request(where, "POST", "/api/import", body, {"Content-Type": kind, **signed})
+        assert status == 200 and json.loads(answer)["new"] == 1
