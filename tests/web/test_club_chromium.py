@@ -164,3 +164,19 @@ def test_a_page_of_another_origin_cannot_change_the_archive(browser, club, tmp_p
         attacker.shutdown()
         attacker.server_close()
         browser.delete_all_cookies()
+
+
+def test_the_editors_pages_do_not_scroll_sideways_on_a_phone(browser, club) -> None:
+    url, _ = club
+    before = browser.get_window_size()
+    _sign_in(browser, url)
+    browser.set_window_size(390, 900)
+    try:
+        for path in ("import", "games/1", "players", "delete?event=Club+night", "games?event=Club+night"):
+            browser.get(url + path)
+            client, scroll = browser.execute_script(
+                "return [document.documentElement.clientWidth, document.documentElement.scrollWidth];")
+            assert scroll <= client, f"{path} scrolls sideways at 390 px"
+    finally:
+        browser.set_window_size(before["width"], before["height"])
+        browser.delete_all_cookies()

@@ -26,7 +26,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from markupsafe import Markup
 from pydantic import BaseModel, Field
 
-from ..archive.answers import fix_json
+from ..archive.answers import fix_json, utc_text
 from ..archive.core.filters import TEXT_MAX, Filters
 from ..archive.core.models import AccountRow
 from ..archive.front import Archive
@@ -120,7 +120,7 @@ def history_rows(archive: Archive, record_id: int) -> list[dict[str, Any]]:
     for v in archive.history(record_id):
         by = done.get(v.version + 1)
         shown.append({"version": v.version, "change": v.change, "when": by["when"] if by else
-                      v.replaced_at.strftime("%Y-%m-%d %H:%M:%S"), "who": by["who"] if by else "command line"})
+                      utc_text(v.replaced_at), "who": by["who"] if by else "command line"})
     return shown
 
 
@@ -152,6 +152,8 @@ async def fix_page(request: Request, archive: Asked, editor: Editing, record_id:
             if changed:
                 await run_in_threadpool(fix_or_undo, archive, who.name, record_id, version, changed)
     except StaleVersion as exc:
+        if editor is None:  # the form sent by a program (an API token): the answer of the API
+            return _stale(exc)
         section = await run_in_threadpool(edit_section, archive, editor, record_id, str(exc), exc.header,
                                           exc.current)
         page = _templates().get_template("edited.html").render(record_id=record_id, section=Markup(section))
