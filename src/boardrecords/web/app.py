@@ -1,8 +1,9 @@
 """The web application of `records serve`: the archive, read-only, to a browser (pages) and to programs (`/api/`).
 
-- The archive is opened once, read-only (SQLite `query_only`, PostgreSQL read-only transactions), when the
-  application is made, as one `Archive` (archive/front.py) that every route asks (deps.py); a request never
-  writes.
+- The archive is opened once, when the application is made, as one `Archive` (archive/front.py) that every route
+  asks (deps.py): read-only (SQLite `query_only`, PostgreSQL read-only transactions), so that a request never
+  writes, unless accounts are served (web/accounts.py), whose writing routes (web/editing.py, web/curating.py)
+  each need the role, the session and its CSRF token.
 - Safety: every page is a Jinja template with autoescape on, so every text from a record is escaped; the
   Content-Security-Policy allows scripts, styles and images from the server itself only (no inline script); every
   query parameter has bounds (params.py); the library's errors (common/errors.py) are answered by their class, the

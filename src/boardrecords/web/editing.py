@@ -1,6 +1,7 @@
-"""What editors and admins change through `records serve --accounts` (web/accounts.py guards each route): `POST
-/api/import` (files, or a zip of a folder, stored by the import `records import` runs), and the audit log every
-writing route writes (`GET /api/audit` and the page /audit, for admins)."""
+"""What editors and admins add through `records serve --accounts` (web/accounts.py guards each route): `POST
+/api/import` and the upload page /import (files, or a zip of a folder, stored by the import `records import`
+runs), and the audit log every writing route writes (`GET /api/audit` and the page /audit, for admins). Fixes,
+aliases and deletes are web/curating.py's."""
 
 from __future__ import annotations
 
