@@ -1,15 +1,20 @@
 """A club's archive served by real `records serve --accounts` processes, SQLite and PostgreSQL: an upload cut off
-while its body arrives stores nothing and the same upload again stores it whole; two server processes over one
+while its body arrives stores nothing and the same upload again stores it whole; a server killed during an import
+leaves whole records, and the same upload again completes it; two server processes over one
 archive share the sessions and the login throttle (it is counted in the archive); `--workers 2` serves."""
 
 from __future__ import annotations
 
 import http.client
+import io
 import json
 import socket
 import subprocess
+import threading
+import time
+import zipfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from urllib.parse import urlsplit
 
 import pytest
@@ -68,10 +73,11 @@ def _login(where: tuple[str, int], password: str = PASSWORD) -> tuple[int, dict[
 
 
 def _multipart(files: dict[str, str]) -> tuple[bytes, str]:
+    """A multipart body of `files` (their text as Latin-1: any bytes), and its content type."""
     boundary = "records-test-boundary"
     parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
              f"Content-Type: application/octet-stream\r\n\r\n{text}\r\n" for name, text in files.items()]
-    return ("".join(parts) + f"--{boundary}--\r\n").encode(), f"multipart/form-data; boundary={boundary}"
+    return ("".join(parts) + f"--{boundary}--\r\n").encode("latin-1"), f"multipart/form-data; boundary={boundary}"
 
 
 def _count(db: str) -> int:
@@ -133,3 +139,46 @@ def test_workers_serve_one_archive(club_db):
         body, kind = _multipart({"g.sgf": GAMES[1]})
         status, _, answer = _request(where, "POST", "/api/import", body, {"Content-Type": kind, **signed})
         assert status == 200 and json.loads(answer)["new"] == 1
+
+
+def test_a_server_killed_during_an_import_leaves_whole_records_and_the_same_upload_completes(club_db):
+    many = {f"r{i}.sgf": f"(;GM[1]SZ[9]PB[K{i}]PW[L{i}]RE[B+R];B[{chr(97 + i % 9)}{chr(97 + i // 9 % 9)}];W[resign])"
+            for i in range(3000)}
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as folder:  # more than a form's 1,000 files: a folder's zip
+        for name, text in many.items():
+            folder.writestr(f"round/{name}", text)
+    body, kind = _multipart({"round.zip": packed.getvalue().decode("latin-1")})
+    proc, url, _ = serve(club_db, "--accounts")  # type: ignore[arg-type]
+    parts = urlsplit(url)
+    where = (parts.hostname or "127.0.0.1", parts.port or 80)
+    try:
+        _, signed = _login(where)
+        sender = threading.Thread(target=lambda: _swallow(where, body, kind, signed), daemon=True)
+        sender.start()
+        deadline = time.monotonic() + 120
+        while _count(club_db) == 0 and time.monotonic() < deadline and sender.is_alive():
+            time.sleep(0.05)
+        proc.kill()  # in the middle of the import: some batches committed, the rest not
+        proc.wait(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    stored = _count(club_db)
+    assert 0 < stored < len(many), "the import was not stopped half-way (make it longer)"
+    with Archive(club_db) as archive:
+        rows = archive.search(limit=0).games
+        assert all(archive.record(r.id or 0).record.root.properties["PB"].values[0].startswith("K") for r in rows)
+    with served(club_db) as again:
+        _, signed = _login(again)
+        status, _, answer = _request(again, "POST", "/api/import", body, {"Content-Type": kind, **signed})
+        assert status == 200
+        summary = json.loads(answer)
+        assert summary["new"] == len(many) - stored and summary["duplicates"] == stored
+    assert _count(club_db) == len(many)
+
+
+def _swallow(where: tuple[str, int], body: bytes, kind: str, signed: dict[str, str]) -> None:
+    """The upload, its answer (or the server going away) ignored."""
+    with suppress(OSError, http.client.HTTPException):
+        _request(where, "POST", "/api/import", body, {"Content-Type": kind, **signed})
