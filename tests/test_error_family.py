@@ -53,11 +53,15 @@ def family_classes() -> list[type[RecordsError]]:
 
 
 def instance_of(kind: type[RecordsError]) -> RecordsError:
-    """An instance of `kind` with a message (InputRefused takes a path and a reason)."""
+    """An instance of `kind` with a message (InputRefused takes a path and a reason, StaleVersion the record's
+    versions and header)."""
+    from boardrecords.archive.store.curate import StaleVersion
     from boardrecords.records.limits import InputRefused
 
     if issubclass(kind, InputRefused):
         return kind("some.sgf", "a FIFO (named pipe), not a regular file")
+    if issubclass(kind, StaleVersion):
+        return kind(3, 1, 2, {"PB": "Lee Sedol"})
     return kind("the message of the error")
 
 

@@ -132,6 +132,7 @@ class RecordJson(TypedDict):
     end: str | None
     replayed: bool
     players: dict[str, str | None]
+    version: int  # 1 as imported, one more with every fix and undo: what a fix from the web names (409 if stale)
 
 
 class ContinuationJson(TypedDict):
@@ -319,6 +320,14 @@ def row_json(row: GameRow) -> GameJson:
     }
 
 
+def fix_json(row: GameRow, version: int) -> dict[str, Any]:
+    """A record as a fix or an undo left it (`records fix --json`, `POST /api/games/{id}/fix`): its new version,
+    verdict and the fields a fix changes."""
+    return {"id": row.id, "changed": True, "version": version, "sha256": row.sha256, "verdict": row.verdict,
+            "result_status": row.result_status, "black": row.black, "white": row.white, "event": row.event,
+            "round": row.round, "result": row.result}
+
+
 @dataclass(slots=True)
 class GamePage:
     """One page of games (`search`, `signature_search`): its rows and how many match in all. The rows are light
@@ -339,6 +348,7 @@ class StoredRecord:
     row: GameRow
     verdict: Verdict
     parsed: Record | None = field(default=None, repr=False)
+    version: int = 1  # 1 as imported, one more with every fix and undo (Archive.record_version)
 
     @property
     def record(self) -> Record:
@@ -348,8 +358,16 @@ class StoredRecord:
             self.parsed = parse_row(self.row)
         return self.parsed
 
+    @property
+    def header(self) -> dict[str, str]:
+        """The record's root properties but its setup (core/stored.py `header_of`): what a fix changes."""
+        from .core.stored import header_of
+
+        return header_of(self.record)
+
     def to_json(self) -> RecordJson:
-        return {**row_json(self.row), **self.verdict.to_json(), "id": self.row.id}  # type: ignore[typeddict-item]
+        return {**row_json(self.row), **self.verdict.to_json(), "id": self.row.id,  # type: ignore[typeddict-item]
+                "version": self.version}
 
 
 @dataclass(slots=True)

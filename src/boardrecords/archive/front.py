@@ -22,7 +22,7 @@ from .core.budget import Budget, Gate
 from .core.filters import DEFAULT_LIMIT, Filters, check_size, game_value
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator, Mapping
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
     from pathlib import Path
     from types import TracebackType
 
@@ -231,7 +231,16 @@ class Archive:
         found, _ = rows_by_ids(self.engine, [record_id])
         if not found:
             raise NotFound(f"no record {record_id} in the archive")
-        return StoredRecord(found[0], stored_verdict(found[0], problems_of(self.engine, record_id)))
+        return StoredRecord(found[0], stored_verdict(found[0], problems_of(self.engine, record_id)),
+                            version=self.record_version(record_id))
+
+    def record_version(self, record_id: int) -> int:
+        """The version the record `record_id` is at: 1 as imported, one more with every fix and undo. A fix or an
+        undo given `version` is made only while the record is still at it."""
+        from .store.curate import current_version
+
+        with self.engine.connect() as conn:
+            return current_version(conn, record_id)
 
     def export(self, ids: Iterable[int] = (), filters: Filters | None = None, *, sort: str = "id",
                limit: int | None = None, **criteria: Any) -> Export:
@@ -571,25 +580,29 @@ class Archive:
         except KeyboardInterrupt as exc:
             raise ImportInterrupted(importer.summary) from exc
 
-    def fix(self, record_id: int, settings: Mapping[str, str] | Iterable[tuple[str, str]]) -> GameRow:
+    def fix(self, record_id: int, settings: Mapping[str, str] | Iterable[tuple[str, str]], *,
+            version: int | None = None) -> GameRow:
         """Set root properties of the stored record `record_id` (`{"PB": "Lee Sedol", "RO": "3"}`, or pairs; an
         empty value removes the property) and store it as the record's new version, verified again, its index rows
         with it in the same transaction; the bytes it replaces go to its history. Returns the row as stored now.
 
         Raises Unchanged when the record already holds these settings (no version is stored), FixError for a
         setting that cannot be made (the moves, setup and frame are not fixed this way), LookupError when there
-        is no such record."""
+        is no such record. `version`: the version (`record_version`) the change was made on; when the record is
+        at another one by the time the fix would be stored, StaleVersion (a FixError, with the current version
+        and header) and nothing is written: the comparison and the write are one transaction."""
         from .store.curate import checked_settings, fix_record
 
         engine = self._writable("fix a record")
-        return fix_record(engine, record_id, checked_settings(settings), patterns=self.settings.patterns)
+        return fix_record(engine, record_id, checked_settings(settings), patterns=self.settings.patterns,
+                          expected=version)
 
-    def undo_fix(self, record_id: int) -> GameRow:
+    def undo_fix(self, record_id: int, *, version: int | None = None) -> GameRow:
         """Bring back the version the last fix of `record_id` replaced (the undo is kept in the history too);
-        FixError for a record never fixed, Unchanged when it holds those bytes already."""
+        FixError for a record never fixed, Unchanged when it holds those bytes already; `version` as for `fix`."""
         from .store.curate import undo_fix
 
-        return undo_fix(self._writable("undo a fix"), record_id, patterns=self.settings.patterns)
+        return undo_fix(self._writable("undo a fix"), record_id, patterns=self.settings.patterns, expected=version)
 
     def history(self, record_id: int) -> list[GameVersionRow]:
         """The versions of `record_id` that fixes replaced, oldest first (empty for a record never fixed); a read,
@@ -839,6 +852,28 @@ class Archive:
 
         return new_token(self._writable("make an API token"), name)
 
+    def login_wait(self, keys: Sequence[str], now: float) -> float:
+        """Seconds until any of `keys` (`name:NAME`, `address:ADDRESS`) may try to sign in again, from the failed
+        logins the archive counts (every process of a server counts them together; store/accounts.py)."""
+        from .store.accounts import login_wait
+
+        return login_wait(self.engine, keys, now)
+
+    def login_failed(self, keys: Sequence[str], now: float) -> None:
+        from .store.accounts import login_failed
+
+        login_failed(self._writable("count a failed login"), keys, now)
+
+    def login_failures(self, key: str) -> int:
+        from .store.accounts import login_failures
+
+        return login_failures(self.engine, key)
+
+    def login_succeeded(self, key: str) -> None:
+        from .store.accounts import login_succeeded
+
+        login_succeeded(self._writable("forget failed logins"), key)
+
     def visibility(self) -> str:
         """"public" or "private": whether an anonymous visitor of a served archive with accounts reads it."""
         from .store.accounts import visibility
@@ -850,12 +885,14 @@ class Archive:
 
         set_visibility(self._writable("change the visibility"), value)
 
-    def audit(self, *, limit: int | None = None) -> Audit:
-        """The audit log of the changes made through a served archive, newest first (at most `limit`)."""
+    def audit(self, *, limit: int | None = None, ids: Iterable[int] | None = None,
+              actions: Iterable[str] | None = None) -> Audit:
+        """The audit log of the changes made through a served archive, newest first (at most `limit`); with `ids`,
+        the rows of changes to exactly those records, with `actions` of those actions only."""
         from .answers import Audit
         from .store.audit import audit_rows
 
-        return Audit(audit_rows(self.engine, limit=limit))
+        return Audit(audit_rows(self.engine, limit=limit, ids=ids, actions=actions))
 
     def log_change(self, who: str, action: str, ids: Iterable[int] = (), *, before: Any = None,
                    after: Any = None) -> None:

@@ -70,13 +70,18 @@ def fix_cmd(
                                                        "(PB='Lee Sedol', RO=3, RE=B+R; empty VALUE removes it); "
                                                        "repeat for several.", show_default=False)] = None,
     undo: Annotated[bool, typer.Option("--undo", help="Bring back the version the last fix replaced.")] = False,
+    on_version: Annotated[int | None, typer.Option("--on-version", metavar="V", help="Only while the record is at "
+                                                   "version V (`records show ID --json`: `version`); else nothing "
+                                                   "changes and the command says the version it is at.",
+                                                   parser=whole_number(1), show_default=False)] = None,
     db: DbOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the record as stored now as JSON (`id`, `sha256`, "
-                                          "`verdict`, `result_status`, `black`, `white`, `event`, `round`, "
-                                          "`result`) instead of the one line.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the record as stored now as JSON (`id`, `version`, "
+                                          "`sha256`, `verdict`, `result_status`, `black`, `white`, `event`, "
+                                          "`round`, `result`) instead of the one line.")] = False,
 ) -> None:
     """Correct a stored record: stores it as a new version (same id), verifies it again and keeps the bytes it
     replaces (`records show ID --history`)."""
+    from ..archive.answers import fix_json
     from ..archive.store.curate import Unchanged, parse_settings
 
     if bool(settings) == undo:
@@ -84,7 +89,8 @@ def fix_cmd(
     pairs = parse_settings(settings or [])  # FixError: 2; a missing record below is NotFound: 1
     with archive(db, write=True) as opened:
         try:
-            row = opened.undo_fix(record_id) if undo else opened.fix(record_id, pairs)
+            row = opened.undo_fix(record_id, version=on_version) if undo else \
+                opened.fix(record_id, pairs, version=on_version)
         except Unchanged:
             if as_json:
                 print_json({"id": record_id, "changed": False})
@@ -92,10 +98,9 @@ def fix_cmd(
                 note(f"record {record_id}: nothing to change (it already holds "
                      f"{'that version' if undo else 'these settings'}); no new version stored")
             return
+        version = opened.record_version(record_id)
     if as_json:
-        print_json({"id": row.id, "changed": True, "sha256": row.sha256, "verdict": row.verdict,
-                    "result_status": row.result_status, "black": row.black, "white": row.white, "event": row.event,
-                    "round": row.round, "result": row.result})
+        print_json(fix_json(row, version))
     else:
         make_console().print(Text(f"record {row.id} {'restored' if undo else 'fixed'}: verdict {row.verdict}, result "
                           f"{row.result_status}"))

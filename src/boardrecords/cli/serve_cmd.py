@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import socket
 from typing import Annotated
 
@@ -31,6 +32,10 @@ def serve_cmd(
                                            "at /login and POST /api/login, the archive opened for writing, and "
                                            "a private archive (`records user visibility private`) shown to "
                                            "nobody signed out.")] = False,
+    workers: Annotated[int, typer.Option("--workers", metavar="N", help="Serve from N processes (one archive, "
+                                         "PostgreSQL best: SQLite lets one process write at a time); sessions, "
+                                         "the login throttle and the pages kept hold across them.", min=1,
+                                         max=64)] = 1,
 ) -> None:
     """Serve the archive to a browser, read-only: games, a game's replay, the explorer, players, events; the
     commands' JSON under /api/ (its OpenAPI page: /docs). Ctrl-C stops it."""
@@ -39,8 +44,9 @@ def serve_cmd(
     from ..web.app import LOCAL_HOSTS, create_app
 
     # An archive that cannot be used: ArchiveError, exit 2; a --public-host that is no host name: InputError.
-    application = create_app(archive_db(db), settings=run_settings(), hosts=(host,), public_hosts=public_hosts or (),
-                             accounts=accounts)
+    made = functools.partial(create_app, archive_db(db), settings=run_settings(), hosts=(host,),
+                             public_hosts=tuple(public_hosts or ()), accounts=accounts)
+    application = made()
     if host not in LOCAL_HOSTS and not accounts:
         note(f"warning: listening on {host}: anyone who can reach this address can read the whole archive "
              "(there is no login)")
@@ -48,14 +54,25 @@ def serve_cmd(
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{bound}/"
-    note(f"serving the archive at {url} ({'with accounts' if accounts else 'read-only'}; Ctrl-C stops)")
+    note(f"serving the archive at {url} ({'with accounts' if accounts else 'read-only'}"
+         f"{f', {workers} processes' if workers > 1 else ''}; Ctrl-C stops)")
     if open_browser:
         import webbrowser
 
         webbrowser.open(url + "games")
-    server = uvicorn.Server(uvicorn.Config(application, log_level="warning", access_log=False))
+    if workers > 1:  # each process makes its own application (and opens the archive) from `made`
+        application.state.archive.close()
+        config = uvicorn.Config(made, factory=True, workers=workers, log_level="warning", access_log=False)
+    else:
+        config = uvicorn.Config(application, log_level="warning", access_log=False)
+    server = uvicorn.Server(config)
     try:
-        server.run(sockets=[sock])
+        if workers > 1:
+            from uvicorn.supervisors import Multiprocess
+
+            Multiprocess(config, sockets=[sock]).run()
+        else:
+            server.run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     except SystemExit as exc:  # uvicorn's own start-up failure (it has logged why)

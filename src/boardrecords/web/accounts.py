@@ -18,7 +18,7 @@ from __future__ import annotations
 import hmac
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
@@ -26,47 +26,33 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel, Field
 
 from ..archive.core.models import AccountRow
+from ..archive.front import Archive
+from ..archive.store.accounts import FREE_FAILURES as FREE_FAILURES  # for the tests and the docs
 from ..archive.store.accounts import PASSWORD_MAX, csrf_of, has_role, key_hash
 from .deps import Asked
 
 SESSION_COOKIE = "records_session"
-FREE_FAILURES = 5  # failed logins of one account or one address before each further try must wait
-WAIT_MAX = 15 * 60.0  # seconds: the longest wait
-FORGET_AFTER = 60 * 60.0  # seconds without a failure after which a name or address starts afresh
 OPEN_PATHS = ("/login", "/api/login", "/static/", "/replay/", "/swagger/")  # answered on a private archive too
 
 
 @dataclass
 class Throttle:
-    """The failed logins of each account name and each address, in this process's memory: after FREE_FAILURES,
-    each further try waits 2, 4, 8... seconds (at most WAIT_MAX) from the last failure."""
+    """The failed logins of each account name and each address, counted in the archive (so that every process of
+    a server counts them together): after FREE_FAILURES, each further try waits 2, 4, 8... seconds (at most
+    WAIT_MAX) from the last failure; a name or address without a failure for an hour starts afresh."""
 
-    clock: Callable[[], float] = time.monotonic
-    failures: dict[str, tuple[int, float]] = field(default_factory=dict)
+    archive: Archive
+    clock: Callable[[], float] = time.time  # the wall clock: the processes of a server share it
 
     def wait(self, *keys: str) -> float:
         """Seconds until any of `keys` may try again (0: now)."""
-        now = self.clock()
-        waits = [0.0]
-        for key in keys:
-            count, last = self.failures.get(key, (0, 0.0))
-            if count and now - last > FORGET_AFTER:
-                self.failures.pop(key, None)
-            elif count >= FREE_FAILURES:
-                waits.append(last + min(2.0 ** (count - FREE_FAILURES + 1), WAIT_MAX) - now)
-        return max(waits)
+        return self.archive.login_wait(keys, self.clock())
 
     def failed(self, *keys: str) -> None:
-        now = self.clock()
-        if len(self.failures) > 100_000:  # bounded memory under a flood of names: the oldest go
-            for key in sorted(self.failures, key=lambda k: self.failures[k][1])[:50_000]:
-                del self.failures[key]
-        for key in keys:
-            count, last = self.failures.get(key, (0, 0.0))
-            self.failures[key] = (1 if now - last > FORGET_AFTER else count + 1, now)
+        self.archive.login_failed(keys, self.clock())
 
     def succeeded(self, key: str) -> None:
-        self.failures.pop(key, None)
+        self.archive.login_succeeded(key)
 
 
 @dataclass(frozen=True)
@@ -109,15 +95,30 @@ def visitor(request: Request, archive: Asked) -> Visitor:
 Seen = Annotated[Visitor, Depends(visitor)]
 
 
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+async def sent_csrf(request: Request) -> str:
+    """The CSRF token a request carries: the header X-CSRF-Token, or the field `csrf` of a form of the server's own
+    pages (a form's body only; never the query, which a link could carry)."""
+    given = request.headers.get("x-csrf-token")
+    if given:
+        return given
+    if request.headers.get("content-type", "").split(";", 1)[0].strip().lower() in FORM_TYPES:
+        field = (await request.form()).get("csrf")  # parsed once: the route's own form fields read the same
+        return field if isinstance(field, str) else ""
+    return ""
+
+
 def writer(role: str, *, csrf: bool = True) -> Any:
     """The dependency of a route that changes the archive: the account, when it has `role` and (by session) sent
     its CSRF token. `csrf=False` (`member`): a route that only reads what the role may read."""
 
-    def check(request: Request, seen: Seen) -> AccountRow:
+    async def check(request: Request, seen: Seen) -> AccountRow:
         if seen.account is None:
             raise HTTPException(401, "sign in first (POST /api/login, or the page /login)")
         if csrf and seen.csrf_hash is not None:
-            given = request.headers.get("x-csrf-token") or ""
+            given = await sent_csrf(request)
             if not given or not hmac.compare_digest(key_hash(given), seen.csrf_hash):
                 raise HTTPException(403, "the CSRF token is missing or wrong: send the one the login gave in the "
                                          "header X-CSRF-Token")
@@ -127,6 +128,29 @@ def writer(role: str, *, csrf: bool = True) -> Any:
         return seen.account
 
     return Depends(check)
+
+
+@dataclass(frozen=True)
+class Editor:
+    """An editor (or admin) signed in by session, as a page shows its forms to it: its name and the CSRF token
+    the forms carry."""
+
+    name: str
+    csrf: str
+
+
+def editing(request: Request) -> Editor | None:
+    """The editor a page is made for, or None: anonymous, a viewer, an API token, or a server without accounts
+    (whose pages never show a form that writes)."""
+    if not getattr(request.app.state, "accounts", False):
+        return None
+    seen = visitor(request, request.app.state.archive)
+    if seen.account is None or seen.session_key is None or not has_role(seen.account.role, "editor"):
+        return None
+    return Editor(seen.account.name, csrf_of(seen.session_key))
+
+
+Editing = Annotated[Editor | None, Depends(editing)]
 
 
 def member(role: str) -> Any:
@@ -231,7 +255,7 @@ def whoami(seen: Seen) -> dict[str, str | None]:
 
 
 def _login_page(message: str = "", status: int = 200) -> HTMLResponse:
-    from .pages import templates
+    from .templating import templates
 
     return HTMLResponse(templates.get_template("login.html").render(message=message), status_code=status)
 

@@ -1,8 +1,9 @@
 """The web application of `records serve`: the archive, read-only, to a browser (pages) and to programs (`/api/`).
 
-- The archive is opened once, read-only (SQLite `query_only`, PostgreSQL read-only transactions), when the
-  application is made, as one `Archive` (archive/front.py) that every route asks (deps.py); a request never
-  writes.
+- The archive is opened once, when the application is made, as one `Archive` (archive/front.py) that every route
+  asks (deps.py): read-only (SQLite `query_only`, PostgreSQL read-only transactions), so that a request never
+  writes, unless accounts are served (web/accounts.py), whose writing routes (web/editing.py, web/curating.py)
+  each need the role, the session and its CSRF token.
 - Safety: every page is a Jinja template with autoescape on, so every text from a record is escaped; the
   Content-Security-Policy allows scripts, styles and images from the server itself only (no inline script); every
   query parameter has bounds (params.py); the library's errors (common/errors.py) are answered by their class, the
@@ -153,6 +154,7 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
     app.state.archive = archive
     app.state.settings = settings
     app.state.engine = archive.engine
+    app.state.accounts = accounts
     from .pages import GamePages
 
     app.state.game_pages = GamePages()  # the game pages made last, for the archive's version
@@ -163,7 +165,7 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
 
         from .accounts import Throttle, private_gate
 
-        app.state.throttle = Throttle()
+        app.state.throttle = Throttle(archive)
         app.add_middleware(BaseHTTPMiddleware, dispatch=private_gate)
     app.add_middleware(StorableQuery)
     app.add_middleware(HeadAsGet)
@@ -229,10 +231,12 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
     app.include_router(page_router)
     if accounts:
         from .accounts import router as accounts_router
+        from .curating import router as curating_router
         from .editing import router as editing_router
 
         app.include_router(accounts_router)
         app.include_router(editing_router)
+        app.include_router(curating_router)
     app.mount("/static", StaticFiles(directory=package_dir("static")), name="static")
 
     @app.get("/replay/{name}", include_in_schema=False)

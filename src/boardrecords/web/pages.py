@@ -11,24 +11,21 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from threading import Lock
 from typing import Annotated, Any, NamedTuple
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Path, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..archive.answers import StoredRecord
 from ..archive.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
 from ..archive.front import PATTERN_MAX
 from ..common.errors import InputError, concerning
-from ..records.games import SPECS, Game, game_from_name, game_title
+from ..records.games import Game
 from ..records.model import FormatError, Record, path_text, variation_path
 from ..records.model import Path as Path_
 from ..records.notation import Notation, PointNames
-from ..render.safe_text import terminal as visible
-from ..render.shorten import VALUE_SHOWN, brief
-from .assets import package_dir
+from .accounts import Editing
 from .deps import Asked, Budgeted
 from .params import (
     DB_INT_MAX,
@@ -43,76 +40,12 @@ from .params import (
     Sort,
     filters,
 )
+from .templating import templates
 from .upload import read_upload, settings_of, verify_upload
 
 router = APIRouter(include_in_schema=False)
 GAME_PAGES_KEPT = 256  # game pages kept made (a long game's page takes a replay of every move to make)
 GAME_PAGES_BYTES = 64 * 1024 * 1024  # and the bytes they may take in all
-
-
-
-def shown(value: Any) -> Any:
-    """Every value a template writes passes here before it is escaped (the environment's `finalize`): text from
-    a record shows its control characters, bidi and zero-width marks as visible escapes (render/safe_text.py), on
-    every page as on the game page; markup made by the code (Markup) is left as it is."""
-    if isinstance(value, str) and not isinstance(value, Markup):
-        return visible(value)
-    return value
-
-
-templates = Environment(loader=FileSystemLoader(package_dir("templates")), autoescape=True,
-                        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, finalize=shown)
-
-
-def percent(part: float | None, whole: float | None) -> str:
-    return f"{100 * part / whole:.0f}%" if part is not None and whole else ""
-
-
-def stored_game(text: str | None) -> str:
-    """The stored value of a game a form names (`go` -> `go-ing`), or the text as typed when it names none."""
-    game = game_from_name(text or "")
-    return game.value if game is not None else text or ""
-
-
-def bounded(value: Any, width: int = VALUE_SHOWN) -> str:
-    """A value from a record as a cell of a page shows it: shortened past `width` characters after a whole word
-    (render/shorten.py); the whole value is one click away, on the record's page."""
-    text = "" if value is None else str(value)
-    return brief(text, width)
-
-
-def link_to(path: str, params: dict[str, Any], text: Any) -> Markup:
-    """A link to the page `path` asked with `params`, its text bounded and escaped as every text of a page; the
-    text alone when a value is longer than the page's parameter takes (TEXT_MAX): such a link could not answer."""
-    label = escape(visible(bounded(text)))
-    if any(isinstance(v, str) and len(v) > TEXT_MAX for v in params.values()):
-        return Markup(label)
-    return Markup(f'<a href="{escape(path + "?" + urlencode(params))}">{label}</a>')
-
-
-def player_href(name: str) -> str:
-    """The address of a player's page (/players/NAME, the name as one path segment)."""
-    return "/players/" + quote(name, safe="")
-
-
-def player_link(name: Any, text: Any = None) -> Markup:
-    """A link to the page of the player `name` (its text `text`, else the name), bounded and escaped as every text
-    of a page; the text alone for no name, or a name longer than the page takes (TEXT_MAX)."""
-    label = escape(visible(bounded(name if text is None else text)))
-    if not isinstance(name, str) or not name.strip() or len(name) > TEXT_MAX or "\x00" in name:
-        return Markup(label)
-    return Markup(f'<a class="player" href="{escape(player_href(name))}">{label}</a>')
-
-
-templates.filters["percent"] = percent
-templates.globals["player_link"] = player_link
-templates.globals["player_href"] = player_href
-templates.filters["bounded"] = bounded
-templates.globals["link_to"] = link_to
-templates.filters["game_name"] = game_title  # a game as players name it, never its stored value (`go-ing`)
-templates.globals["urlencode"] = urlencode
-templates.globals["game_value"] = stored_game
-templates.globals["GAMES"] = [(g.value, SPECS[g].title) for g in Game]
 
 
 class Listing(NamedTuple):
@@ -219,11 +152,11 @@ def home() -> RedirectResponse:
 
 @router.get("/games")
 def games_page(request: Request, archive: Asked, budget: Budgeted, found: Annotated[Filters, Depends(filters)],
-               sort: Sort = "-id", limit: Limit = DEFAULT_LIMIT, offset: Offset = 0) -> HTMLResponse:
+               editor: Editing, sort: Sort = "-id", limit: Limit = DEFAULT_LIMIT, offset: Offset = 0) -> HTMLResponse:
     page = archive.search(found, sort=sort, limit=limit, offset=offset, budget=budget)
     values = {name: request.query_params.get(name, "") for name in FILTER_NAMES}
     return render("games.html", page=Listing(page.to_json(), page.total), values=values, sort=sort,
-                  limit=limit, offset=offset,
+                  limit=limit, offset=offset, editor=editor,
                   sorts=SORT_NAMES, query=lambda **c: _query(request, **c))
 
 
@@ -294,10 +227,23 @@ def readable(stored: StoredRecord) -> Record:
 
 
 @router.get("/games/{record_id}")
-def game_page(request: Request, archive: Asked,
+def game_page(request: Request, archive: Asked, editor: Editing,
               record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)], line: LineParam = None) -> HTMLResponse:
     """The replay of `records html` (render/html_replay.py: page_data) from one replay of the record; with `line`,
-    of that variation of the record (its moves replayed from the start as the main line would be)."""
+    of that variation of the record (its moves replayed from the start as the main line would be); for an editor
+    with the form that edits its header (the page kept is the same for everyone: the form goes in after)."""
+    page = _game_page(request, archive, record_id, line)
+    if editor is not None:
+        from .curating import edit_section
+
+        page = page.replace(EDITING_MARK, edit_section(archive, editor, record_id).encode("utf-8"), 1)
+    return HTMLResponse(page)
+
+
+EDITING_MARK = b"<!--editing-->"
+
+
+def _game_page(request: Request, archive: Any, record_id: int, line: str | None) -> bytes:
     from ..render.game_lines import header_lines
     from ..render.html_replay import board_html, header_html, move_items, page_data, script_json, status_html
     from ..render.svg import Geometry
@@ -309,7 +255,7 @@ def game_page(request: Request, archive: Asked,
     version = archive.version()  # read before the record: a change after it leaves its page kept for the old one
     page = kept.get(record_id, version) if not line else None  # a variation's page is made at each view
     if page is not None:
-        return HTMLResponse(page)
+        return page
     path = line_path(line)
     stored = archive.record(record_id)
     row, verdict = stored.row, stored.verdict
@@ -332,7 +278,7 @@ def game_page(request: Request, archive: Asked,
                 else f"/games/{record_id}") + (f"#move={leaves['at'] - 1}" if leaves else "")).encode("utf-8")
     if not line:
         kept.put(record_id, version, page)
-    return HTMLResponse(page)
+    return page
 
 
 @router.get("/games/{record_id}/print")
@@ -411,11 +357,11 @@ def explore_page(request: Request, archive: Asked, budget: Budgeted, found: Anno
 
 
 @router.get("/players")
-def players_page(archive: Asked, budget: Budgeted,
+def players_page(archive: Asked, budget: Budgeted, editor: Editing,
                  game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
     with concerning("game"):
         players = archive.players(game or None, budget=budget).to_json()
-    return render("players.html", players=players, game=game or "")
+    return render("players.html", players=players, game=game or "", editor=editor)
 
 
 @router.get("/players/{name:path}")

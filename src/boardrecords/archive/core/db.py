@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote, unquote
 
-from sqlalchemy import Engine, create_engine, event, inspect
+from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 from sqlmodel import Session
 
@@ -314,7 +314,7 @@ _PG_NAMES = (
     f"""CREATE OR REPLACE FUNCTION game_names() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
     IF TG_OP <> 'DELETE' THEN
         INSERT INTO {NAME_TABLE}(name) SELECT DISTINCT n FROM ({_names_of('NEW')}) AS given
-        WHERE n IS NOT NULL ON CONFLICT (name) DO NOTHING;
+        WHERE n IS NOT NULL ON CONFLICT (md5(name)) DO NOTHING;
     END IF;
     IF TG_OP <> 'INSERT' THEN
         DELETE FROM {NAME_TABLE} WHERE {_unused('OLD')};
@@ -330,6 +330,36 @@ _FILL_NAMES = (f"INSERT INTO {NAME_TABLE}(name) SELECT n FROM ("
                + ") AS held")
 
 
+# The layout of PostgreSQL archives made before the indexes of long text (models.LONG_TEXT_COLUMNS): B-trees that
+# refuse a name past about 2,700 bytes, changed once by the first writer that opens the archive.
+_PG_LONG_TEXT = (
+    "ALTER TABLE player_name DROP CONSTRAINT IF EXISTS player_name_name_key",
+    "CREATE UNIQUE INDEX IF NOT EXISTS uq_player_name_md5 ON player_name (md5(name))",
+    "CREATE INDEX IF NOT EXISTS ix_player_name_name ON player_name USING hash (name)",
+)
+
+
+def hash_long_text(engine: Engine) -> None:
+    """On PostgreSQL, the indexes of the columns of long text as hash indexes (models.LONG_TEXT_COLUMNS) where an
+    older archive has B-trees; nothing elsewhere, or when they are hash indexes already."""
+    from .models import LONG_TEXT_COLUMNS
+
+    if engine.dialect.name != "postgresql":
+        return
+    names = [f"ix_game_{c}" for c in LONG_TEXT_COLUMNS]
+    with writer(engine).begin() as conn:
+        btrees = {row[0] for row in conn.execute(text(
+            "SELECT indexname FROM pg_indexes WHERE tablename = 'game' AND indexdef LIKE '%USING btree%' "
+            "AND indexname = ANY(:names)"), {"names": names})}
+        for column in LONG_TEXT_COLUMNS:
+            if f"ix_game_{column}" in btrees:
+                conn.exec_driver_sql(f"DROP INDEX ix_game_{column}")
+                conn.exec_driver_sql(f"CREATE INDEX ix_game_{column} ON game USING hash ({column})")
+        if conn.exec_driver_sql("SELECT 1 FROM pg_constraint WHERE conname = 'player_name_name_key'").first():
+            for statement in _PG_LONG_TEXT:
+                conn.exec_driver_sql(statement)
+
+
 def create_name_index(engine: Engine) -> None:
     """The player names' trigram index and the triggers that keep `player_name` in step with `game`; on an archive
     made before it, `player_name` filled from the records once. PostgreSQL without pg_trgm (the extension may not
@@ -337,6 +367,7 @@ def create_name_index(engine: Engine) -> None:
     dialect = engine.dialect.name
     if dialect not in ("sqlite", "postgresql"):
         return
+    hash_long_text(engine)  # before the trigger, whose insert names the unique index by the names' MD5
     with writer(engine).begin() as conn:
         if dialect == "sqlite":
             made = conn.exec_driver_sql("SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND "

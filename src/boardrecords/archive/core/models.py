@@ -8,7 +8,19 @@ same names normalised for search, and the verdict. Every column a search filters
 
 import datetime as dt
 
-from sqlalchemy import BigInteger, Column, ForeignKey, Index, Integer, LargeBinary, SmallInteger, String, Text
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    SmallInteger,
+    String,
+    Text,
+    text,
+)
 from sqlmodel import Field, Relationship, SQLModel
 
 # How much of the main line the indexed `opening` column keeps (about 40 moves): a B-tree entry must stay small
@@ -25,8 +37,22 @@ def _byte_ordered(length: int | None = None) -> String:
     return base.with_variant(String(length, collation="C") if length else Text(collation="C"), "postgresql")
 
 
+# The columns of free text from a record (names, event, round) that searches compare for equality. A record may
+# hold a name of any length, and PostgreSQL's B-tree cannot index a value past about 2,700 bytes (a third of a
+# page): there these are hash indexes, which hold a 4-byte hash of the value whatever its length and serve `=` and
+# `IN` as well (what the searches ask of them); the whole value is stored and compared. SQLite has no such limit:
+# plain indexes there. (A sort by one of these columns is made by PostgreSQL from the rows, not read from an index.)
+LONG_TEXT_COLUMNS = ("black_norm", "white_norm", "black_final_norm", "white_final_norm", "event_norm", "round",
+                     "winner_norm")
+
+
+def long_text_indexes() -> tuple[Index, ...]:
+    return tuple(Index(f"ix_game_{c}", c, postgresql_using="hash") for c in LONG_TEXT_COLUMNS)
+
+
 class GameRow(SQLModel, table=True):
     __tablename__ = "game"
+    __table_args__ = long_text_indexes()
 
     id: int | None = Field(default=None, primary_key=True)
     sha256: str = Field(sa_column=Column(String(64), nullable=False, unique=True))
@@ -42,16 +68,16 @@ class GameRow(SQLModel, table=True):
     black_final: str | None = None
     white_final: str | None = None
     # The same names normalised for search (NFKC, casefold, collapsed spacing).
-    black_norm: str | None = Field(default=None, index=True)
-    white_norm: str | None = Field(default=None, index=True)
-    black_final_norm: str | None = Field(default=None, index=True)
-    white_final_norm: str | None = Field(default=None, index=True)
+    black_norm: str | None = None  # indexed: LONG_TEXT_INDEXES
+    white_norm: str | None = None  # indexed: LONG_TEXT_INDEXES
+    black_final_norm: str | None = None  # indexed: LONG_TEXT_INDEXES
+    white_final_norm: str | None = None  # indexed: LONG_TEXT_INDEXES
     black_rank: str | None = None
     white_rank: str | None = None
 
     event: str | None = None
-    event_norm: str | None = Field(default=None, index=True)
-    round: str | None = Field(default=None, index=True)
+    event_norm: str | None = None  # indexed: LONG_TEXT_INDEXES
+    round: str | None = None  # indexed: LONG_TEXT_INDEXES
     date_raw: str | None = None  # DT exactly as written
     date_first: dt.date | None = Field(default=None, index=True)
     date_last: dt.date | None = Field(default=None, index=True)
@@ -78,7 +104,7 @@ class GameRow(SQLModel, table=True):
 
     winner_colour: str | None = Field(default=None, index=True)
     winner_player: str | None = None
-    winner_norm: str | None = Field(default=None, index=True)
+    winner_norm: str | None = None  # indexed: LONG_TEXT_INDEXES
     swapped: bool = Field(default=False, index=True)
     swapper_colour: str | None = None  # the colour the swapper holds after the swap
 
@@ -277,9 +303,16 @@ class PlayerNameRow(SQLModel, table=True):
     every import, fix and delete; a name no record holds any longer leaves with its last record."""
 
     __tablename__ = "player_name"
+    # One row per name: on PostgreSQL by the MD5 of the name (a B-tree of the name itself could not hold a long
+    # one, LONG_TEXT_COLUMNS), with a hash index for the lookups by name; on SQLite by the name.
+    __table_args__ = (
+        Index("player_name_name_key", "name", unique=True).ddl_if(dialect="sqlite"),
+        Index("uq_player_name_md5", text("md5(name)"), unique=True).ddl_if(dialect="postgresql"),
+        Index("ix_player_name_name", "name", postgresql_using="hash").ddl_if(dialect="postgresql"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(sa_column=Column(Text, nullable=False, unique=True))
+    name: str = Field(sa_column=Column(Text, nullable=False))
 
 
 class AccountRow(SQLModel, table=True):
@@ -323,6 +356,19 @@ class ArchiveSettingRow(SQLModel, table=True):
 
     name: str = Field(sa_column=Column(String(64), primary_key=True))
     value: str = Field(sa_column=Column(String(400), nullable=False))
+
+
+class LoginFailureRow(SQLModel, table=True):
+    """The failed logins of one account name or one address (archive/store/accounts.py, `records serve
+    --accounts`): kept in the archive so that every process of a server counts them together. `key_hash` is the
+    SHA-256 of `name:NAME` or `address:ADDRESS` (no address is stored in clear); `last_at` the time of the last
+    failure (seconds since the epoch)."""
+
+    __tablename__ = "login_failure"
+
+    key_hash: str = Field(sa_column=Column(String(64), primary_key=True))
+    failures: int = Field(sa_column=Column(Integer, nullable=False))
+    last_at: float = Field(sa_column=Column(Float, nullable=False, index=True))
 
 
 class AuditRow(SQLModel, table=True):

@@ -28,6 +28,17 @@ def parse_row(row: GameRow) -> Record:
     return record
 
 
+# The root properties that are the record's moves and setup: not part of its header.
+SETUP = frozenset({"B", "W", "AB", "AW", "AE"})
+
+
+def header_of(record: Record) -> dict[str, str]:
+    """The header of a record: its root properties but the setup, each as its values joined (a property written
+    twice or with several values reads `a, b`)."""
+    props = record.root.properties
+    return {ident: ", ".join(p.values) for ident, p in props.items() if ident not in SETUP}
+
+
 def stored_verdict(row: GameRow, problems: Sequence[ProblemRow]) -> Verdict:
     """The Verdict that `verify` gave the record when it was imported, from its row and its problem rows."""
     # The verifier, only when a verdict is read back: the callers of parse_row need the reader alone.

@@ -117,6 +117,7 @@ def upgrade_schema(engine: Engine) -> None:
         AccountRow,
         ArchiveSettingRow,
         AuditRow,
+        LoginFailureRow,
         PlayerNameRow,
         PositionCountRow,
         PositionGameRow,
@@ -127,7 +128,7 @@ def upgrade_schema(engine: Engine) -> None:
 
     tables = [SQLModel.metadata.tables[m.__tablename__]
               for m in (PositionRow, PositionGameRow, PositionStageRow, PositionCountRow, PlayerNameRow, AccountRow,
-                        AccountKeyRow, ArchiveSettingRow, AuditRow)]
+                        AccountKeyRow, ArchiveSettingRow, AuditRow, LoginFailureRow)]
     tables += TOURNAMENT_TABLES  # an archive made before the official tournaments
     with _one_at_a_time(engine):
         SQLModel.metadata.create_all(writer(engine), tables=tables)

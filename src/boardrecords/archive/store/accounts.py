@@ -11,15 +11,17 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sqlalchemy import delete, inspect, select, update
+from sqlalchemy import delete, inspect, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from ...common.errors import InputError, NotFound
 from ..core.db import session_scope, writer
-from ..core.models import AccountKeyRow, AccountRow, ArchiveSettingRow
+from ..core.models import AccountKeyRow, AccountRow, ArchiveSettingRow, LoginFailureRow
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from argon2 import PasswordHasher
     from sqlalchemy import Engine
 
@@ -285,6 +287,55 @@ def end_session(engine: Engine, key: str) -> None:
 def _aware(moment: dt.datetime) -> dt.datetime:
     """A stored time as UTC (some databases give it back without its zone)."""
     return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
+
+
+# -- failed logins, counted across the processes of a server ------------------------------------------------------
+
+FREE_FAILURES = 5  # failed logins of one account or one address before each further try must wait
+WAIT_MAX = 15 * 60.0  # seconds: the longest wait
+FORGET_AFTER = 60 * 60.0  # seconds without a failure after which a name or address starts afresh
+_FAILED = text(
+    f"INSERT INTO {LoginFailureRow.__tablename__} (key_hash, failures, last_at) VALUES (:key, 1, :now) "
+    f"ON CONFLICT (key_hash) DO UPDATE SET failures = CASE WHEN :now - {LoginFailureRow.__tablename__}.last_at "
+    f"> :forget THEN 1 ELSE {LoginFailureRow.__tablename__}.failures + 1 END, last_at = :now")
+
+
+def login_wait(engine: Engine, keys: Sequence[str], now: float) -> float:
+    """Seconds until any of `keys` (`name:NAME`, `address:ADDRESS`) may try to sign in again (0: now): after
+    FREE_FAILURES failures, each further one doubles the wait from the last failure (2, 4, 8... s, at most
+    WAIT_MAX); a key without a failure for FORGET_AFTER starts afresh."""
+    table = LoginFailureRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
+    with session_scope(engine) as session:
+        found = session.execute(select(table.c.failures, table.c.last_at)
+                                .where(table.c.key_hash.in_([key_hash(k) for k in keys]))).all()
+    waits = [0.0]
+    for count, last in found:
+        if count >= FREE_FAILURES and now - last <= FORGET_AFTER:
+            waits.append(last + min(2.0 ** (count - FREE_FAILURES + 1), WAIT_MAX) - now)
+    return max(waits)
+
+
+def login_failed(engine: Engine, keys: Sequence[str], now: float) -> None:
+    """Count a failed login against each of `keys` (one statement each, atomic whichever process runs it), and
+    let go of the keys forgotten."""
+    table = LoginFailureRow.__table__  # type: ignore[attr-defined]
+    with writer(engine).begin() as conn:
+        conn.execute(delete(table).where(table.c.last_at < now - FORGET_AFTER))
+        for key in keys:
+            conn.execute(_FAILED, {"key": key_hash(key), "now": now, "forget": FORGET_AFTER})
+
+
+def login_failures(engine: Engine, key: str) -> int:
+    """How many failed logins are counted against `key` now."""
+    table = LoginFailureRow.__table__  # type: ignore[attr-defined]
+    with session_scope(engine) as session:
+        return int(session.execute(select(table.c.failures).where(table.c.key_hash == key_hash(key))).scalar() or 0)
+
+
+def login_succeeded(engine: Engine, key: str) -> None:
+    table = LoginFailureRow.__table__  # type: ignore[attr-defined]
+    with writer(engine).begin() as conn:
+        conn.execute(delete(table).where(table.c.key_hash == key_hash(key)))
 
 
 # -- the archive's settings for serving --------------------------------------------------------------------------

@@ -29,11 +29,17 @@ def record_change(engine: Engine, who: str, action: str, ids: Iterable[int] = ()
     return row
 
 
-def audit_rows(engine: Engine, *, limit: int | None = None) -> list[AuditRow]:
-    """The log, newest first (at most `limit`; none on an archive made before it and opened read-only)."""
+def audit_rows(engine: Engine, *, limit: int | None = None, ids: Iterable[int] | None = None,
+               actions: Iterable[str] | None = None) -> list[AuditRow]:
+    """The log, newest first (at most `limit`; none on an archive made before it and opened read-only); with
+    `ids`, the rows of changes to exactly those records; with `actions`, of those actions."""
     if not inspect(engine).has_table(AuditRow.__tablename__):
         return []
     query = select(AuditRow).order_by(AuditRow.id.desc())  # type: ignore[union-attr]
+    if ids is not None:
+        query = query.where(AuditRow.ids == json.dumps(sorted(set(ids))))  # type: ignore[arg-type]
+    if actions is not None:
+        query = query.where(AuditRow.action.in_(list(actions)))  # type: ignore[attr-defined]
     if limit:
         query = query.limit(limit)
     with session_scope(engine) as session:

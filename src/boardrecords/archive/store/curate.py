@@ -28,7 +28,7 @@ from ..core.filters import Filters
 from ..core.models import GameRow, GameVersionRow, PatternLineRow, ProblemRow
 from ..core.search import conditions, name_plan
 from ..core.state import mark_changed
-from ..core.stored import parse_row
+from ..core.stored import header_of, parse_row
 from ..positions.stage import merge_pending, unindex, unstage
 from .record_rows import archive_rows, game_columns, write_index
 
@@ -42,6 +42,29 @@ _NOT_FIXED = (f"the moves, setup and the record's frame ({', '.join(sorted(FIXED
 
 class FixError(InputError):
     """A fix that cannot be made (an InputError: the CLI exits with 2; a missing record is NotFound, 1)."""
+
+
+class StaleVersion(FixError):
+    """A fix or an undo asked of a version of the record that is no longer the current one: another change came
+    in between. Nothing was written; `current` is the record's version now and `header` its root properties, so
+    that whoever asked can see what changed and ask again (the web answers 409 with both)."""
+
+    def __init__(self, record_id: int, asked: int, current: int, header: dict[str, str]) -> None:
+        super().__init__(f"record {record_id} changed since version {asked} was read: it is at version {current} "
+                         "now; read it again and make the change on that version")
+        self.record_id = record_id
+        self.current = current
+        self.header = header
+
+
+def current_version(conn: Connection, record_id: int) -> int:
+    """The version the record is at: 1 as imported, one more for every fix and undo since (the history holds the
+    versions they replaced, numbered from 1)."""
+    if not inspect(conn).has_table(GameVersionRow.__tablename__):
+        return 1
+    last = conn.execute(sa_select(_versions().c.version).where(_versions().c.game_id == record_id)
+                        .order_by(_versions().c.version.desc()).limit(1)).scalar()
+    return int(last or 0) + 1
 
 
 def has_versions(engine: Engine) -> bool:
@@ -146,9 +169,10 @@ class Unchanged(Exception):
 
 
 def fix_record(engine: Engine, record_id: int, settings: Sequence[tuple[str, str]], *,
-               patterns: bool = True) -> GameRow:
+               patterns: bool = True, expected: int | None = None) -> GameRow:
     """Store the record with `settings` applied as its new version; returns the updated row. Raises Unchanged when
-    the record already holds them. `patterns`: its change list is made (`Settings.patterns`)."""
+    the record already holds them, StaleVersion when `expected` (the version the change was made on) is not the
+    record's version any more. `patterns`: its change list is made (`Settings.patterns`)."""
     change = "; ".join(f"{k}={v}" for k, v in settings)
 
     def fixed(conn: Connection, row: GameRow) -> tuple[bytes, str]:
@@ -159,11 +183,12 @@ def fix_record(engine: Engine, record_id: int, settings: Sequence[tuple[str, str
         return fixed_bytes(row, settings), change
 
     _row(engine, record_id)
-    return _replace(engine, record_id, fixed, patterns=patterns)
+    return _replace(engine, record_id, fixed, patterns=patterns, expected=expected)
 
 
-def undo_fix(engine: Engine, record_id: int, *, patterns: bool = True) -> GameRow:
-    """Bring back the version the last fix replaced (the undo itself is kept in the history too)."""
+def undo_fix(engine: Engine, record_id: int, *, patterns: bool = True, expected: int | None = None) -> GameRow:
+    """Bring back the version the last fix replaced (the undo itself is kept in the history too); StaleVersion
+    as for `fix_record`."""
     _row(engine, record_id)
     if not has_versions(engine):
         raise FixError(f"record {record_id} was never fixed")
@@ -176,7 +201,7 @@ def undo_fix(engine: Engine, record_id: int, *, patterns: bool = True) -> GameRo
             raise FixError(f"record {record_id} was never fixed")
         return last.raw, f"undo: back to version {last.version}"
 
-    return _replace(engine, record_id, previous, patterns=patterns)
+    return _replace(engine, record_id, previous, patterns=patterns, expected=expected)
 
 
 def history(engine: Engine, record_id: int) -> list[GameVersionRow]:
@@ -215,11 +240,13 @@ LOCK_WAIT = "60s"
 
 
 def _replace(engine: Engine, record_id: int, make: Callable[[Connection, GameRow], tuple[bytes, str]], *,
-             patterns: bool = True) -> GameRow:
+             patterns: bool = True, expected: int | None = None) -> GameRow:
     """Store the bytes `make` gives (from the record as it stands, with the change to note) as the record's new
     version: the row, its problems, its history and its index rows (positions, change list) in one transaction,
     which holds the record from the read to the write (SQLite's write lock, PostgreSQL's row lock), so that two
-    commands changing one record take turns and neither loses the other's change."""
+    commands changing one record take turns and neither loses the other's change. `expected`: the version the
+    change was made on, compared with the record's under that hold (compare-and-set): StaleVersion, nothing
+    written, when another change came first."""
     from ...records.reader import read_bytes
 
     _make_versions(engine)
@@ -235,6 +262,9 @@ def _replace(engine: Engine, record_id: int, make: Callable[[Connection, GameRow
             if found is None:
                 raise NotFound(f"record {record_id} was deleted before the fix could be stored")
             current = GameRow(**found)
+            version = current_version(conn, record_id)
+            if expected is not None and expected != version:
+                raise StaleVersion(record_id, expected, version, header_of(parse_row(current)))
             raw, change = make(conn, current)
             if raw == current.raw:
                 raise Unchanged
@@ -247,8 +277,6 @@ def _replace(engine: Engine, record_id: int, make: Callable[[Connection, GameRow
                                                                 col(GameRow.id) != record_id)).first()
             if taken is not None:
                 raise FixError(f"the fixed record is the same as record {taken[0]} already in the archive")
-            version = (conn.execute(select(col(GameVersionRow.version)).where(col(GameVersionRow.game_id) == record_id)
-                                    .order_by(col(GameVersionRow.version).desc())).scalar() or 0) + 1
             conn.execute(insert(_versions()), {
                 "game_id": record_id, "version": version, "sha256": current.sha256, "raw": current.raw,
                 "encoding": current.encoding, "verdict": current.verdict, "result_status": current.result_status,

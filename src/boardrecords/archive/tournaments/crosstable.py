@@ -37,11 +37,12 @@ from ...verifier.judging.status import drawn
 GO_FAMILY = ("go-ing", "conversion-go")
 TIE_BREAKS = {"go": ("SOS", "SOSOS", "SODOS"), "swiss": ("Buchholz", "SB")}
 
-_ROUND = re.compile(r"\d+")
+_ROUND = re.compile(r"(?<!\d)\d{1,9}(?!\d)")  # a round's number; a longer run of digits names no round
 
 
 def round_number(text: str | None) -> int | None:
-    """The round a `RO` value names: its first number ("3", "Round 3", "R3", "3 (final)"); None without one."""
+    """The round a `RO` value names: its first number ("3", "Round 3", "R3", "3 (final)"); None without one (a run
+    of more than 9 digits is no round's number)."""
     if not text:
         return None
     m = _ROUND.search(text)

@@ -37,6 +37,9 @@ class AliasError(InputError):
     """An alias that cannot be made or removed (an InputError: the CLI reports it and exits with 2)."""
 
 
+ALIAS_NAME_MAX = 400  # characters of a name an alias joins (the table `alias`)
+
+
 def add_alias(engine: Engine, name: str, others: Sequence[str]) -> list[tuple[str, str]]:
     """Make each of `others` the same player as `name`; returns (other key, canonical key) for each made.
 
@@ -44,6 +47,10 @@ def add_alias(engine: Engine, name: str, others: Sequence[str]) -> list[tuple[st
     `other` now point to `name`'s player.
     """
     AliasRow.__table__.create(engine, checkfirst=True)  # type: ignore[attr-defined]  # SQLModel sets __table__
+    for given in (name, *others):
+        if len(given) > ALIAS_NAME_MAX:
+            raise AliasError(f"a name of {len(given):,} characters: an alias joins names of at most "
+                             f"{ALIAS_NAME_MAX} characters (the records keep longer names whole)")
     target = identity_key(name)
     if target is None:
         raise AliasError("a player's name must not be empty")
