@@ -153,6 +153,7 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
     app.state.archive = archive
     app.state.settings = settings
     app.state.engine = archive.engine
+    app.state.public_hosts = tuple(public_hosts)  # behind a proxy every client looks local (web/recording.py)
     from .pages import GamePages
 
     app.state.game_pages = GamePages()  # the game pages made last, for the archive's version
@@ -224,8 +225,10 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
 
     from .api import router as api_router
     from .pages import router as page_router
+    from .recording import router as recording_router
 
     app.include_router(api_router)
+    app.include_router(recording_router)
     app.include_router(page_router)
     if accounts:
         from .accounts import router as accounts_router
