@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 pytest.importorskip("fastapi")
-httpx = pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient
 
@@ -26,14 +26,14 @@ from .conftest import serve
 
 LOCAL = ("127.0.0.1", 50000)
 PASSWORDS = {"vic": "vic's long password", "eve": "eve's long password"}
-ROLES = {"vic": "viewer", "eve": "editor"}
 
 
 @pytest.fixture
 def archive_db(db_url: str) -> str:
+    """An archive with a viewer (vic) and an editor (eve)."""
     with Archive(db_url, create=True) as archive:
-        for name, password in PASSWORDS.items():
-            archive.add_user(name, password, role=ROLES[name])
+        archive.add_user("vic", PASSWORDS["vic"], role="viewer")
+        archive.add_user("eve", PASSWORDS["eve"], role="editor")
     return db_url
 
 
