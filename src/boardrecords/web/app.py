@@ -225,10 +225,12 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
 
     from .api import router as api_router
     from .pages import router as page_router
+    from .record_pages import router as record_pages_router
     from .recording import router as recording_router
 
     app.include_router(api_router)
     app.include_router(recording_router)
+    app.include_router(record_pages_router)
     app.include_router(page_router)
     if accounts:
         from .accounts import router as accounts_router
