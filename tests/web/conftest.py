@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,17 @@ def serve(db: Path, *extra: str) -> tuple[subprocess.Popen[str], str, list[str]]
             return proc, found.group(1), lines
     proc.kill()
     raise AssertionError("records serve did not start: " + "".join(lines))
+
+
+@contextmanager
+def serving(db: Path, *extra: str) -> Iterator[str]:
+    """The URL of a `records serve` over `db` while the block runs; the server is stopped after it."""
+    proc, url, _ = serve(db, *extra)
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
 
 
 @pytest.fixture(scope="module")

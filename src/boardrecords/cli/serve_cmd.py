@@ -53,7 +53,10 @@ def serve_cmd(
         import webbrowser
 
         webbrowser.open(url + "games")
-    server = uvicorn.Server(uvicorn.Config(application, log_level="warning", access_log=False))
+    # A watcher's event stream (web/recording.py) never ends by itself: on Ctrl-C the requests under way get
+    # GRACE_SECONDS to finish, then the streams are closed.
+    server = uvicorn.Server(uvicorn.Config(application, log_level="warning", access_log=False,
+                                           timeout_graceful_shutdown=GRACE_SECONDS))
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:
@@ -62,6 +65,9 @@ def serve_cmd(
         raise CommandError(f"the server on {host}:{bound} could not start") from exc
     finally:
         sock.close()
+
+
+GRACE_SECONDS = 3
 
 
 def _listening(host: str, port: int) -> socket.socket:

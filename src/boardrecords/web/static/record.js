@@ -119,7 +119,10 @@
     fetch("/record/" + id + "/board", { credentials: "same-origin" }).then(function (r) {
       return r.ok ? r.text() : null;
     }).then(function (svg) {
-      if (svg !== null && p.revision >= shownRevision) { holder.innerHTML = svg; }
+      if (svg !== null && p.revision >= shownRevision) {
+        holder.innerHTML = svg;
+        holder.setAttribute("data-revision", String(p.revision));
+      }
     });
   }
 
