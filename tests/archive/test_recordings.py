@@ -243,3 +243,14 @@ def test_bad_input_is_one_clear_error(archive: Archive) -> None:
         archive.play_move(rec, "Z99", colour="B")
     with pytest.raises(NotFound):
         archive.recording(rec + 100)
+
+
+def test_a_move_undone_and_played_again_is_the_same_node(archive: Archive) -> None:
+    rec = archive.start_recording("cation", 4).id
+    archive.play_move(rec, "b2")
+    archive.play_move(rec, "c3")
+    archive.undo_move(rec)
+    again = archive.play_move(rec, "c3", comment="again")
+    assert again.variations == 0 and again.moves[-1].comment == "again"
+    raw = archive.record(archive.finish_recording(rec, "W+T").record).row.raw
+    assert raw.endswith(b";B[bc];W[cb]C[again])")

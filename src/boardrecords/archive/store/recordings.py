@@ -587,14 +587,31 @@ def play(engine: Engine, recording_id: int, entry: Entry) -> Position:
                                value=value, comment=comment, black_time=black_time, white_time=white_time,
                                marks_black=marks_black, marks_white=marks_white)
         run = _replayed(_record(row, [*line, new], [*line, new]))  # MoveRefused: nothing is written
-        values = new.model_dump(exclude={"id"})
-        made = conn.execute(RecordingMoveRow.__table__.insert().values(**values))  # type: ignore[attr-defined]
-        key: Any = made.inserted_primary_key
-        new.id = int(key[0])
+        again = next((m for m in tree if m.parent == row.tip and (m.colour, m.value, m.marks_black, m.marks_white)
+                      == (colour.value, value, marks_black, marks_white)), None)
+        if again is not None:  # the move undone, played again: the same node (with what the entry adds)
+            new = _replayed_again(conn, again, new)
+        else:
+            values = new.model_dump(exclude={"id"})
+            made = conn.execute(RecordingMoveRow.__table__.insert().values(**values))  # type: ignore[attr-defined]
+            key: Any = made.inserted_primary_key
+            new.id = int(key[0])
+            tree.append(new)
         _bump(conn, row, tip=new.id, moves=row.moves + 1)
         row.tip, row.moves, row.revision = new.id, row.moves + 1, row.revision + 1
-        tree.append(new)
     return _position(row, tree, [*line, new], run)
+
+
+def _replayed_again(conn: Connection, stored: RecordingMoveRow, entry: RecordingMoveRow) -> RecordingMoveRow:
+    """A move of the tree played again after an undo: its comment and clocks replaced by the entry's, where the
+    entry has them; the moves after it stay in the tree as they were."""
+    changes = {name: getattr(entry, name) for name in ("comment", "black_time", "white_time")
+               if getattr(entry, name) is not None}
+    if changes:
+        conn.execute(update(RecordingMoveRow).where(col(RecordingMoveRow.id) == stored.id).values(**changes))
+        for name, value in changes.items():
+            setattr(stored, name, value)
+    return stored
 
 
 def _comment(text: str | None) -> str | None:
