@@ -11,8 +11,8 @@ and `-o FILE` writes its record.
 from __future__ import annotations
 
 import sys
-from functools import partial
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
