@@ -210,3 +210,22 @@ def test_a_server_killed_between_moves_loses_no_move_it_answered(server: tuple[A
     finally:
         again.terminate()
         again.wait(timeout=20)
+
+
+def test_the_example_client_of_the_docs_runs_as_shown(server: tuple[Any, str, Path]) -> None:
+    import re
+    import subprocess
+    import sys
+
+    from ..shared import ROOT
+
+    _, url, _ = server
+    page = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
+    section = page[page.index("## Recording games"):page.index("## Running a club's archive")]
+    code = re.search(r"```python\n(.*?)```", section, re.S)
+    assert code is not None
+    script = code.group(1).replace('SERVER = "http://127.0.0.1:8000"', f'SERVER = "{url.rstrip("/")}"')
+    assert url.rstrip("/") in script
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["refused: move 3: E5 is occupied (ING-3)", "stored as record 1 pass W+6"]
