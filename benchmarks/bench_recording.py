@@ -6,8 +6,8 @@
 1. Latency: one watcher follows a 9x9 Go game's event stream (`GET /api/recordings/ID/events`) while `--moves`
    random legal moves are posted one after the other; for each, the time from sending the POST to the watcher
    reading the event of that move (what a watching browser waits for), p50 and p99; and the POST's own answer.
-2. Watchers: `--watchers` event streams open on one game while `--watched-moves` moves are played, `--pace` seconds apart
-   (0: back to back);
+2. Watchers: `--watchers` event streams open on one game while `--watched-moves` moves are played, `--pace`
+   seconds apart (0: back to back);
    each must end with the position of the last move (an event carries the whole position, so moves that come
    faster than the events go out arrive together in the next one): the errors (a stream that failed, or never
    showed the last move) must be 0.

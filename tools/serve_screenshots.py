@@ -43,7 +43,8 @@ RECORDINGS = {
     "cation": ("cation", 4, [(None, m) for m in ["cd", "bd", "ab", "cb", "bb", "bc", "ad", "aa", "cc"]]),
     "quentin": ("quentin", 6, [(None, "c3"), (None, "swap"), (None, "d4"), (None, "c4")]),
     # the beginning of squer-7401-2: a sweep is offered
-    "squer": ("squer", 4, [(None, m) for m in ["cb", "db", "ac", "cd", "dd", "ba", "ab", "ca", "dc", "bd", "bb", "cc", "da"]]),
+    "squer": ("squer", 4, [(None, m) for m in ["cb", "db", "ac", "cd", "dd", "ba", "ab", "ca", "dc", "bd", "bb",
+                                               "cc", "da"]]),
 }
 
 
