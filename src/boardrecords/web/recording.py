@@ -26,9 +26,10 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
+from typing_extensions import TypedDict
 
 from ..archive.front import Archive
-from ..archive.store.recordings import MoveRefused, StalePosition
+from ..archive.store.recordings import FinishedJson, MoveRefused, PositionJson, StalePosition, SummaryJson
 from .accounts import visitor, writer
 from .deps import Asked
 
@@ -254,7 +255,15 @@ async def _change(request: Request, archive: Archive, recording_id: int, action:
     return answer.to_json() if hasattr(answer, "to_json") else answer
 
 
-@router.post("/api/recordings", summary="start recording a game")
+class DiscardedJson(TypedDict):
+    discarded: int
+
+
+REFUSED = {409: {"description": "refused: `{\"error\", \"rule\", \"code\", \"position\"}` (the rule that refuses "
+                                "the move, or the game has moved on: `moves`, the number played)"}}
+
+
+@router.post("/api/recordings", summary="start recording a game", response_model=PositionJson)
 async def start(request: Request, body: StartBody, archive: Recorder, who: Who) -> Any:
     """Start a recording: `{"id", ...the position}`."""
     header = body.model_dump(exclude={"game", "size"}, exclude_none=True)
@@ -262,23 +271,23 @@ async def start(request: Request, body: StartBody, archive: Recorder, who: Who) 
         if not header.get(key):
             header.pop(key, None)
     position = await run_in_threadpool(lambda: archive.start_recording(body.game, body.size, who=who, **header))
-    return JSONResponse(position.to_json(), status_code=201)
+    return position.to_json()
 
 
-@router.get("/api/recordings", summary="the games being recorded now")
-def listing(archive: Asked, state: str = "playing") -> list[dict[str, Any]]:
+@router.get("/api/recordings", summary="the games being recorded now", response_model=list[SummaryJson])
+def listing(archive: Asked, state: str = "playing") -> list[SummaryJson]:
     """The recordings being played (or `state=finished`, `discarded`), latest changed first."""
     return [r.to_json() for r in archive.recordings(state)]
 
 
-@router.get("/api/recordings/{recording_id}", summary="where a recording stands")
-def position(recording_id: int, archive: Asked) -> dict[str, Any]:
+@router.get("/api/recordings/{recording_id}", summary="where a recording stands", response_model=PositionJson)
+def position(recording_id: int, archive: Asked) -> PositionJson:
     """The moves so far, whose turn it is, whether the game has ended, the special moves offered, the board."""
     return archive.recording(recording_id).to_json()
 
 
-@router.post("/api/recordings/{recording_id}/moves", summary="play a move",
-             responses={409: {"description": "the rules refuse the move (`rule`), or the game has moved on"}})
+@router.post("/api/recordings/{recording_id}/moves", summary="play a move", response_model=PositionJson,
+             responses=REFUSED)  # type: ignore[arg-type]
 async def move(request: Request, recording_id: int, body: MoveBody, archive: Recorder, _: Who) -> Any:
     """Play a move, checked by the rules and stored before the answer: the position after it."""
     return await _change(request, archive, recording_id, lambda: archive.play_move(
@@ -287,21 +296,23 @@ async def move(request: Request, recording_id: int, body: MoveBody, archive: Rec
         marks_white=body.marks_white))
 
 
-@router.post("/api/recordings/{recording_id}/undo", summary="take back the last move",
-             responses={409: {"description": "nothing to undo, or the game has moved on"}})
+@router.post("/api/recordings/{recording_id}/undo", summary="take back the last move", response_model=PositionJson,
+             responses=REFUSED)  # type: ignore[arg-type]
 async def undo(request: Request, recording_id: int, archive: Recorder, _: Who, body: AfterBody | None = None) -> Any:
     """Take back the last move (kept as a variation once another replaces it)."""
     after = body.after if body is not None else None
     return await _change(request, archive, recording_id, lambda: archive.undo_move(recording_id, after=after))
 
 
-@router.post("/api/recordings/{recording_id}/comment", summary="comment on a move")
+@router.post("/api/recordings/{recording_id}/comment", summary="comment on a move", response_model=PositionJson,
+             responses=REFUSED)  # type: ignore[arg-type]
 async def comment(request: Request, recording_id: int, body: CommentBody, archive: Recorder, _: Who) -> Any:
     return await _change(request, archive, recording_id, lambda: archive.comment_move(
         recording_id, body.text, number=body.number, after=body.after))
 
 
-@router.post("/api/recordings/{recording_id}/finish", summary="store the game in the archive")
+@router.post("/api/recordings/{recording_id}/finish", summary="store the game in the archive",
+             response_model=FinishedJson, responses=REFUSED)  # type: ignore[arg-type]
 async def finish(request: Request, recording_id: int, archive: Recorder, who: Who,
                  body: FinishBody | None = None) -> Any:
     """Store the record, verified as an import verifies it: `{"record": ARCHIVE_ID, "verdict", ...}`."""
@@ -313,16 +324,18 @@ async def finish(request: Request, recording_id: int, archive: Recorder, who: Wh
     return answer
 
 
-@router.post("/api/recordings/{recording_id}/discard", summary="give up a recording")
+@router.post("/api/recordings/{recording_id}/discard", summary="give up a recording", response_model=DiscardedJson,
+             responses=REFUSED)  # type: ignore[arg-type]
 async def discard(request: Request, recording_id: int, archive: Recorder, _: Who) -> Any:
     await _change(request, archive, recording_id, lambda: archive.discard_recording(recording_id))
     return {"discarded": recording_id}
 
 
-@router.get("/api/recordings/{recording_id}/events", summary="the game live (server-sent events)")
+@router.get("/api/recordings/{recording_id}/events", summary="the game live (server-sent events)",
+            response_model=PositionJson)
 async def events(request: Request, recording_id: int, archive: Asked) -> StreamingResponse:
-    """`text/event-stream`: an event `position` (its `data` the position's JSON, its `id` the revision) now and
-    after every change."""
+    """`text/event-stream`: an event `position` (its `data` the position's JSON, this schema; its `id` the
+    revision) now and after every change."""
     now = await run_in_threadpool(archive.recording, recording_id)  # NotFound: 404 before the stream starts
     stream = notifier(request).stream(archive, recording_id, json.dumps(now.to_json()), now.revision)
     return StreamingResponse(stream, media_type="text/event-stream",

@@ -26,6 +26,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, inspect, select, update
 from sqlmodel import col
+from typing_extensions import TypedDict
 
 from ...common.errors import InputError, NotFound
 from ...common.settings import DEFAULTS, Settings
@@ -67,16 +68,79 @@ class MoveRefused(InputError):
 
 class StalePosition(MoveRefused):
     """A change sent for a position the game has left (`after` is not the number of moves played): 409, with the
-    number the game stands at now."""
+    number the game stands at now (`StalePosition.of(seen, now)`)."""
 
-    def __init__(self, seen: int, now: int) -> None:
-        super().__init__(f"the game has moved on: {now} moves are played, not {seen}; the move was not played",
-                         None, "stale")
+    def __init__(self, message: str, *, seen: int = 0, now: int = 0) -> None:
+        super().__init__(message, None, "stale")
         self.seen = seen
         self.now = now
 
+    @classmethod
+    def of(cls, seen: int, now: int) -> StalePosition:
+        return cls(f"the game has moved on: {now} moves are played, not {seen}; the move was not played",
+                   seen=seen, now=now)
+
 
 # -- what is answered ---------------------------------------------------------------------------------------
+# The JSON shapes (the web's answers name them, so that its OpenAPI description shows their fields).
+
+class PlayedMoveJson(TypedDict):
+    number: int
+    colour: str
+    value: str
+    name: str
+    comment: str | None
+    black_time: float | None
+    white_time: float | None
+    entered_at: str
+
+
+class PositionJson(TypedDict):
+    """A recording as it stands (see Position)."""
+
+    id: int
+    game: str
+    size: int
+    state: str
+    header: dict[str, Any]
+    count: int
+    moves: list[PlayedMoveJson]
+    to_move: str | None
+    player_to_move: str | None
+    ended: bool
+    stopped: bool
+    result: str
+    reason: str
+    offered: dict[str, Any]
+    board: list[str]
+    revision: int
+    variations: int
+    record_id: int | None
+    verdict: str | None
+
+
+class FinishedJson(TypedDict):
+    recording: int
+    record: int
+    verdict: str
+    result: str | None
+    winner: str | None
+    winner_player: str | None
+    new: bool
+
+
+class SummaryJson(TypedDict):
+    id: int
+    game: str
+    size: int
+    black: str | None
+    white: str | None
+    event: str | None
+    round: str | None
+    moves: int
+    state: str
+    updated_at: str
+
 
 @dataclass(frozen=True, slots=True)
 class PlayedMove:
@@ -91,7 +155,7 @@ class PlayedMove:
     white_time: float | None
     entered_at: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PlayedMoveJson:
         return {"number": self.number, "colour": self.colour, "value": self.value, "name": self.name,
                 "comment": self.comment, "black_time": self.black_time, "white_time": self.white_time,
                 "entered_at": self.entered_at}
@@ -121,7 +185,7 @@ class Position:
     record_id: int | None = None
     verdict: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PositionJson:
         return {"id": self.id, "game": self.game, "size": self.size, "state": self.state, "header": self.header,
                 "count": len(self.moves), "moves": [m.to_json() for m in self.moves], "to_move": self.to_move,
                 "player_to_move": self.player_to_move, "ended": self.ended, "stopped": self.stopped,
@@ -142,7 +206,7 @@ class Finished:
     winner_player: str | None
     new: bool  # False when the archive held these bytes already (a finish sent twice)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> FinishedJson:
         return {"recording": self.recording, "record": self.record, "verdict": self.verdict, "result": self.result,
                 "winner": self.winner, "winner_player": self.winner_player, "new": self.new}
 
@@ -162,7 +226,7 @@ class Summary:
     state: str
     updated_at: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SummaryJson:
         return {"id": self.id, "game": self.game, "size": self.size, "black": self.black, "white": self.white,
                 "event": self.event, "round": self.round, "moves": self.moves, "state": self.state,
                 "updated_at": self.updated_at}
@@ -515,7 +579,7 @@ def _playing(row: RecordingRow, after: int | None) -> None:
     if row.state != PLAYING:
         raise MoveRefused(f"recording {row.id} is {row.state}: nothing more can be changed", None, row.state)
     if after is not None and after != row.moves:
-        raise StalePosition(after, row.moves)
+        raise StalePosition.of(after, row.moves)
 
 
 def _seconds(name: str, value: float | None) -> float | None:

@@ -50,7 +50,7 @@
         else { body[el.name] = el.value; }
       });
       post("/api/recordings", body).then(function (answer) {
-        if (answer.status === 201) { window.location.href = "/record/" + answer.data.id; return; }
+        if (answer.status === 200) { window.location.href = "/record/" + answer.data.id; return; }
         document.getElementById("record-start-error").textContent = answer.data.error || ("error " + answer.status);
       });
     });
