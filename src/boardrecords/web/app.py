@@ -135,7 +135,7 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
     archive = Archive(db, settings=settings, write=accounts)  # read-only unless accounts are served
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(served: FastAPI) -> AsyncIterator[None]:
         # What start-up made (modules, the archive's metadata) lives as long as the server: frozen, it is no longer
         # walked by every full collection of the garbage collector, which a long game's page (thousands of small
         # lists) sets off; that walk made the slowest first views of a game page.
@@ -146,6 +146,9 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
         sys.setswitchinterval(SWITCH_INTERVAL)
         yield
         archive.close()
+        writing = getattr(served.state, "recorder", None)  # the recordings' connection (web/recording.py)
+        if writing is not None:
+            writing.close()
 
     app = FastAPI(lifespan=lifespan, title="records", version="1", docs_url=None, redoc_url=None,
                   description="The archive of `records`, read-only: the JSON of the commands' --json, by the "

@@ -105,23 +105,6 @@ class FinishBody(BaseModel):
 
 # -- who may write --------------------------------------------------------------------------------------------
 
-_opening = threading.Lock()
-
-
-def recorder(request: Request) -> Archive:
-    """The archive the recordings are written to: the application's own when it serves accounts (opened writable),
-    else a writing connection opened once, on the first recording."""
-    state = request.app.state
-    archive: Archive = state.archive
-    if archive.writable:
-        return archive
-    with _opening:
-        opened: Archive | None = getattr(state, "recorder", None)
-        if opened is None:
-            opened = state.recorder = Archive(archive.db, write=True, settings=archive.settings)
-    return opened
-
-
 def may_record(request: Request, archive: Asked) -> str | None:
     """Who writes: the editor's name (with accounts), or None for a local client of the read-only default; 401 or
     403 otherwise."""
@@ -137,6 +120,26 @@ def may_record(request: Request, archive: Asked) -> str | None:
 
 
 Who = Annotated[str | None, Depends(may_record)]
+
+
+_opening = threading.Lock()
+
+
+def recorder(request: Request, _: Who) -> Archive:
+    """The archive the recordings are written to, for a request that may write (`may_record` first: nothing is
+    opened for one that may not): the application's own when it serves accounts (opened writable), else a writing
+    connection opened once, on the first recording."""
+    state = request.app.state
+    archive: Archive = state.archive
+    if archive.writable:
+        return archive
+    with _opening:
+        opened: Archive | None = getattr(state, "recorder", None)
+        if opened is None:
+            opened = state.recorder = Archive(archive.db, write=True, settings=archive.settings)
+    return opened
+
+
 Recorder = Annotated[Archive, Depends(recorder)]
 
 
