@@ -12,13 +12,19 @@ from boardrecords.archive.front import Archive
 from boardrecords.cli.main import app
 
 
+def _archive(db: Path) -> Path:
+    """An empty archive (as `records import` makes one): the recorder records into an archive that exists."""
+    Archive(str(db), create=True).close()
+    return db
+
+
 def _record(*args: str, typed: str) -> tuple[int, str]:
     done = CliRunner().invoke(app, ["record", "--ascii", *args], input=typed)
     return done.exit_code, done.output
 
 
 def test_a_game_typed_move_by_move_is_stored_and_written(tmp_path: Path) -> None:
-    db, out = tmp_path / "a.db", tmp_path / "game.rec"
+    db, out = _archive(tmp_path / "a.db"), tmp_path / "game.rec"
     code, shown = _record("--db", str(db), "-o", str(out),
                           typed="go\n9\nAnn\nBob\nClub\n3\nE5\nE5\nC3\ncomment a good move\nundo\nG7\npass\npass\n"
                                 "finish\n")
@@ -34,7 +40,7 @@ def test_a_game_typed_move_by_move_is_stored_and_written(tmp_path: Path) -> None
 
 
 def test_a_recording_left_goes_on_with_resume(tmp_path: Path) -> None:
-    db = tmp_path / "a.db"
+    db = _archive(tmp_path / "a.db")
     code, shown = _record("--db", str(db), "-g", "squer", "--size", "4", "--black", "A", "--white", "B",
                           "--event", "", "--round", "", typed="a1\nb2\n")  # standard input ends: the game stays
     assert code == 0 and "records record --resume 1" in shown
@@ -47,7 +53,7 @@ def test_a_recording_left_goes_on_with_resume(tmp_path: Path) -> None:
 
 
 def test_the_colour_is_named_where_either_may_move(tmp_path: Path) -> None:
-    db = tmp_path / "a.db"
+    db = _archive(tmp_path / "a.db")
     code, shown = _record("--db", str(db), "-g", "conversion-go", "--size", "6", "--black", "", "--white", "",
                           "--event", "", "--round", "", typed="C3\nW C3\nB D4\ndiscard\n")
     assert code == 0, shown

@@ -160,7 +160,7 @@ def record_cmd(
     if output is not None and output.exists():
         raise CommandError(f"{output} exists already: name another file")
     console = make_console(board=True)
-    with archive(db, create=True) as opened:
+    with archive(db, write=True) as opened:
         position = opened.recording(resume) if resume is not None else _start(
             opened, game, size, black, white, event, round_, komi)
         if position.state != "playing":
