@@ -254,3 +254,25 @@ def test_a_move_undone_and_played_again_is_the_same_node(archive: Archive) -> No
     assert again.variations == 0 and again.moves[-1].comment == "again"
     raw = archive.record(archive.finish_recording(rec, "W+T").record).row.raw
     assert raw.endswith(b";B[bc];W[cb]C[again])")
+
+
+def test_the_stones_agreed_dead_are_marked_on_the_final_pass(archive: Archive) -> None:
+    rec = archive.start_recording("go", 5, komi=0.5).id
+    for move in ("C3", "B2", "pass", "pass"):
+        stopped = archive.play_move(rec, move)
+    assert stopped.stopped and stopped.offered["marks"] and stopped.result == "W+0.5"
+    split = archive.start_recording("go", 5).id
+    for move in ("C3", "B2", "C4", "pass", "pass"):
+        archive.play_move(split, move)
+    with pytest.raises(MoveRefused) as caught:
+        archive.mark_recording(split, white=["C3"])  # half of a black string (ING-7)
+    assert caught.value.rule == "ING-7"
+    archive.undo_move(split)
+    archive.play_move(split, "D4")
+    with pytest.raises(MoveRefused, match="not a pass"):
+        archive.mark_recording(split, white=["C3", "C4"])
+    scored = archive.mark_recording(rec, black=["B2"])  # White's stone agreed dead (ING-7)
+    assert scored.ended and scored.result == "B+24.5"
+    finished = archive.finish_recording(rec)
+    assert finished.verdict == "pass" and finished.result == "B+24.5"
+    assert b"TB[bd]" in archive.record(finished.record).row.raw

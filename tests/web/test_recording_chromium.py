@@ -1,7 +1,7 @@
 """The recording pages in headless Chromium (web/record_pages.py, static/record.js): a short game of each of the
 five games recorded by clicking the board and the buttons the rules offer (a swap in Quentin and in Conversion
-Go, a Cation relocation, a Squer sweep, Go's two passes), each finished into the archive, and a second browser
-that watches a game and sees its moves arrive."""
+Go, a Cation relocation, a Squer sweep, Go's two passes and a stone marked dead), each finished into the archive,
+and a second browser that watches a game and sees its moves arrive."""
 
 from __future__ import annotations
 
@@ -118,6 +118,15 @@ def test_go_by_clicks_and_two_passes(browser: Any, site: str) -> None:
     _press(browser, "#record-pass")
     _press(browser, "#record-pass")
     assert "stopped" in browser.find_element("id", "record-status").text
+    # The players agree that White's stone on C3 is dead (ING-7): marked by a click, then scored.
+    from selenium.webdriver.common.by import By
+
+    browser.find_element(By.ID, "record-mark-mode").click()
+    browser.find_element(By.CSS_SELECTOR, '#record-board [data-point="C3"] rect').click()
+    assert browser.find_elements(By.CSS_SELECTOR, '#record-board .point.dead[data-point="C3"]')
+    browser.find_element(By.ID, "record-marks-send").click()
+    _wait(browser, lambda d: "B+81" in d.find_element("id", "record-status").text)
+    assert _count(browser) == 5
     assert "(pass)" in _finish(browser)
 
 

@@ -842,6 +842,15 @@ class Archive:
 
         return comment(self._writable("comment on a move"), recording_id, text, number, after)
 
+    def mark_recording(self, recording_id: int, *, black: Iterable[str] = (), white: Iterable[str] = (),
+                       after: int | None = None) -> Position:
+        """Set the end-of-game marks on the final pass (TB `black`, TW `white`: the stones agreed dead in Go,
+        ING-7, the conversions of Conversion Go, CON-7), checked by the rules; MoveRefused, with the rule,
+        otherwise."""
+        from .store.recordings import set_marks
+
+        return set_marks(self._writable("mark the end of a game"), recording_id, tuple(black), tuple(white), after)
+
     def finish_recording(self, recording_id: int, result: str | None = None) -> Finished:
         """Store the recording in the archive as `records import` stores a record: its id and verdict. `result`:
         the result an editor enters (needed when the game has not ended by the rules or a resignation)."""

@@ -2,7 +2,7 @@
 
 - The archive is opened once, read-only (SQLite `query_only`, PostgreSQL read-only transactions), when the
   application is made, as one `Archive` (archive/front.py) that every route asks (deps.py); a request never
-  writes.
+  writes, but for a game recorded from this machine (web/recording.py), through a connection of its own.
 - Safety: every page is a Jinja template with autoescape on, so every text from a record is escaped; the
   Content-Security-Policy allows scripts, styles and images from the server itself only (no inline script); every
   query parameter has bounds (params.py); the library's errors (common/errors.py) are answered by their class, the

@@ -97,6 +97,15 @@ class CommentBody(BaseModel):
     after: int | None = Field(default=None, ge=0)
 
 
+class MarksBody(BaseModel):
+    """The end-of-game marks of the final pass: `marks_black` (TB: Black's territory, the white stones on it
+    removed in Go, converted in Conversion Go) and `marks_white` (TW)."""
+
+    marks_black: list[Annotated[str, Field(max_length=8)]] = Field(default=[], max_length=2704)
+    marks_white: list[Annotated[str, Field(max_length=8)]] = Field(default=[], max_length=2704)
+    after: int | None = Field(default=None, ge=0)
+
+
 class FinishBody(BaseModel):
     result: str | None = Field(default=None, max_length=200,
                                description="the result an editor enters (B+T, W+F, B+3.5, 0); by default the "
@@ -312,6 +321,14 @@ async def undo(request: Request, recording_id: int, archive: Recorder, _: Who, b
 async def comment(request: Request, recording_id: int, body: CommentBody, archive: Recorder, _: Who) -> Any:
     return await _change(request, archive, recording_id, lambda: archive.comment_move(
         recording_id, body.text, number=body.number, after=body.after))
+
+
+@router.post("/api/recordings/{recording_id}/marks", summary="mark the stones agreed dead (Go) or converted",
+             response_model=PositionJson, responses=REFUSED)  # type: ignore[arg-type]
+async def marks(request: Request, recording_id: int, body: MarksBody, archive: Recorder, _: Who) -> Any:
+    """Set the marks of the final pass (ING-7, CON-7), checked by the rules: the position, scored with them."""
+    return await _change(request, archive, recording_id, lambda: archive.mark_recording(
+        recording_id, black=body.marks_black, white=body.marks_white, after=body.after))
 
 
 @router.post("/api/recordings/{recording_id}/finish", summary="store the game in the archive",

@@ -382,8 +382,9 @@ def _ended(run: Replay) -> bool:
     return run.resigned is not None or (engine.end is not None and not engine.stopped)
 
 
-def _offered(engine: RulesEngine, names: PointNames, ended: bool) -> dict[str, Any]:
-    """The moves beyond a plain placement that the rules allow now, each by its record value and its name."""
+def _offered(engine: RulesEngine, names: PointNames, ended: bool, marks: bool) -> dict[str, Any]:
+    """The moves beyond a plain placement that the rules allow now, each by its record value and its name; and
+    `marks`: whether the end-of-game marks may be set now (on the final pass, ING-7, CON-7)."""
     legal = [] if ended else engine.legal_moves()
     kinds = {m.kind for m in legal}
 
@@ -395,7 +396,7 @@ def _offered(engine: RulesEngine, names: PointNames, ended: bool) -> dict[str, A
             "relocations": listed(MoveKind.RELOCATE), "removals": listed(MoveKind.REMOVE),
             "sweeps": listed(MoveKind.SWEEP),
             "places": sorted({format_point(m.point) for m in legal if m.kind is MoveKind.PLACE and m.point}),
-            "colours": sorted({m.colour.value for m in legal})}
+            "colours": sorted({m.colour.value for m in legal}), "marks": marks}
 
 
 def _header_json(row: RecordingRow) -> dict[str, Any]:
@@ -429,9 +430,10 @@ def _position(row: RecordingRow, tree: Sequence[RecordingMoveRow], line: Sequenc
     to_move = None if ended else engine.to_move
     player = None if ended else run.player_name(engine.player_to_move)
     board = ["".join(c.value if c is not None else "." for c in r) for r in engine.rows()]
+    marks = _markable(game, line) and (engine.stopped or (engine.end is not None and run.resigned is None))
     return Position(row.id or 0, row.game, row.size, row.state, _header_json(row), moves,
                     to_move.value if to_move else None, player, ended, engine.stopped and not ended, result, reason,
-                    _offered(engine, names, ended), board, row.revision, len(tree) - len(line), row.record_id,
+                    _offered(engine, names, ended, marks), board, row.revision, len(tree) - len(line), row.record_id,
                     row.verdict)
 
 
@@ -722,6 +724,38 @@ def comment(engine: Engine, recording_id: int, text: str, number: int | None = N
         _bump(conn, row)
         row.revision += 1
     return _position(row, tree, line)
+
+
+def _markable(game: Game, line: Sequence[RecordingMoveRow]) -> bool:
+    """Whether the line ends on a pass of a game scored with marks (Go, Conversion Go): where the marks stand."""
+    return game in (Game.GO, Game.CONVERSION_GO) and bool(line) and line[-1].value == ""
+
+
+def set_marks(engine: Engine, recording_id: int, black: Sequence[str], white: Sequence[str],
+              after: int | None = None) -> Position:
+    """Set the end-of-game marks on the final pass (`TB` `black`, `TW` `white`: the agreed removals of ING-7, the
+    conversions of CON-7), checked by the rules as the verifier checks them (a mark that splits a string is
+    refused); empty lists take them away."""
+    with _change(engine, recording_id) as (conn, row):
+        _playing(row, after)
+        tree = _tree(conn, recording_id)
+        line = _line(tree, row.tip)
+        game = Game(row.game)
+        if not _markable(game, line):
+            raise MoveRefused("the end-of-game marks stand on the final pass of a Go or Conversion Go game: the last "
+                              "move is not a pass", "ING-7" if game is not Game.CONVERSION_GO else "CON-7", "marks")
+        last = line[-1]
+        marked = last.model_copy(update={
+            "marks_black": " ".join(_points("marks_black", black, game, row.size)) or None,
+            "marks_white": " ".join(_points("marks_white", white, game, row.size)) or None})
+        line[-1] = marked
+        run = _replayed(_record(row, line, line))  # MoveRefused: nothing is written
+        conn.execute(update(RecordingMoveRow).where(col(RecordingMoveRow.id) == last.id)
+                     .values(marks_black=marked.marks_black, marks_white=marked.marks_white))
+        tree = [marked if m.id == last.id else m for m in tree]
+        _bump(conn, row)
+        row.revision += 1
+    return _position(row, tree, line, run)
 
 
 def discard(engine: Engine, recording_id: int) -> None:

@@ -65,6 +65,13 @@
   var holder = document.getElementById("record-board");
   var message = document.getElementById("record-message");
   var shownRevision = -1;
+  var dead = {}; // the points marked dead (their index, row by row) while the final marks are set
+
+  function points() { return holder.querySelectorAll(".points [data-point]"); }
+
+  function showDead() {
+    Array.prototype.forEach.call(points(), function (el, i) { el.classList.toggle("dead", !!dead[i]); });
+  }
 
   function say(text) { message.textContent = text || ""; }
 
@@ -107,6 +114,8 @@
     document.getElementById("record-undo").hidden = !(open && p.count > 0);
     document.getElementById("record-colour").hidden = !(open && !p.ended && !p.to_move);
     document.getElementById("record-controls").classList.toggle("closed", !open);
+    document.getElementById("record-marking").hidden = !(open && offered.marks);
+    if (!(open && offered.marks)) { dead = {}; document.getElementById("record-mark-mode").checked = false; }
     var specials = document.getElementById("record-specials");
     specials.textContent = "";
     if (!open) { return; }
@@ -122,6 +131,7 @@
       if (svg !== null && p.revision >= shownRevision) {
         holder.innerHTML = svg;
         holder.setAttribute("data-revision", String(p.revision));
+        showDead();
       }
     });
   }
@@ -169,7 +179,32 @@
   holder.addEventListener("click", function (ev) {
     var point = ev.target && ev.target.closest ? ev.target.closest("[data-point]") : null;
     if (!point || position.state !== "playing") { return; }
+    if (document.getElementById("record-mark-mode").checked && position.offered.marks) {
+      // Marking: a click on a stone marks it dead (again: alive); nothing is played.
+      var i = Array.prototype.indexOf.call(points(), point);
+      var row = position.board[Math.floor(i / position.size)] || "";
+      if (row.charAt(i % position.size) === "B" || row.charAt(i % position.size) === "W") {
+        if (dead[i]) { delete dead[i]; } else { dead[i] = true; }
+        showDead();
+      }
+      return;
+    }
     play(point.getAttribute("data-point"));
+  });
+
+  document.getElementById("record-marks-send").addEventListener("click", function () {
+    // A dead white stone stands in Black's territory (TB), a dead black one in White's (TW): ING-7, CON-7.
+    var body = { marks_black: [], marks_white: [], after: position.count };
+    var all = points();
+    Object.keys(dead).forEach(function (key) {
+      var i = parseInt(key, 10);
+      var stone = (position.board[Math.floor(i / position.size)] || "").charAt(i % position.size);
+      var name = all[i] ? all[i].getAttribute("data-point") : null;
+      if (name && stone === "W") { body.marks_black.push(name); }
+      if (name && stone === "B") { body.marks_white.push(name); }
+    });
+    say("");
+    post("/api/recordings/" + id + "/marks", body).then(answered);
   });
 
   document.getElementById("record-entry-form").addEventListener("submit", function (ev) {
