@@ -59,3 +59,12 @@ def test_the_colour_is_named_where_either_may_move(tmp_path: Path) -> None:
     assert code == 0, shown
     assert "either colour may play" in shown and "CON-5" in shown
     assert "last: 2. Black D4" in shown and "recording 1 discarded" in shown
+
+
+def test_the_stones_agreed_dead_are_typed_after_the_passes(tmp_path: Path) -> None:
+    db = _archive(tmp_path / "a.db")
+    code, shown = _record("--db", str(db), "-g", "go", "--size", "5", "--black", "A", "--white", "B", "--event", "",
+                          "--round", "", typed="C3\nB2\npass\npass\ndead A1\ndead B2\nfinish\n")
+    assert code == 0, shown
+    assert "error: dead: no stone on A1" in shown
+    assert "stored as record #1: pass, B+25, won by A" in shown

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ..archive.store.recordings import Position
 
 HELP = ("a point (Q16, d3, or SGF letters), pass, swap, d3-f1, d3-, sweep-3, resign; 'W d3' names the colour; "
-        "undo; comment TEXT; finish [RESULT]; discard; quit")
+        "undo; comment TEXT; dead POINTS (after the final passes); finish [RESULT]; discard; quit")
 
 
 def register(app: typer.Typer) -> None:
@@ -109,6 +109,8 @@ def _act(opened: Archive, recording: int, line: str, after: int) -> Position | s
         return opened.undo_move(recording, after=after)
     if lowered == "comment":
         return opened.comment_move(recording, rest, after=after)
+    if lowered == "dead":
+        return _dead(opened, recording, rest.split(), after)
     if lowered in ("help", "?"):
         return None
     colour = None
@@ -135,6 +137,28 @@ def _tried(console: Console, action: Callable[[], Any]) -> tuple[bool, Any]:
             raise
         console.print(Text(f"error: {found.message}"))
         return False, exc
+
+
+def _dead(opened: Archive, recording: int, points: list[str], after: int) -> Position:
+    """The stones agreed dead after the final passes (ING-7; Conversion Go's conversions, CON-7), marked on the
+    final pass: a white stone in Black's territory (TB), a black one in White's (TW)."""
+    from ..common.errors import InputError
+    from ..records.games import Game
+    from ..records.notation import NotationError, parse_point_text
+
+    position = opened.recording(recording)
+    black: list[str] = []
+    white: list[str] = []
+    for text in points:
+        try:
+            column, row = parse_point_text(text, Game(position.game), position.size)
+        except NotationError as exc:
+            raise InputError(f"dead: {exc}") from None
+        stone = position.board[row][column]
+        if stone == ".":
+            raise InputError(f"dead: no stone on {text}")
+        (black if stone == "W" else white).append(text)
+    return opened.mark_recording(recording, black=black, white=white, after=after)
 
 
 def record_cmd(
