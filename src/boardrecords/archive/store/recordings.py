@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -611,14 +611,16 @@ def _value(entry: Entry, game: Game, size: int, colour: Colour) -> str:
     return move.sgf_value()
 
 
-def _colour(entry: Entry, run: Replay, value_text: str) -> Colour:
-    """The colour that plays the entry: the one named, else the colour to move (a resignation too). While either
-    colour may move (Conversion Go's opening, CON-5) the colour must be named."""
+def _colour(entry: Entry, before: Callable[[], Replay], value_text: str) -> Colour:
+    """The colour that plays the entry: the one named, else the colour to move (a resignation too), which
+    `before()`, the line replayed, tells. While either colour may move (Conversion Go's opening, CON-5) the colour
+    must be named."""
     if entry.colour is not None:
         named = str(entry.colour).strip().upper()[:1]
         if named not in ("B", "W"):
             raise InputError("colour: B or W")
         return Colour(named)
+    run = before()
     to_move = run.engine.to_move
     if to_move is None:
         if value_text.strip().lower() == "resign" or _ended(run):
@@ -642,8 +644,7 @@ def play(engine: Engine, recording_id: int, entry: Entry) -> Position:
         tree = _tree(conn, recording_id)
         line = _line(tree, row.tip)
         game = Game(row.game)
-        before = _replayed(_record(row, line, line))
-        colour = _colour(entry, before, entry.move)
+        colour = _colour(entry, lambda: _replayed(_record(row, line, line)), entry.move)
         value = _value(entry, game, row.size, colour)
         marks_black = " ".join(_points("marks_black", entry.marks_black, game, row.size)) or None
         marks_white = " ".join(_points("marks_white", entry.marks_white, game, row.size)) or None
