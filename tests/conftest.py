@@ -42,8 +42,8 @@ def _clean_pg(url: str) -> None:
     with engine.begin() as conn:
         conn.execute(text("DROP TABLE IF EXISTS pattern_line, position_stage, position_count, position_game, position, "
                           "problem, game_version, game, alias, archive_state, player_name, account_key, account, "
-                          "archive_setting, audit, tournament_pairing, tournament_player, tournament, recording_move, "
-                          "recording CASCADE"))
+                          "archive_setting, audit, tournament_pairing, tournament_player, tournament, player_number, "
+                          "recording_move, recording CASCADE"))
     engine.dispose()
 
 

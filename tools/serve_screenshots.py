@@ -1,10 +1,13 @@
 """Screenshots of `records serve` for the docs: `.venv/bin/python tools/serve_screenshots.py [OUT_DIR]`.
 
-Imports the bundled examples into a fresh archive, starts `records serve` on a free port, and photographs the
-explorer, the games page, a game page, an event's crosstable, a pattern with its dragged region, and the recording
-pages (the start page and a game of each of the five being recorded, made through the recording API) with headless
-Chromium (as the browser tests start it) into docs/images/serve-*.png, at a desktop's width (1280 px) and the
-boards' pages also at a phone's (390 px: serve-*-phone.png).
+Imports the bundled examples into a fresh archive, with a small club league it writes beside them (four players,
+a double round robin of short 9x9 games, one with variations and the players' clocks), so that a player's page has
+opponents and openings to show; records a short game of each of the five games through the recording API; starts
+`records serve` on a free port, and photographs the explorer, the games page, a game page, a game's variation, the
+printable view, a player's page, an event's crosstable, a pattern with its dragged region and the recording pages
+(the start page and each game being recorded) with headless Chromium (as the browser tests start it) into
+docs/images/serve-*.png, at a desktop's width (1280 px) and the boards' pages also at a phone's (390 px:
+serve-*-phone.png).
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ PAGES = {
     "serve-games.png": "games",
     "serve-game.png": "games/{game}#move=8",
     "serve-crosstable.png": "crosstable?event=Autumn+club+tournament",
+    "serve-player.png": "players/Ann%20Lee",
+    "serve-game-variation.png": "games/{league}?line=5.1#move=6",
+    "serve-print.png": "games/{game}/print",
     "serve-patterns.png": "patterns?pattern=X./..&region=a6:b5&anchor=corner&game=cation&size=6&either-colour=true",
     "serve-patterns-go.png": "patterns?pattern=X..&anchor=corner&game=go&size=9&either-colour=true",
     "serve-record.png": "record",
@@ -33,8 +39,12 @@ PAGES = {
     "serve-record-quentin.png": "record/{quentin}",
     "serve-record-squer.png": "record/{squer}",
 }
-PHONE = ("serve-explorer.png", "serve-game.png", "serve-patterns.png", "serve-patterns-go.png", "serve-record-go.png",
-         "serve-record-cation.png")
+PHONE = ("serve-explorer.png", "serve-game.png", "serve-patterns.png", "serve-patterns-go.png", "serve-player.png",
+         "serve-game-variation.png", "serve-record-go.png", "serve-record-cation.png")
+PLAYERS = ("Ann Lee", "Bo Chen", "Cara Diaz", "Dev Patel")
+# Three openings the league's games share (after them every game goes on the same way), in SGF points.
+OPENINGS = (("ee", "cc", "gg"), ("ee", "gc", "cg"), ("cc", "gg", "ee"))
+MIDDLE = ("cg", "gc", "dd", "ff", "fd", "df", "eg", "ge")
 # The games being recorded in the shots: (game, size, moves as (colour or None, move)), each move through the API.
 RECORDINGS = {
     "go": ("go", 9, [(None, m) for m in ["E5", "C3", "G7", "C7", "G3", "E3", "D4", "D3"]]),
@@ -68,7 +78,30 @@ def recordings(url: str) -> dict[str, int]:
         for colour, move in moves:
             post(f"api/recordings/{ids[name]}/moves", {"move": move, **({"colour": colour} if colour else {})})
     return ids
+
+
 WIDTHS = {"": (1280, 900), "-phone": (390, 844)}
+
+
+def league(folder: Path) -> None:
+    """The club league's records: each pair of players twice, once with each colour; the sixth game with two
+    variations at move 6 and the players' clocks (BL / WL, seconds left)."""
+    pairs = [(b, w) for b in PLAYERS for w in PLAYERS if b != w]
+    for n, (black, white) in enumerate(pairs):
+        nodes = []
+        for i, point in enumerate((*OPENINGS[n % len(OPENINGS)], *MIDDLE)):
+            colour = "BW"[i % 2]
+            clock = f"{colour}L[{900 - 37 * i}]" if n == 5 else ""
+            nodes.append(f";{colour}[{point}]{clock}")
+        line = "".join(nodes)
+        if n == 5:
+            nodes[5] += "C[The usual move; the variations try the other side.]"
+            line = ("".join(nodes[:5]) + "(" + "".join(nodes[5:]) + ")(;W[cd]C[A quieter move.];B[dc])"
+                    "(;W[hh])")
+        winner = "B" if (PLAYERS.index(black) + n) % 3 else "W"
+        text = (f"(;FF[4]CA[UTF-8]GM[1]SZ[9]KM[7]PB[{black}]PW[{white}]EV[Tuesday league]RO[{n // 2 + 1}]"
+                f"DT[2024-09-{n + 3:02d}]RE[{winner}+R]{line})\n")
+        (folder / f"league-{n + 1:02d}.sgf").write_text(text, encoding="utf-8")
 
 
 def main(out: Path) -> int:
@@ -80,6 +113,10 @@ def main(out: Path) -> int:
         db = Path(tmp) / "a.db"
         # From the repository's root, so that the pages name the files as examples/... wherever it is checked out.
         subprocess.run([RECORDS, "import", "-q", "--db", str(db), "examples"], check=False, cwd=ROOT,
+                       stdout=subprocess.DEVNULL)
+        (Path(tmp) / "league").mkdir()
+        league(Path(tmp) / "league")
+        subprocess.run([RECORDS, "import", "-q", "--db", str(db), "league"], check=False, cwd=tmp,
                        stdout=subprocess.DEVNULL)
         proc = subprocess.Popen([RECORDS, "serve", "--db", str(db), "--port", "0"], stderr=subprocess.PIPE,
                                 stdout=subprocess.DEVNULL, text=True)
@@ -97,6 +134,9 @@ def main(out: Path) -> int:
         try:
             driver.get(url + "api/search?game=go&sort=-moves&limit=1")
             game = driver.execute_script("return JSON.parse(document.body.innerText)[0].id;")
+            driver.get(url + "api/search?event=Tuesday+league&round=3")
+            played = driver.execute_script("return JSON.parse(document.body.innerText);")
+            variations = next(g["id"] for g in played if g["source_file"].endswith("league-06.sgf"))
             ids = recordings(url)
             for suffix, (width, height) in WIDTHS.items():
                 driver.set_window_size(width, height)
@@ -104,7 +144,7 @@ def main(out: Path) -> int:
                     if suffix and name not in PHONE:
                         continue
                     shot = out / name.replace(".png", f"{suffix}.png")
-                    driver.get(url + path.format(game=game, **ids))
+                    driver.get(url + path.format(game=game, league=variations, **ids))
                     time.sleep(0.3)
                     driver.save_screenshot(str(shot))
                     print(shot)

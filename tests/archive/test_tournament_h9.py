@@ -34,13 +34,13 @@ EXPECTED = """\
 ; EV[Small Open 2024]
 ; PC[Berlin]
 ; DT[2024-05-04,2024-05-05]
-; HA[h9]
+; HA[h1]
 ; KM[6.5]
 ; Pl Name Rk Co Club MMS SOS SOSOS 1 2 3
-   1 Adams Alice  3d DE Ber    32  84.5  258.5  2+/w0    5-/b0    4-  |12345678
+   1 Adams Alice  3d DE Ber    32  84.5  258.5  2+/w0    5-/b0    4-/?0  |12345678
    2 Berg Björn   1k US NYC  30.5  89.5    258  1-/b0    3=/w0    0+
    3 Côté Chloé   2k FR 75Al 28.5  86.5  258.5  4-!w2    2=/b0    5?/b0
-   4 Do Dan       5k DE Ber    28  83.5    246  3+!b2    0+       1+  |23456789
+   4 Do Dan       5k DE Ber    28  83.5    246  3+!b2    0+       1+/?0  |23456789
    5 Ek Eve       5k SE -      26  85.5    246  0+       1-/w0    3?/w0
 """
 
@@ -81,3 +81,18 @@ def test_archive_and_cli(tmp_path: Path) -> None:
             archive.export_tournament("Small Open 2024", "tou")
     result = CliRunner().invoke(app, ["tournament", "export", "small-open-2024", "--format", "h9", "--db", db])
     assert result.exit_code == 0 and result.stdout == EXPECTED
+
+
+def test_a_player_without_game_or_bye_is_left_out() -> None:
+    """OpenGotha's h9 lists the players who took part (a game or a bye): one registered who never played is left
+    out, and the others' places and opponents' numbers stay as they are."""
+    data = _edited("</Players>", '<Player agaExpirationDate="" agaId="" club="" country="NO" egfPin="34567890" '
+                                 'ffgLicence="" ffgLicenceStatus="" firstName="Fay" grade="1D" name="Fu" '
+                                 'participating="00000000000000000000" rank="1D" rating="2100" ratingOrigin="INI" '
+                                 'registeringStatus="FIN" smmsCorrection="0"/>\n</Players>')
+    found = parse_tournament(data)
+    assert "Fu" in {s.player.name for s in standings(found)}
+    assert h9(found).splitlines() == EXPECTED.splitlines()
+    nobody = parse_tournament(data.replace(b"<ByePlayer ", b"<Ignored ").replace(b"<Game ", b"<Ignored "))
+    with pytest.raises(InputError, match="no game and no bye yet"):
+        h9(nobody)

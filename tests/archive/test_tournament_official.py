@@ -48,7 +48,8 @@ def test_import_stores_and_reads_back(db_url: str) -> None:
     with Archive(db_url, create=True) as archive:
         answer = archive.import_tournament(SMALL, "small.xml")
         assert answer.to_json() == {"tournament": "Small Open 2024", "short_name": "small-open-2024",
-                                    "updated": False, "players": 5, "rounds": 3, "pairings": 6, "byes": 3}
+                                    "updated": False, "players": 5, "rounds": 3, "pairings": 6, "byes": 3,
+                                    "conflicts": []}
         back = archive.tournament("small open 2024")  # the name, spelt as EV might
         assert back == parse_tournament(SMALL)
         assert archive.tournament("Small-Open-2024").name == "Small Open 2024"  # the short name
@@ -86,6 +87,8 @@ BAD = {
     "external entity": (XXE, r"declares XML entities"),
     "unknown version": (_edited(SMALL, 'dataVersion="201"', 'dataVersion="999"'), r"data version 999"),
     "no version": (_edited(SMALL, 'dataVersion="201"', ''), r"dataVersion is missing"),
+    "a later OpenGotha": (_edited(SMALL, 'dataVersion="201"', 'fullVersionNumber="4.0.1"'),
+                          r"saved by OpenGotha '4.0.1'"),
     "unknown player": (_edited(SMALL, 'whitePlayer="EKEVE"/>', 'whitePlayer="NOBODY"/>'),
                        r"names 'NOBODY', a player the file does not list"),
     "unknown bye player": (_edited(SMALL, 'player="DODAN"', 'player="GHOST"'), r"a ByePlayer of round 2 names"),
@@ -154,3 +157,11 @@ def test_an_older_archive_gets_the_tables_from_a_writer(db_url: str) -> None:
     with Archive(db_url, write=True) as archive:
         assert {"tournament", "tournament_player", "tournament_pairing"} <= set(inspect(archive.engine)
                                                                                  .get_table_names())
+
+
+def test_a_name_with_spaces_keys_as_opengotha_keys_it() -> None:
+    """OpenGotha's key drops the spaces of name and first name ("van Ek" "Eve" pairs as VANEKEVE)."""
+    data = SMALL.decode("utf-8").replace('name="Ek"', 'name="van Ek"').replace('"EKEVE"', '"VANEKEVE"')
+    found = parse_tournament(data.encode("utf-8"))
+    assert [p.key for p in found.players if p.name == "van Ek"] == ["VANEKEVE"]
+    assert sum("VANEKEVE" in (p.white, p.black) for p in found.pairings) == 3

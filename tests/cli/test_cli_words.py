@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -191,3 +192,32 @@ def test_commands_that_print_one_line_promise_no_table(command: str) -> None:
     text = _help(command)
     json_help = text[text.index("--json"):]
     assert "instead of a table" not in json_help
+
+
+def test_the_summary_colours_a_verdict_and_a_status_of_one_word_each_its_own_way(tmp_path: Path) -> None:
+    """`unconfirmed` is both a verdict (with --require-complete) and a result status (GEN-8): each keeps its own
+    colour in the summary table, however many rows share the words."""
+    from rich.console import Console
+
+    from boardrecords.cli.views.verdict_view import render_summary
+    from boardrecords.cli.views.words import status_word, verdict_word
+    from boardrecords.verifier.files import verify_files
+    from boardrecords.verifier.judging.status import ResultStatus, VerdictClass
+
+    def styled(*texts: object) -> str:
+        console = Console(record=True, width=120, force_terminal=True, color_system="truecolor")
+        console.print(*texts)
+        return console.export_text(styles=True)
+
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.sgf").write_text("(;GM[1]SZ[9]KM[6.5]RE[B+3.5];B[ee];W[cc])")
+    outcomes = list(verify_files([tmp_path], require_complete=True))
+    assert {o.verdict.verdict for o in outcomes} == {VerdictClass.UNCONFIRMED}  # type: ignore[union-attr]
+    assert {o.verdict.status for o in outcomes} == {ResultStatus.UNCONFIRMED}  # type: ignore[union-attr]
+    out = io.StringIO()  # the rows are written to the console's file as lines (layout.write_fitted)
+    render_summary(Console(file=out, width=120, force_terminal=True, color_system="truecolor"), outcomes)
+    lines = [line for line in out.getvalue().splitlines() if line.startswith(("a.sgf", "b.sgf"))]
+    verdict, status = styled(verdict_word(VerdictClass.UNCONFIRMED)).strip(), styled(
+        status_word(ResultStatus.UNCONFIRMED)).strip()
+    assert verdict != status
+    assert len(lines) == 2 and all(verdict in line and status in line for line in lines), lines

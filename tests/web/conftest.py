@@ -45,7 +45,7 @@ def serve(db: Path, *extra: str) -> tuple[subprocess.Popen[str], str, list[str]]
 
 @contextmanager
 def serving(db: Path, *extra: str) -> Iterator[str]:
-    """The URL of a `records serve` over `db` while the block runs; the server is stopped after it."""
+    """The URL of a `records serve` over `db` while the block runs; the server is stopped after."""
     proc, url, _ = serve(db, *extra)
     try:
         yield url
@@ -68,9 +68,5 @@ def examples_archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def served(examples_archive: Path) -> Iterator[str]:
     """The URL of a server over `examples_archive`."""
     pytest.importorskip("uvicorn", reason="records serve needs uvicorn (pip install -e '.[test]')")
-    proc, url, _ = serve(examples_archive)
-    try:
+    with serving(examples_archive) as url:
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)

@@ -99,3 +99,115 @@ def test_the_pages_follow_a_dark_system_theme(browser, served, path: str) -> Non
         assert sum(background()) < 150
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def _variations_game(browser, served: str) -> int:
+    """The example Go game whose record holds variations (examples/go/littlego/illegal-move.sgf)."""
+    browser.get(served + "api/search?game=go&limit=100")
+    return int(browser.execute_script(
+        "return JSON.parse(document.body.innerText).filter(function (g) {"
+        " return (g.source_file || '').indexOf('illegal-move') >= 0; })[0].id;"))
+
+
+@pytest.mark.parametrize("path", ["players/Carla%20Nunes", "players/GoUctPlayer", "games/{variations}",
+                                  "games/{variations}?line=12.1", "games/{variations}/print"])
+def test_the_new_pages_do_not_scroll_sideways_and_show_their_board(browser, served, width: int, path: str) -> None:
+    page = path.format(variations=_variations_game(browser, served) if "{" in path else 0)
+    browser.get(served + page)
+    client, scroll = browser.execute_script(
+        "return [document.documentElement.clientWidth, document.documentElement.scrollWidth];")
+    assert scroll <= client, f"{page} scrolls sideways at {width} px"
+    for svg in browser.execute_script(
+            "return Array.prototype.map.call(document.querySelectorAll('#board, figure svg, #rating-chart svg'),"
+            " function (s) { var r = s.getBoundingClientRect(); return [r.left, r.right]; });"):
+        assert svg[0] >= 0 and svg[1] <= client, f"{page}: a board or chart is cut off at {width} px"
+
+
+def test_the_player_page_links_opponents_and_openings(browser, served, width: int) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(served + "players/Carla%20Nunes")
+    assert browser.find_element(By.ID, "player-name").text == "Carla Nunes"
+    opponent = browser.find_element(By.CSS_SELECTOR, "#opponents a.player")
+    name = opponent.text
+    opening = browser.find_element(By.CSS_SELECTOR, "#openings a").get_attribute("href")
+    opponent.click()
+    assert browser.find_element(By.ID, "player-name").text == name
+    browser.get(opening)
+    assert browser.find_elements(By.ID, "explore-board")  # the explorer at the opening, over the player's games
+
+
+def test_the_variation_tree_is_clicked_into_and_out_of(browser, served, width: int) -> None:
+    from selenium.webdriver.common.by import By
+
+    game = _variations_game(browser, served)
+    browser.get(served + f"games/{game}#move=12")
+    here = browser.find_elements(By.CSS_SELECTOR, "#variations li.here a")  # another move 13 than the line's
+    assert [a.get_attribute("href").split("?")[-1] for a in here] == ["line=12.1#move=13"]
+    links = browser.find_elements(By.CSS_SELECTOR, "#variations a")
+    assert len(links) == 3
+    links[0].click()  # at move 13 (the main line has an illegal move 16, before the others)
+    assert "line=12.1" in browser.current_url
+    assert browser.execute_script("return document.getElementById('counter').textContent;") == "13 / 14"
+    assert browser.find_elements(By.CSS_SELECTOR, "#variations li.current")
+    browser.find_element(By.ID, "out-of-variation").click()
+    assert "line=" not in browser.current_url
+    assert browser.execute_script("return document.getElementById('counter').textContent;").startswith("12 /")
+
+
+def test_every_continuation_on_the_board_is_linked_to_its_row(browser, served, width: int) -> None:
+    for path, row in (("explore?game=go&size=9", "continuation-"),
+                      ("patterns?pattern=X./..&anchor=corner&game=cation&size=6&either-colour=true",
+                       "pattern-continuation-")):
+        browser.get(served + path)
+        marks = browser.execute_script(
+            "return Array.prototype.map.call(document.querySelectorAll('a.continuation-mark'), function (a) {"
+            " return [a.getAttribute('data-letter'), a.href.baseVal]; });")
+        assert marks, (path, browser.current_url, browser.find_element("tag name", "main").text[:300])
+        for letter, href in marks:
+            found = browser.execute_script("return document.getElementById(arguments[0]);", row + letter)
+            assert found is not None, (path, letter)
+            if row == "pattern-continuation-":
+                assert href == "#" + row + letter
+            else:
+                link = browser.execute_script("return arguments[0].querySelector('a.continuation');", found)
+                assert link.get_attribute("href").endswith(href), (path, letter)
+
+
+def test_the_anchor_is_shown_on_the_board(browser, served, width: int) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(served + "patterns?pattern=X..&anchor=corner&game=go&size=9")
+
+    def sides() -> list[str]:
+        return browser.execute_script(
+            "return Array.prototype.map.call(document.querySelectorAll('#anchor-marks .anchor-edge'),"
+            " function (l) { return l.getAttribute('data-side'); });")
+
+    assert sides() == ["top", "left"]
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#anchor-marks .anchor-corner")) == 1
+    assert "top and left sides" in browser.find_element(By.ID, "anchor-note").text
+    Select(browser.find_element(By.ID, "pattern-anchor")).select_by_visible_text("bottom-right")
+    assert sides() == ["bottom", "right"]
+    Select(browser.find_element(By.ID, "pattern-anchor")).select_by_visible_text("anywhere")
+    assert sides() == [] and browser.find_element(By.ID, "anchor-note").text == ""
+
+
+@pytest.mark.parametrize("kind", ["touch", "mouse"])
+def test_a_finger_or_a_mouse_drags_the_region(browser, served, width: int, kind: str) -> None:
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+    from selenium.webdriver.common.by import By
+
+    browser.get(served + "patterns?game=go&size=9")
+    start = browser.find_element(By.CSS_SELECTOR, '.pattern-point[aria-label^="C7"]')
+    end = browser.find_element(By.CSS_SELECTOR, '.pattern-point[aria-label^="E5"]')
+    pointer = PointerInput(interaction.POINTER_TOUCH if kind == "touch" else interaction.POINTER_MOUSE, kind)
+    actions = ActionBuilder(browser, mouse=pointer)
+    actions.pointer_action.move_to(start).pointer_down().move_to(end).pointer_up()
+    actions.perform()
+    assert browser.find_element(By.ID, "pattern-region").get_attribute("value") == "C7:E5"
+    assert browser.find_element(By.ID, "pattern-text").get_attribute("value") == "***/***/***"
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".pattern-point.in-region")) == 9

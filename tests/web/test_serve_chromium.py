@@ -244,19 +244,15 @@ def served_long(tmp_path_factory):
 
     from boardrecords.cli.main import app
 
-    from .conftest import serve
+    from .conftest import serving
     from .test_page_text import big_record
 
     folder = tmp_path_factory.mktemp("long")
     (folder / "big.sgf").write_text(big_record(85_000), encoding="utf-8")
     db = folder / "big.db"
     assert CliRunner().invoke(app, ["import", "-q", "--db", str(db), str(folder / "big.sgf")]).exit_code == 0
-    proc, url, _ = serve(db)
-    try:
+    with serving(db) as url:
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
 
 
 def test_a_record_with_very_long_header_values_lays_out_quickly(browser, served_long):

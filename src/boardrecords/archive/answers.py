@@ -26,14 +26,17 @@ if TYPE_CHECKING:
     from ..verifier.keys.patterns import Pattern
     from ..verifier.keys.targets import Target
     from .core.models import AccountRow, AuditRow, GameRow
+    from .core.numbers import Conflict
     from .core.stats import GameStats, PlayerStats
     from .patterns.search import PatternResult
     from .positions.explore import Continuation, Reached
     from .tournaments.check import Disagreement
     from .tournaments.crosstable import Crosstable
     from .tournaments.events import EventSummary
+    from .tournaments.official_table import OfficialTable
     from .tournaments.opengotha import OfficialTournament
-    from .tournaments.players import PlayerSummary
+    from .tournaments.player_card import Card
+    from .tournaments.players import NumberedPlayer, PlayerSummary
     from .tournaments.ratings import Rating, RatingRun
 
 
@@ -234,6 +237,9 @@ class PlayerJson(TypedDict):
     last: str | None
     spellings: list[str]
     rated: int  # records that count for the ratings: the player has a rating when this is not 0
+    egd_pin: str | None  # federation numbers (records numbers set, or a tournament file)
+    aga_id: str | None
+    ffg_licence: str | None
 
 
 # An event's JSON (`pass` is a keyword: the functional form names it).
@@ -249,7 +255,9 @@ class CrosstableJson(TypedDict):
     rounds: list[int]
     rounds_from: str
     tie_breaks: list[str]
+    notation: str
     standings: list[dict[str, Any]]
+    official: dict[str, Any] | None
 
 
 class RatingJson(TypedDict):
@@ -261,6 +269,29 @@ class RatingJson(TypedDict):
     games: int
     last: str | None
     history: NotRequired[list[dict[str, Any]]]
+
+
+class PlayerGameJson(GameJson):
+    """A game on a player's card: the colour they held at its end, the opponent and how it went for them."""
+
+    colour: str
+    opponent: str | None
+    outcome: str  # won, lost, drew, or - (no result known, or a game against oneself)
+
+
+class PlayerCardJson(TypedDict):
+    """`records player NAME --json`: one player's games and what they say (archive/tournaments/player_card.py)."""
+
+    player: str
+    spellings: list[str]
+    games: int
+    results: list[dict[str, Any]]  # per game: games, wins, losses, draws
+    colours: list[dict[str, Any]]  # per game and colour (the one held at the end)
+    opponents: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    openings: list[dict[str, Any]]
+    ratings: list[RatingJson]  # one per game the player is rated in, with its history
+    records: list[PlayerGameJson]
 
 
 class RatingsJson(TypedDict):
@@ -505,6 +536,33 @@ class Players:
 
 
 @dataclass(slots=True)
+class PlayerCard:
+    """`player_card`: one player's games, results against each opponent, by colour, by game and by event, the
+    openings they play most, their events, and their ratings (`ratings`, one per game, with the history)."""
+
+    card: Card
+    ratings: list[Rating] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.card.name
+
+    def to_json(self) -> PlayerCardJson:
+        c = self.card
+        records: list[PlayerGameJson] = [
+            row_json(g.row) | {"colour": g.colour, "opponent": g.opponent, "outcome": g.outcome}  # type: ignore[misc]
+            for g in c.games]
+        return {"player": c.name, "spellings": c.spellings, "games": len(c.games),
+                "results": [{"game": game, **t.to_json()} for game, t in sorted(c.by_game.items())],
+                "colours": [{"game": game, "colour": colour, **t.to_json()}
+                            for (game, colour), t in sorted(c.by_colour.items())],
+                "opponents": [a.to_json() for a in c.opponents], "events": [e.to_json() for e in c.events],
+                "openings": [o.to_json() for o in c.openings],
+                "ratings": [r.to_json(history=True) for r in self.ratings],  # type: ignore[misc]
+                "records": records}
+
+
+@dataclass(slots=True)
 class Events:
     """`events`: every event with its games, dates, rounds, players and records."""
 
@@ -516,12 +574,16 @@ class Events:
 
 @dataclass(slots=True)
 class EventTable:
-    """`crosstable`: an event's crosstable with its tie-breaks."""
+    """`crosstable`: an event's crosstable with its tie-breaks, and the official results of its imported
+    tournament (None without one)."""
 
     table: Crosstable
+    official: OfficialTable | None = None
 
     def to_json(self) -> CrosstableJson:
-        return self.table.to_json()  # type: ignore[return-value]  # tournaments/crosstable.py's object
+        found = self.table.to_json()
+        found["official"] = self.official.to_json() if self.official is not None else None
+        return found  # type: ignore[return-value]  # tournaments/crosstable.py's object
 
 
 @dataclass(slots=True)
@@ -551,21 +613,35 @@ class TournamentImportJson(TypedDict):
     rounds: int
     pairings: int
     byes: int
+    conflicts: list[dict[str, Any]]
 
 
 @dataclass(slots=True)
 class TournamentImport:
     """`tournament import`: the tournament a file held, stored (`updated`: it replaced an earlier import of the
-    same tournament)."""
+    same tournament), and the conflicts of federation numbers its players are in."""
 
     tournament: OfficialTournament
     updated: bool
+    conflicts: list[Conflict] = field(default_factory=list)
 
     def to_json(self) -> TournamentImportJson:
         t = self.tournament
         byes = sum(p.bye for p in t.pairings)
         return {"tournament": t.name, "short_name": t.short_name, "updated": self.updated,
-                "players": len(t.players), "rounds": t.rounds, "pairings": len(t.pairings) - byes, "byes": byes}
+                "players": len(t.players), "rounds": t.rounds, "pairings": len(t.pairings) - byes, "byes": byes,
+                "conflicts": [c.to_json() for c in self.conflicts]}
+
+
+@dataclass(slots=True)
+class PlayerNumbers:
+    """`numbers list`: every player with a federation number, and every conflict between numbers."""
+
+    players: list[NumberedPlayer]
+    conflicts: list[Conflict]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": [p.to_json() for p in self.players], "conflicts": [c.to_json() for c in self.conflicts]}
 
 
 class TournamentCheckJson(TypedDict):

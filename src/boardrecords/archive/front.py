@@ -42,6 +42,8 @@ if TYPE_CHECKING:
         Export,
         GamePage,
         PatternAnswer,
+        PlayerCard,
+        PlayerNumbers,
         Players,
         Ratings,
         ReachedPage,
@@ -113,8 +115,8 @@ class Archive:
     pattern change lists. Use it as a context manager, or call `close()`.
 
     The heavy questions (`pattern_search`, `search` with a wildcard or a text, `explore` and `reached` with filters
-    beyond the game and size, `players`, `events`, `ratings`) take a `budget` (`Archive.budget()`, from the
-    settings' heavy_* values): given one, the question waits for one of `heavy_workers` turns (Busy when
+    beyond the game and size, `players`, `player_card`, `events`, `ratings`) take a `budget` (`Archive.budget()`,
+    from the settings' heavy_* values): given one, the question waits for one of `heavy_workers` turns (Busy when
     `heavy_queue` others wait already), runs on connections of its own (never those of the quick questions), and
     ends with OverBudget past its time or its cap on appearances, Cancelled when `budget.stop()` is called (the
     database work is cancelled with it). Without a budget (the commands) a question runs to its end."""
@@ -433,6 +435,29 @@ class Archive:
         with self._heavy(budget, "the list of players") as engine, session_scope(engine) as session:
             return Players(player_list(session, kind))
 
+    def player_card(self, name: str, *, budget: Budget | None = None) -> PlayerCard:
+        """One player (`name`: any of their spellings or aliases): every game, the results against each opponent,
+        by colour, by game and by event, the openings they play most (archive/tournaments/player_card.py says what
+        an opening is), their events and their rating history per game. NotFound when no game names them. A heavy
+        question (the ratings run over the whole archive): `budget` applies to it."""
+        from .answers import PlayerCard
+        from .core.db import session_scope
+        from .tournaments.player_card import player_card
+        from .tournaments.ratings import ratings
+
+        if not name.strip():
+            raise InputError("a player's name must not be empty")
+        if "\x00" in name:
+            raise InputError("the player's name holds a NUL character (U+0000), which no database stores")
+        with self._heavy(budget, "the player's page") as engine, session_scope(engine) as session:
+            card = player_card(engine, session, name)
+            if card is None:
+                raise NotFound(f"no records of player {name!r}")
+            mine = []
+            for game in sorted(card.by_game):
+                mine += [r for r in ratings(session, game).ratings if r.key == card.key]
+        return PlayerCard(card, mine)
+
     def events(self, game: str | None = None, *, budget: Budget | None = None) -> Events:
         """Every event (EV): its games, dates, rounds, players, records and how many pass. A heavy question:
         `budget` applies to it."""
@@ -444,15 +469,25 @@ class Archive:
         with self._heavy(budget, "the list of events") as engine, session_scope(engine) as session:
             return Events(list_events(session, kind))
 
-    def crosstable(self, event: str, game: str | None = None) -> EventTable:
+    def crosstable(self, event: str, game: str | None = None, notation: str = "records") -> EventTable:
         """The crosstable of `event` (named as EV names it; case, spacing and punctuation do not matter) with its
-        tie-breaks; InputError when the event holds records of several games and `game` names none."""
+        tie-breaks, its cells in `notation` ("records", or "opengotha": `23+/w0`); when a tournament of that name
+        was imported (for the event's game), its official results with each board's record and disagreements.
+        InputError when the event holds records of several games and `game` names none, or for another
+        notation."""
         from .answers import EventTable
         from .core.db import session_scope
         from .core.names import load_identities, player_names
-        from .tournaments.crosstable import crosstable, pairing_from_row, players_of
+        from .tournaments.check import check_records, match
+        from .tournaments.crosstable import NOTATIONS, crosstable, pairing_from_row, players_of
         from .tournaments.events import event_rows
+        from .tournaments.official import load_tournament
+        from .tournaments.official_table import official_table
 
+        if notation not in NOTATIONS:
+            wrong = InputError(f"no crosstable notation {notation!r} (the notations: {', '.join(NOTATIONS)})")
+            wrong.field = "notation"
+            raise wrong
         kind = game_named(game)
         with session_scope(self.engine) as session:
             name, rows = event_rows(session, event, kind)
@@ -465,7 +500,12 @@ class Archive:
             raise InputError(f"event {name!r} holds records of several games ({', '.join(kinds)}): name one with "
                              "--game")
         pairings = [p for p in (pairing_from_row(r, ids.key) for r in rows) if p is not None]
-        return EventTable(crosstable(name, pairings, names))
+        table = crosstable(name, pairings, names)
+        table.notation = notation
+        official = load_tournament(self.engine, name) or load_tournament(self.engine, event)
+        if official is None or official.settings.get("game", kinds[0]) != kinds[0]:
+            return EventTable(table)
+        return EventTable(table, official_table(official, match(official, check_records(rows, ids.key), ids.key)))
 
     def ratings(self, game: str | None = None, player: str | None = None, limit: int = 0, *,
                 budget: Budget | None = None) -> Ratings:
@@ -612,6 +652,27 @@ class Archive:
         with session_scope(self.engine) as session:
             return aliases(session)
 
+    def set_player_numbers(self, name: str, *, egd_pin: str | None = None, aga_id: str | None = None,
+                           ffg_licence: str | None = None) -> dict[str, str]:
+        """Set by hand the federation numbers of the player `name` (None leaves one as it is, "" removes the one
+        set by hand); a number set by hand wins over the tournament files'. Spellings sharing a number are one
+        player (archive/core/numbers.py). Returns the numbers now set by hand; NumberError (an InputError) for a
+        value that is no number."""
+        from .tournaments.players import set_numbers
+
+        return set_numbers(self._writable("set a player's numbers"), name,
+                           {"egd_pin": egd_pin, "aga_id": aga_id, "ffg_licence": ffg_licence})
+
+    def player_numbers(self) -> PlayerNumbers:
+        """Every player with a federation number (EGD PIN, AGA id, FFG licence), and every conflict between
+        numbers (a spelling with two, or a join refused)."""
+        from .answers import PlayerNumbers
+        from .core.db import session_scope
+        from .tournaments.players import numbered_players
+
+        with session_scope(self.engine) as session:
+            return PlayerNumbers(*numbered_players(session))
+
     def reindex(self, *, batch: int = 500, progress: Callable[[int], None] | None = None) -> ReindexSummary:
         """Rebuild the position index and the pattern change lists from the stored records, and bring stored
         verdicts up to the rules as they stand; `progress` is told how many records are done after each batch of
@@ -622,19 +683,39 @@ class Archive:
 
     # -- official tournaments (tournament files) -------------------------------------------------------------------
 
-    def import_tournament(self, data: bytes, source: str = "") -> TournamentImport:
+    def import_tournament(self, data: bytes, source: str = "", *, game: str | None = None,
+                          name: str | None = None) -> TournamentImport:
         """Store the tournament an OpenGotha file holds (`data`, its bytes; `source`, its name for messages):
-        players, rounds, pairings and byes with the official results, and the settings. A tournament of the same
-        short name is replaced whole (a later save updates it). TournamentFileError (an InputError) for a file that
-        cannot be read, before anything is changed."""
+        players, rounds, pairings and byes with the official results, and the settings. With `game` (any game, by
+        any of its names) the file is a table of pairings instead (CSV or TSV: round,black,white,result;
+        archive/tournaments/pairings_file.py), the tournament named `name` (else the file's name without its
+        suffix). A tournament of the same short name is replaced whole (a later save updates it).
+        TournamentFileError (an InputError) for a file that cannot be read, before anything is changed."""
         from .answers import TournamentImport
+        from .core.db import session_scope
+        from .core.names import identity_key, load_identities
         from .tournaments.official import store_tournament
         from .tournaments.opengotha import parse_tournament
 
         engine = self._writable("import a tournament")
-        found = parse_tournament(data, source or "the file")
+        kind = game_named(game)
+        if kind is None:
+            found = parse_tournament(data, source or "the file")
+        else:
+            from pathlib import PurePath
+
+            from .tournaments.pairings_file import parse_pairings
+
+            title = " ".join((name or PurePath(source).stem or "").split())
+            if not title:
+                raise InputError("a table of pairings needs the tournament's name (--name)")
+            found = parse_pairings(data, kind, title, source or "the file")
         stored = store_tournament(engine, found, source)
-        return TournamentImport(tournament=found, updated=stored.updated)
+        with session_scope(self.engine) as session:
+            conflicts = load_identities(session).conflicts
+        mine = {identity_key(n) for p in found.players for n in (p.full_name, f"{p.name} {p.first_name}")}
+        return TournamentImport(tournament=found, updated=stored.updated,
+                                conflicts=[c for c in conflicts if mine & {identity_key(n) for n in c.players}])
 
     def tournament(self, name: str) -> OfficialTournament:
         """The imported tournament whose name or short name is `name` (case, spacing and punctuation aside);
@@ -653,16 +734,15 @@ class Archive:
         from .answers import TournamentCheck
         from .core.db import session_scope
         from .core.names import load_identities
-        from .tournaments.check import CheckRecord, check
-        from .tournaments.crosstable import pairing_from_row
+        from .tournaments.check import check, check_records
         from .tournaments.events import event_rows
 
         official = self.tournament(event)
-        kind = game_named(game)
+        kind = game_named(game) or official.settings.get("game")
         with session_scope(self.engine) as session:
             rows = event_rows(session, official.name, kind)[1] or event_rows(session, official.short_name, kind)[1]
             ids = load_identities(session)
-        records = [CheckRecord(p, r.verdict) for r in rows if (p := pairing_from_row(r, ids.key)) is not None]
+        records = check_records(rows, ids.key)
         return TournamentCheck(tournament=official.name, records=len(records),
                                pairings=sum(not p.bye for p in official.pairings),
                                disagreements=check(official, records, ids.key))
@@ -675,7 +755,11 @@ class Archive:
 
         if format.lower() != "h9":
             raise InputError(f"no tournament format {format!r} (the formats: h9)")
-        return h9(self.tournament(event))
+        found = self.tournament(event)
+        if found.settings.get("game", "go-ing") != "go-ing":
+            raise InputError(f"{found.name} is a tournament of {game_title(found.settings['game'])}: the h9 is the "
+                             "EGD's format, for Go")
+        return h9(found)
 
     # -- accounts (archive/store/accounts.py; a served archive's sign-in, docs/serve.md) -------------------------
     # A password given to these is hashed and dropped: never stored, logged or named in an error.

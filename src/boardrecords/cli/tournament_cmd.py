@@ -16,6 +16,9 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
+from ..archive.core.names import identity_key
+from ..archive.core.numbers import KINDS as NUMBER_KINDS
+from ..archive.core.numbers import LABELS as NUMBER_LABELS
 from ..records.games import short_name
 from ..render.crosstable import crosstable_csv, crosstable_html
 from ..render.rating_chart import rating_svg
@@ -33,7 +36,7 @@ from .common import (
 from .options import CsvOption, DbOption, ForceOption, JsonOption, number
 from .tables import print_table
 from .views.layout import Column
-from .views.tournament import print_crosstable
+from .views.tournament import print_crosstable, print_official
 from .views.words import plural
 
 GameOption = Annotated[str | None, typer.Option("--game", help="Only this game (go-ing, conversion-go, cation, "
@@ -48,6 +51,10 @@ def register(app: typer.Typer) -> None:
     add_commands(group, {"import": tournament_import_cmd, "check": tournament_check_cmd,
                          "export": tournament_export_cmd})
     app.add_typer(group, name="tournament")
+    numbers = typer.Typer(name="numbers", help="Players' federation numbers: EGD PIN, AGA id, FFG licence.",
+                          no_args_is_help=True, rich_markup_mode="rich")
+    add_commands(numbers, {"set": player_set_cmd, "list": player_numbers_cmd})
+    app.add_typer(numbers, name="numbers")
 
 
 def _date(value: Any) -> str:
@@ -100,21 +107,28 @@ def crosstable_cmd(
     as_json: JsonOption = False,
     as_csv: CsvOption = False,
     as_html: Annotated[bool, typer.Option("--html", help="Print one self-contained, printable HTML page.")] = False,
+    notation: Annotated[str, typer.Option("--notation", help="How a result is written: records (`3W+`) or "
+                                          "opengotha (`3+/w0`: opponent's rank, result, colour, handicap).")]
+    = "records",
 ) -> None:
     """An event's players ranked by score, each round's opponent (by rank), colour and result, and the
-    tie-breaks (docs/tournaments.md)."""
+    tie-breaks (docs/tournaments.md); when its tournament file was imported, the official results too, each with
+    its record and a mark where they disagree."""
     one_output(json=as_json, csv=as_csv, html=as_html)
     with archive(db) as opened:
-        answer = opened.crosstable(event, game)
+        answer = opened.crosstable(event, game, notation.lower())
     table = answer.table
     if as_json:
         print_json(answer.to_json())
     elif as_csv:
         write_out(crosstable_csv(table))
     elif as_html:
-        write_out(crosstable_html(table))
+        write_out(crosstable_html(table, answer.official))
     else:
-        print_crosstable(make_console(), table)
+        out = make_console()
+        print_crosstable(out, table)
+        if answer.official is not None:
+            print_official(out, answer.official)
 
 
 # -- players and aliases ------------------------------------------------------------------------------------
@@ -131,12 +145,69 @@ def players_cmd(db: DbOption = None, game: GameOption = None, as_json: JsonOptio
                    Column("games", justify="right"), Column("wins", justify="right", drop=1),
                    Column("losses", justify="right", drop=1), Column("draws", justify="right", drop=2),
                    Column("first", drop=5), Column("last", drop=4)]
+        numbered = any(p.numbers.to_json()[k] for p in found for k in NUMBER_KINDS)
+        if numbered:
+            columns.append(Column("numbers", drop=6))
         print_table(make_console(), columns, [
             [Text(p.name), short_name(p.game), str(p.games), str(p.wins), str(p.losses), str(p.draws),
-             _date(p.first), _date(p.last)] for p in found])
+             _date(p.first), _date(p.last), *([_numbers(p.numbers.to_json())] if numbered else [])] for p in found])
     if not found:
         if not as_json:
             note("the archive holds no players")
+        raise typer.Exit(EXIT_FAILED)
+
+
+def _numbers(numbers: dict[str, Any]) -> str:
+    """A player's federation numbers in one cell: `EGD 12345678, FFG 0512345`."""
+    return ", ".join(f"{NUMBER_LABELS[k].split()[0]} {numbers[k]}" for k in NUMBER_KINDS if numbers.get(k))
+
+
+def player_set_cmd(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The player, as a record names them.")],
+    egd: Annotated[str | None, typer.Option("--egd", metavar="PIN", help="The EGD PIN (\"\" removes it).")] = None,
+    aga: Annotated[str | None, typer.Option("--aga", metavar="ID", help="The AGA id (\"\" removes it).")] = None,
+    ffg: Annotated[str | None, typer.Option("--ffg", metavar="LICENCE", help="The FFG licence (\"\" removes it).")]
+    = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Set a player's federation numbers by hand (they win over a tournament file's). Spellings that share a number
+    are one player in every list, crosstable, rating and search."""
+    if egd is None and aga is None and ffg is None:
+        raise CommandError("give --egd, --aga or --ffg")
+    with archive(db, write=True) as opened:
+        kept = opened.set_player_numbers(name, egd_pin=egd, aga_id=aga, ffg_licence=ffg)
+        conflicts = [c for c in opened.player_numbers().conflicts
+                     if identity_key(name) in {identity_key(n) for n in c.players}]
+    if as_json:
+        print_json({"player": name, **{k: kept.get(k) for k in NUMBER_KINDS},
+                    "conflicts": [c.to_json() for c in conflicts]})
+        return
+    note(f"{name}: {_numbers(kept) or 'no numbers set by hand'}")
+    for c in conflicts:
+        note(f"conflict: {c.message}")
+
+
+def player_numbers_cmd(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Every player with a federation number (EGD PIN, AGA id, FFG licence) and the spellings that carry it, then
+    every conflict: a spelling with two numbers of one kind, or players sharing one number whose others differ
+    (they are not joined). Exit 1 when no player has a number."""
+    with archive(db) as opened:
+        answer = opened.player_numbers()
+    if as_json:
+        print_json(answer.to_json())
+    elif answer.players:
+        columns = [Column("player", shorten=True, least=14), Column("EGD PIN"), Column("AGA id", drop=2),
+                   Column("FFG licence", drop=1), Column("spellings", shorten=True, drop=3)]
+        print_table(make_console(), columns, [
+            [Text(p.name), p.numbers.egd_pin, p.numbers.aga_id, p.numbers.ffg_licence,
+             Text(", ".join(sorted(p.spellings)))] for p in answer.players])
+    if not as_json:
+        for c in answer.conflicts:
+            note(f"conflict: {c.message}")
+    if not answer.players:
+        if not as_json:
+            note("no player has a federation number")
         raise typer.Exit(EXIT_FAILED)
 
 
@@ -255,19 +326,26 @@ def ratings_cmd(
 # -- official tournaments -----------------------------------------------------------------------------------------
 
 def tournament_import_cmd(
-    file: Annotated[Path, typer.Argument(metavar="FILE.xml", help="An OpenGotha tournament file (its save).")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="An OpenGotha tournament file (its save, .xml), or "
+                                          "with --game a table of pairings (CSV or TSV).")],
     db: DbOption = None,
+    game: Annotated[str | None, typer.Option("--game", help="The file is a table of pairings of this game (any "
+                                             "game): round,black,white,result.")] = None,
+    name: Annotated[str | None, typer.Option("--name", help="With --game: the tournament's name, as EV names it "
+                                             "(else the file's name).")] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Store an OpenGotha tournament: players with their federation numbers, rounds, pairings, byes, official
-    results and settings. A later save of the same tournament replaces it; a file that cannot be read changes
-    nothing."""
+    results and settings; or, with --game, a table of pairings of any game (docs/tournaments.md). A later save of
+    the same tournament replaces it; a file that cannot be read changes nothing."""
+    if name is not None and game is None:
+        raise CommandError("--name goes with --game (an OpenGotha file names its tournament)")
     try:
         data = file.read_bytes()
     except OSError as exc:
         raise CommandError(f"cannot read {file}: {exc.strerror or exc}") from None
     with archive(db, write=True, create=True) as opened:
-        answer = opened.import_tournament(data, file.name)
+        answer = opened.import_tournament(data, file.name, game=game, name=name)
     if as_json:
         print_json(answer.to_json())
         return
@@ -275,6 +353,8 @@ def tournament_import_cmd(
     make_console().print(Text(f"{'updated' if found['updated'] else 'imported'} {found['tournament']}: "
          f"{plural(found['players'], 'player')}, {plural(found['rounds'], 'round')}, "
          f"{plural(found['pairings'], 'pairing')}, {plural(found['byes'], 'bye')}"))
+    for c in answer.conflicts:
+        note(f"conflict: {c.message}")
 
 
 def tournament_check_cmd(

@@ -72,11 +72,11 @@ def verify_command(
             return
         items = [records] if isinstance(records, FileFailure) else verify_records(files[0], records, options)
     else:
-        from ..verifier.files import verify_files
+        from ..verifier.files import verify_found
 
-        items = verify_files(files, workers=workers, strict=options.strict, variations=options.variations,
-                             require_complete=options.require_complete, notation=options.notation,
-                             settings=options.settings)
+        items = verify_found([(file, True) for file in files], workers=workers, strict=options.strict,
+                             variations=options.variations, require_complete=options.require_complete,
+                             notation=options.notation, settings=options.settings)
     kept: list[FileOutcome] = list(missing)
     failed = unopened = bool(missing)
     count = len(missing)

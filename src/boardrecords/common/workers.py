@@ -157,14 +157,15 @@ def can_fork_here() -> bool:
 
 
 def in_order(work: Callable[[Sequence[T]], list[R]], items: Sequence[T], *, workers: int,
-             preload: str, sizes: Sequence[int] | None = None, also: Sequence[str] = (),
+             preload: str, size_of: Callable[[T], int] | None = None, also: Sequence[str] = (),
              fork_ok: bool = False) -> Iterator[R]:
     """`work` applied to chunks of `items`, in worker processes when it pays, every result in the items' order.
 
-    `work` must be a module-level function of the module `preload` (the fork server imports it once). `sizes`, the
-    bytes of each item's file, bound what a chunk holds (CHUNK_BYTES). `also` names modules the work loads on
-    demand, loaded once before the workers are made rather than in each of them. `fork_ok`: the work and this
-    process hold nothing a fork must not copy, so the workers may be forked from here (can_fork_here).
+    `work` must be a module-level function of the module `preload` (the fork server imports it once). `size_of`, the
+    bytes of an item's file, bounds what a chunk holds (CHUNK_BYTES); asked only when a pool is made. `also` names
+    modules the work loads on demand, loaded once before the workers are made rather than in each of them.
+    `fork_ok`: the work and this process hold nothing a fork must not copy, so the workers may be forked from here
+    (can_fork_here).
     """
     collect_less()
     if workers <= 1 or len(items) < POOL_THRESHOLD:
@@ -177,7 +178,7 @@ def in_order(work: Callable[[Sequence[T]], list[R]], items: Sequence[T], *, work
 
     workers = max(2, min(workers, len(items) // FILES_PER_WORKER))
     chunk = max(1, min(32, len(items) // (workers * 4)))
-    chunks = chunked(items, sizes, chunk)
+    chunks = chunked(items, None if size_of is None else [size_of(item) for item in items], chunk)
     from multiprocessing import resource_tracker
 
     forkserver: ModuleType | None = None

@@ -58,21 +58,37 @@ def record_files(paths: Iterable[str | Path]) -> Iterator[tuple[Path, bool]]:
         if str(raw) == STDIN:
             yield path, True
         elif path.is_dir():
-            found: list[tuple[Path, bool]] = []
-
-            def unreadable(err: OSError) -> None:
-                found.append((Path(err.filename) if err.filename else path, False))  # noqa: B023
-
-            for folder, _dirs, names in os.walk(path, onerror=unreadable):
-                for name in names:
-                    p = Path(folder, name)
-                    if p.suffix.lower() in SUFFIXES and p.is_file():
-                        found.append((p, True))
-            yield from sorted(found)
+            yield from _found_below(path)
         elif path.exists():  # a named file, or a device such as /dev/stdin (refused when it is read)
             yield path, True
         else:
             yield path, False
+
+
+def _found_below(top: Path) -> list[tuple[Path, bool]]:
+    """The record files below a folder, sorted as paths sort (part by part), and the subfolders that cannot be
+    read (exists=False). Walked with scandir: a directory entry says whether it is a file without a stat of its
+    own for each (a stat only for a symbolic link, which is followed as os.walk and is_file follow it)."""
+    found: list[tuple[list[str], str, bool]] = []
+    folders = [str(top)]
+    while folders:
+        folder = folders.pop()
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    try:
+                        if entry.is_dir():
+                            if not entry.is_symlink():  # os.walk does not follow links to folders either
+                                folders.append(entry.path)
+                        elif os.path.splitext(entry.name)[1].lower() in SUFFIXES and entry.is_file():
+                            found.append((entry.path.split(os.sep), entry.path, True))
+                    except OSError:
+                        continue
+        except OSError as err:
+            name = err.filename if isinstance(err.filename, str) else folder
+            found.append((name.split(os.sep), name, False))
+    found.sort(key=lambda item: item[0])
+    return [(Path(path), exists) for _, path, exists in found]
 
 
 def why_unopened(path: Path) -> str:

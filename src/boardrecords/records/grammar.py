@@ -134,6 +134,23 @@ class _ParsedProperty(Property):
         self._offsets = None
 
 
+def compiled_chain() -> Callable[[bytes, Node, dict[bytes, Move]], tuple[Node, Node, Any]] | None:
+    """The compiled fast path (_runs.c, built at install when a C compiler is there) set up for the parser's node
+    class, or None when it was not built."""
+    try:
+        from . import _runs
+    except ImportError:
+        return None
+    slots = vars(Node)  # the member descriptors of Node's __slots__, whose offsets the compiled code writes
+    _runs.setup(_ParsedNode, slots["children"], slots["parent"], slots["move"], slots["_props"])
+    return _runs.chain
+
+
+# The runs of plain-move nodes made in one compiled call; None: by the plain loop below (the reference, which the
+# tests compare with it).
+COMPILED_CHAIN = compiled_chain()
+
+
 Where = int | Callable[[], int]  # a byte offset, or how to find it when asked
 
 
@@ -149,6 +166,13 @@ class MoveSource:
 
     def from_text(self, colour: str, value: str, where: Where) -> Move:  # pragma: no cover - interface
         raise NotImplementedError
+
+
+def _type_missed(missed: list[tuple[Node, bytes]], moves: MoveSource) -> None:
+    """The moves of the compiled run's nodes whose token the cache lacked, typed in order as the plain loop types
+    them."""
+    for nd, token in missed:
+        nd.move = moves.from_bytes(token, _value_offset(nd))
 
 
 def _value_offset(node: Node) -> Callable[[], int]:
@@ -178,6 +202,7 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
     its variations."""
     codec = decoder.codec
     cache = moves.cache
+    chain = COMPILED_CHAIN
     idents = _IDENTS
     Parsed = _ParsedNode
     Root = _ParsedRoot
@@ -203,7 +228,6 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
         if k == 1:
             # The common case, kept short: nodes holding nothing but a plain move (whose values hold no `;`, so
             # splitting the run at `;` gives one piece per node).
-            it = iter(_PLAIN_MOVE.findall(m.group(1)))
             if state:
                 if pending is not None:
                     _type_move(pending, moves, notes)
@@ -213,6 +237,18 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
                 elif after_variation:
                     raise error("expected '(' or ')' after a variation; a node cannot follow variations", m.start())
                 state = False
+                if chain is not None and last is not None:
+                    first, last_of_run, missed = chain(m.group(1), last, cache)
+                    if last.children:
+                        last.children.append(first)
+                    else:
+                        last.children = [first]
+                    last = last_of_run
+                    if missed is not None:
+                        _type_missed(missed, moves)
+                    node = last
+                    continue
+                it = iter(_PLAIN_MOVE.findall(m.group(1)))
                 token = next(it)
                 move = cache.get(token)
                 if last is None:
@@ -226,6 +262,17 @@ def parse_tree(data: bytes, start: int, src: Any, decoder: Decoder, moves: MoveS
                 if move is None:
                     nd.move = moves.from_bytes(token, _value_offset(nd))
                 last = nd
+            elif chain is not None:
+                # `last` is the node before (never None here: a node or property came just before), still childless
+                first, last_of_run, missed = chain(m.group(1), last, cache)  # type: ignore[arg-type]
+                last.children = [first]  # type: ignore[union-attr]
+                last = last_of_run
+                if missed is not None:
+                    _type_missed(missed, moves)
+                node = last
+                continue
+            else:
+                it = iter(_PLAIN_MOVE.findall(m.group(1)))
             for token in it:
                 move = cache.get(token)
                 nd = Parsed(last, move)

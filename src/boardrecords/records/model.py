@@ -545,6 +545,17 @@ class Result:
         return f"{w}+" + {ResultMethod.RESIGN: "R", ResultMethod.TIME: "T", ResultMethod.FORFEIT: "F"}[m]
 
 
+def _line_facts(node: Node) -> tuple[int, bool]:
+    """The moves of the line that starts at `node` (its first children to the end), and whether it has a comment."""
+    moves, comment = 0, False
+    at: Node | None = node
+    while at is not None:
+        moves += at.move is not None
+        comment = comment or bool(at.comment)
+        at = at.children[0] if at.children else None
+    return moves, comment
+
+
 def format_margin(margin: float) -> str:
     margin = abs(margin)
     return str(int(margin)) if margin == int(margin) else f"{margin:g}"
@@ -576,6 +587,55 @@ class Setup:
     @property
     def empty(self) -> bool:
         return not self.black and not self.white
+
+
+VARIATIONS_MAX = 1000  # the variations a tree lists (a file may hold any number; a page shows this many)
+Path = tuple[tuple[int, int], ...]  # a line of a record's tree: (depth of a branching node, child taken) each
+
+
+@dataclass(slots=True)
+class Variation:
+    """A line of a record's tree that leaves another line at one of its nodes (the main line or a variation).
+
+    `path` names it (Record.follow): for each branching on the way from the root, the depth of the node it leaves
+    (the root is 0, counted along the line followed so far) and which of that node's children it takes (1 for the
+    first that is not the main continuation). `before` is the number of moves on the way before its first node,
+    `first` that node's move (None for a node without one), `moves` how many moves it plays to its end, and
+    `variations` the lines that leave it in turn."""
+
+    path: Path
+    before: int
+    first: Move | None
+    moves: int
+    comment: bool  # whether one of its nodes has a comment
+    variations: list[Variation] = field(default_factory=list)
+
+    def walk(self) -> list[Variation]:
+        """This variation and all that leave it, depth first."""
+        out: list[Variation] = []
+        stack = [self]
+        while stack:
+            v = stack.pop()
+            out.append(v)
+            stack.extend(reversed(v.variations))
+        return out
+
+
+def variation_path(text: str) -> Path:
+    """A path as a page's address writes it (`12.1` or `12.1,15.2`: depth.child for each branching), read; raises
+    ValueError for text that names none."""
+    out: list[tuple[int, int]] = []
+    for part in text.split(","):
+        depth, dot, child = part.strip().partition(".")
+        if not dot or not depth.isdigit() or not child.isdigit() or len(depth) > 7 or len(child) > 7:
+            raise ValueError(f"{part.strip()!r} is no branching (depth.child, e.g. 12.1)")
+        out.append((int(depth), int(child)))
+    return tuple(out)
+
+
+def path_text(path: Path) -> str:
+    """A path as a page's address writes it: `12.1,15.2`."""
+    return ",".join(f"{d}.{k}" for d, k in path)
 
 
 @dataclass(slots=True, eq=False)
@@ -622,6 +682,42 @@ class Record:
 
     def moves(self) -> list[Move]:
         return [n.move for n in self.main_line() if n.move is not None]
+
+    def variations(self, limit: int = VARIATIONS_MAX) -> list[Variation]:
+        """The tree of the record's variations: the lines that leave the main line, each with those that leave it
+        in turn (at most `limit` in all, in the order of the file; no recursion, so any depth of nesting reads)."""
+        top: list[Variation] = []
+        count = 0
+        # Each entry: a line's first node, its depth, the moves before it, its path, and where its variations go.
+        todo: list[tuple[Node, int, int, Path, list[Variation]]] = [(self.root, 0, 0, (), top)]
+        while todo and count < limit:
+            node, depth, moves, path, into = todo.pop(0)
+            while node.children:
+                for k, child in enumerate(node.children[1:], 1):
+                    if count >= limit:
+                        break
+                    v = Variation((*path, (depth, k)), moves, child.move, *_line_facts(child))
+                    into.append(v)
+                    count += 1
+                    todo.append((child, depth + 1, moves + (child.move is not None), v.path, v.variations))
+                node = node.children[0]
+                depth += 1
+                moves += node.move is not None
+        return top
+
+    def follow(self, path: Path) -> None:
+        """Make the line `path` names the record's main line (each branching's child taken moved first, in place),
+        so that everything that reads the main line (the replay, the verdict) reads that line. Raises ValueError
+        for a path that names no line of this record."""
+        for depth, child in path:
+            node = self.root
+            for _ in range(depth):
+                if not node.children:
+                    raise ValueError(f"the line has no node at depth {depth}")
+                node = node.children[0]
+            if not 0 < child < len(node.children):
+                raise ValueError(f"the node at depth {depth} has no variation {child}")
+            node.children.insert(0, node.children.pop(child))
 
     def lines(self) -> list[list[Node]]:
         """Every line of play from the root to a leaf (the main line first), for checking variations."""

@@ -13,6 +13,14 @@ from .safe_text import csv_cell, html_text
 
 if TYPE_CHECKING:
     from ..archive.tournaments.crosstable import Crosstable
+    from ..archive.tournaments.official_table import OfficialTable
+
+RECORDS_LEGEND = ("A cell gives the opponent's rank, the colour held (s: after a swap) and the result: + win, - loss, "
+                  "= draw, +f/-f forfeit, ? no result; * marks an unconfirmed result, ! a record that fails; "
+                  "bye1/bye0 a bye and its points.")
+OPENGOTHA_LEGEND = ("A cell is written as OpenGotha writes a result: the opponent's rank, + win, - loss, = draw, "
+                    "? no result, / played or ! forfeit, the colour held (w, b) and the handicap; 0+/0- a bye and "
+                    "its point.")
 
 
 def score_text(value: float) -> str:
@@ -39,8 +47,8 @@ td.name{text-align:left}caption{font-weight:bold;margin-bottom:.5em}p{color:#444
 @media print{body{margin:0}}"""
 
 
-def crosstable_html(table: Crosstable) -> str:
-    """One page, no script, every record text escaped."""
+def crosstable_html(table: Crosstable, official: OfficialTable | None = None) -> str:
+    """One page, no script, every record text escaped; the official results after the crosstable when given."""
     head = "".join(f"<th>{html_text(h)}</th>" for h in ["#", "player", *(f"R{r}" for r in table.rounds), "points",
                                                      *table.tie_break_names])
     body = []
@@ -56,6 +64,22 @@ def crosstable_html(table: Crosstable) -> str:
             f"<title>{title}</title><style>{_PAGE_CSS}</style></head><body>\n"
             f"<table><caption>{title}</caption><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body) +
             f"\n</tbody></table>\n<p>Rounds from {html_text(table.rounds_from)}. Tie-breaks in order: "
-            f"{html_text(', '.join(table.tie_break_names))}. A cell gives the opponent's rank, the colour held "
-            "(s: after a swap) and the result: + win, - loss, = draw, +f/-f forfeit, ? no result; * marks an "
-            "unconfirmed result, ! a record that fails; bye1/bye0 a bye and its points.</p>\n</body></html>\n")
+            f"{html_text(', '.join(table.tie_break_names))}. "
+            f"{OPENGOTHA_LEGEND if table.notation == 'opengotha' else RECORDS_LEGEND}</p>\n"
+            f"{official_html(official) if official is not None else ''}</body></html>\n")
+
+
+def official_html(official: OfficialTable) -> str:
+    """The official results as a table: OpenGotha's notation, each board's record id and what disagrees."""
+    head = "".join(f"<th>{html_text(h)}</th>" for h in ["#", "player", *official.scores,
+                                                     *(f"R{r + 1}" for r in range(official.rounds))])
+    body = [f"<tr><td>{row.place}</td><td class=\"name\">{html_text(row.player)}</td>"
+            + "".join(f"<td>{html_text(row.scores[n])}</td>" for n in official.scores)
+            + "".join(f"<td>{'<strong>' if c.disagreements else ''}{html_text(c.marked)}"
+                      f"{'</strong>' if c.disagreements else ''}</td>" for c in row.cells) + "</tr>"
+            for row in official.rows]
+    notes = "".join(f"<p>! {html_text(m)}</p>\n" for m in official.unmatched)
+    return (f"<table><caption>Official results: {html_text(official.tournament)}</caption><thead><tr>{head}</tr>"
+            "</thead><tbody>\n" + "\n".join(body) + "\n</tbody></table>\n" + notes +
+            "<p>Each result as OpenGotha writes it (opponent's place, result, / or ! forfeit, colour, handicap), "
+            "the id of its record (#), and what disagrees with the record (!).</p>\n")

@@ -162,6 +162,44 @@ def swap_line(data: Analysis, index: int) -> str | None:
     return f"Swap at move {step.number}: {brief(_name(step.player))} now plays {step.colour.other.word}"
 
 
+def clock_text(seconds: str) -> str | None:
+    """A BL / WL value (seconds left, FF[4]) as a clock shows it: `1:02:05`, `9:58`, `0:07.5`; None for a value
+    that is no number of seconds."""
+    try:
+        left = float(seconds)
+    except ValueError:
+        return None
+    if not 0 <= left < 10**9:
+        return None
+    whole = int(left)
+    minutes, secs = divmod(whole, 60)
+    hours, minutes = divmod(minutes, 60)
+    fraction = f"{left - whole:.1f}"[1:] if left != whole else ""
+    return (f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}") + fraction
+
+
+def clock_lines(data: Analysis) -> list[str] | None:
+    """For each position (0: the start), `Time left: Black 9:58 (3 periods), White 12:03`: the last BL / WL (and
+    OB / OW, the periods or stones left) the record gave for each colour up to that move; None when the record
+    gives no time at all."""
+    nodes = [data.record.root, *(s.node if (s := data.step_at(i)) is not None else None
+                                 for i in range(1, data.last + 1))]
+    left: dict[str, str] = {}
+    out: list[str] = []
+    seen = False
+    for node in nodes:
+        if node is not None:
+            for colour in ("B", "W"):
+                shown = clock_text(node.get(f"{colour}L") or "")
+                if shown is not None:
+                    periods = (node.get(f"O{colour}") or "").strip()
+                    left[colour] = shown + (f" ({periods} left in the period)" if periods.isdigit() else "")
+                    seen = True
+        out.append("Time left: " + ", ".join(f"{Colour(c).word} {left[c]}" for c in ("B", "W") if c in left)
+                   if left else "")
+    return out if seen else None
+
+
 def comment_of(data: Analysis, index: int) -> str | None:
     step = data.step_at(index)
     node = data.record.root if step is None else step.node

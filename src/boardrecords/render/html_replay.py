@@ -23,6 +23,7 @@ from ..verifier.judging.analysis import Analysis
 from .board import points_layer, svg_open
 from .game_lines import (
     change_lines,
+    clock_lines,
     comment_of,
     header_lines,
     move_line,
@@ -71,6 +72,7 @@ def _board_strings(data: Analysis) -> list[str]:
 def page_data(data: Analysis, geo: Geometry) -> dict[str, Any]:
     """Everything the replayer script needs: one entry per position (0: the start)."""
     positions: list[dict[str, Any]] = []
+    clocks = clock_lines(data)
     for i, board in enumerate(_board_strings(data)):
         step = data.step_at(i)
         under, over = step_shapes(data, i, geo)
@@ -86,6 +88,8 @@ def page_data(data: Analysis, geo: Geometry) -> dict[str, Any]:
             "under": under,
             "over": over,
         })
+        if clocks is not None:
+            positions[-1]["clock"] = html_shown(clocks[i])
     black = stone_shape(geo, (0, 0), Colour.BLACK)
     white = stone_shape(geo, (0, 0), Colour.WHITE)
     return {
@@ -200,6 +204,7 @@ def status_html(data: Analysis) -> str:
 <ul id="changes" class="changes"></ul>
 <p id="to-move"></p>
 <p id="taken" hidden></p>
+<p id="clock" hidden></p>
 <p id="swap" hidden></p>
 <div id="comment" hidden></div>
 <section id="verdict" class="verdict-{data.verdict.verdict.value}">{body}</section>"""

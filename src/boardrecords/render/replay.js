@@ -53,6 +53,7 @@
 
   function setText(id, text) {
     var el = byId(id);
+    if (!el) { return; }
     el.textContent = text || "";
     el.hidden = !text;
   }
@@ -74,6 +75,7 @@
     changes.className = p.illegal ? "changes illegal" : "changes";
     setText("to-move", p.toMove);
     setText("taken", p.taken);
+    setText("clock", p.clock);
     setText("swap", p.swap);
     setText("comment", p.comment);
     byId("counter").textContent = index + " / " + last;

@@ -76,16 +76,31 @@ def verify_files(paths: str | Path | Iterable[str | Path], *, workers: int | Non
     from 100 files on. As with every use of multiprocessing, a script that asks for them runs its own work under
     `if __name__ == "__main__":`, because each worker imports the script again.
     """
-    from ..common.workers import default_workers, file_size, in_order
-
     if isinstance(paths, (str, Path)):
         paths = [paths]
+    yield from verify_found([(str(path), exists) for path, exists in record_files(paths)], workers=workers,
+                            strict=strict, variations=variations, require_complete=require_complete,
+                            notation=notation, settings=settings)
+
+
+def verify_found(found: Sequence[tuple[str, bool]], *, workers: int | None = 1, strict: bool = False,
+                 variations: bool = False, require_complete: bool = False,
+                 notation: Notation = Notation.CUSTOMARY, settings: Settings = DEFAULTS) -> Iterator[FileOutcome]:
+    """`verify_files` of the (path, exists) pairs `records.files.record_files` gave already (a caller that lists
+    the files itself does not have the folders walked twice)."""
+    from ..common.workers import default_workers, in_order
+
     options = Options(strict, variations, notation, require_complete, settings)
-    found = [(str(path), exists, options) for path, exists in record_files(paths)]
     # Verifying holds no connection nor lock a fork must not copy: the workers may be forked from this process.
-    yield from in_order(verify_paths, found, workers=default_workers() if workers is None else workers,
-                        preload=__name__, sizes=[file_size(path) for path, _, _ in found], also=LOADED_ON_DEMAND,
-                        fork_ok=True)
+    yield from in_order(verify_paths, [(path, exists, options) for path, exists in found],
+                        workers=default_workers() if workers is None else workers, preload=__name__,
+                        size_of=_size_of_item, also=LOADED_ON_DEMAND, fork_ok=True)
+
+
+def _size_of_item(item: tuple[str, bool, Options]) -> int:
+    from ..common.workers import file_size
+
+    return file_size(item[0])
 
 
 def verify_paths(paths: Sequence[tuple[str, bool, Options]]) -> list[FileOutcome]:

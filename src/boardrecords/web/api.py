@@ -20,6 +20,7 @@ from ..archive.answers import (
     ExplorationJson,
     GameJson,
     PatternJson,
+    PlayerCardJson,
     PlayerJson,
     RatingJson,
     RatingsJson,
@@ -113,6 +114,14 @@ def players(archive: Asked, budget: Budgeted, game: Game = None) -> JSONResponse
     return _json(archive.players(game, budget=budget).to_json())
 
 
+@router.get("/players/{name:path}", summary="records player NAME --json", response_model=PlayerCardJson)
+def player(archive: Asked, budget: Budgeted,
+           name: Annotated[str, Path(min_length=1, max_length=TEXT_MAX, description="The player, by any of "
+                                     "their spellings or aliases.")]) -> JSONResponse:
+    """One player: every game, results by game, colour, opponent and event, openings, events and rating."""
+    return _json(archive.player_card(name, budget=budget).to_json())
+
+
 @router.get("/events", summary="records events --json", response_model=list[EventJson])
 def events(archive: Asked, budget: Budgeted, game: Game = None) -> JSONResponse:
     """Every event: games, dates, rounds, players, records and how many pass."""
@@ -121,9 +130,10 @@ def events(archive: Asked, budget: Budgeted, game: Game = None) -> JSONResponse:
 
 @router.get("/crosstable", summary="records crosstable EVENT --json", response_model=CrosstableJson)
 def crosstable(archive: Asked, event: Annotated[str, Query(min_length=1, max_length=TEXT_MAX)],
-               game: Game = None) -> JSONResponse:
-    """An event's crosstable with its tie-breaks."""
-    return _json(archive.crosstable(event, game).to_json())
+               game: Game = None, notation: Annotated[str, Query(max_length=20)] = "records") -> JSONResponse:
+    """An event's crosstable with its tie-breaks (cells in `notation`: records or opengotha), and the official
+    results of its imported tournament."""
+    return _json(archive.crosstable(event, game, notation).to_json())
 
 
 @router.get("/ratings", summary="records ratings --json", response_model=RatingsJson | list[RatingJson])

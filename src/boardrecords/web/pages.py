@@ -11,18 +11,20 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from threading import Lock
 from typing import Annotated, Any, NamedTuple
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Depends, Path, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
 
+from ..archive.answers import StoredRecord
 from ..archive.core.filters import DEFAULT_LIMIT, SORT_NAMES, Filters
 from ..archive.front import PATTERN_MAX
 from ..common.errors import InputError, concerning
 from ..records.games import SPECS, Game, game_from_name, game_title
-from ..records.model import FormatError
+from ..records.model import FormatError, Record, path_text, variation_path
+from ..records.model import Path as Path_
 from ..records.notation import Notation, PointNames
 from ..render.safe_text import terminal as visible
 from ..render.shorten import VALUE_SHOWN, brief
@@ -88,7 +90,23 @@ def link_to(path: str, params: dict[str, Any], text: Any) -> Markup:
     return Markup(f'<a href="{escape(path + "?" + urlencode(params))}">{label}</a>')
 
 
+def player_href(name: str) -> str:
+    """The address of a player's page (/players/NAME, the name as one path segment)."""
+    return "/players/" + quote(name, safe="")
+
+
+def player_link(name: Any, text: Any = None) -> Markup:
+    """A link to the page of the player `name` (its text `text`, else the name), bounded and escaped as every text
+    of a page; the text alone for no name, or a name longer than the page takes (TEXT_MAX)."""
+    label = escape(visible(bounded(name if text is None else text)))
+    if not isinstance(name, str) or not name.strip() or len(name) > TEXT_MAX or "\x00" in name:
+        return Markup(label)
+    return Markup(f'<a class="player" href="{escape(player_href(name))}">{label}</a>')
+
+
 templates.filters["percent"] = percent
+templates.globals["player_link"] = player_link
+templates.globals["player_href"] = player_href
 templates.filters["bounded"] = bounded
 templates.globals["link_to"] = link_to
 templates.filters["game_name"] = game_title  # a game as players name it, never its stored value (`go-ing`)
@@ -219,10 +237,67 @@ def _frame(game: Game, size: int, notation: Notation) -> Markup:
     return Markup(to_xml(frame_shapes(geo, PointNames(game, size, notation))))
 
 
+LineParam = Annotated[str | None, Query(max_length=TEXT_MAX, description="A variation: depth.child for each "
+                                       "branching on the way (`12.1`, `12.1,15.2`), as the page's tree links it.")]
+
+
+def variation_items(record: Record, record_id: int, names: PointNames, line: Path_ | None) -> list[dict[str, Any]]:
+    """The record's variations as the game page lists them: depth first, each with its level of nesting, the move
+    it leaves at, its first move in the notation, how many moves it plays, and its address; the line shown and
+    the lines it leaves marked."""
+    from ..records.model import path_text
+
+    out: list[dict[str, Any]] = []
+    for top in record.variations():
+        for v in top.walk():
+            text = path_text(v.path)
+            first = "" if v.first is None else f"{v.first.colour.word} {names.move(v.first)}"
+            out.append({"path": text, "level": min(len(v.path), 6), "at": v.before + 1, "first": first,
+                        "moves": v.moves, "comment": v.comment, "leaves_shown": leaves_line(v.path, line or ()),
+                        "href": f"/games/{record_id}?{urlencode({'line': text})}#move={v.before + 1}",
+                        "current": line == v.path, "open": line is not None and line[:len(v.path)] == v.path})
+    return out
+
+
+def leaves_line(path: Path_, line: Path_) -> bool:
+    """Whether the variation `path` leaves the line `line` (a node of that line is where it branches): the line it
+    leaves is followed by `line` at least to that node, and it is not `line` itself or a line `line` follows."""
+    parent, depth = path[:-1], path[-1][0]
+    if line[:len(parent)] != parent or line[:len(path)] == path:
+        return False
+    return len(line) == len(parent) or line[len(parent)][0] >= depth
+
+
+def line_path(line: str | None) -> Path_ | None:
+    """The variation a page's `line` names (None: the record's own line); InputError for text that names none."""
+    try:
+        return variation_path(line) if line else None
+    except ValueError as exc:
+        raise InputError(f"line: {exc}") from None
+
+
+def follow(record: Record, path: Path_ | None) -> None:
+    """The variation `path` made the record's main line (Record.follow); InputError for a line it has not."""
+    if path is not None:
+        try:
+            record.follow(path)
+        except ValueError as exc:
+            raise InputError(f"line: {exc}") from None
+
+
+def readable(stored: StoredRecord) -> Record:
+    """A stored record read again from its bytes; InputError when they no longer read as a record."""
+    try:
+        return stored.record
+    except FormatError as exc:
+        raise InputError(exc.describe()) from None
+
+
 @router.get("/games/{record_id}")
 def game_page(request: Request, archive: Asked,
-              record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)]) -> HTMLResponse:
-    """The replay of `records html` (render/html_replay.py: page_data) from one replay of the record."""
+              record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)], line: LineParam = None) -> HTMLResponse:
+    """The replay of `records html` (render/html_replay.py: page_data) from one replay of the record; with `line`,
+    of that variation of the record (its moves replayed from the start as the main line would be)."""
     from ..render.game_lines import header_lines
     from ..render.html_replay import board_html, header_html, move_items, page_data, script_json, status_html
     from ..render.svg import Geometry
@@ -232,15 +307,16 @@ def game_page(request: Request, archive: Asked,
     # while it is served): the last ones made are kept, for the archive's version they were made from.
     kept: GamePages = request.app.state.game_pages
     version = archive.version()  # read before the record: a change after it leaves its page kept for the old one
-    page = kept.get(record_id, version)
+    page = kept.get(record_id, version) if not line else None  # a variation's page is made at each view
     if page is not None:
         return HTMLResponse(page)
+    path = line_path(line)
     stored = archive.record(record_id)
     row, verdict = stored.row, stored.verdict
-    try:
-        record = stored.record
-    except FormatError as exc:
-        raise InputError(exc.describe()) from None
+    record = readable(stored)
+    variations = variation_items(record, record_id, PointNames(record.game, record.size), path)
+    follow(record, path)
+    leaves = next(v for v in variations if v["current"]) if path is not None else None
     analysis = analyse(record)
     geo = Geometry.of(record.game, record.size, caption=False)
     data = page_data(analysis, geo)
@@ -251,9 +327,37 @@ def game_page(request: Request, archive: Asked,
         board=Markup(board_html(analysis, geo, _frame(record.game, record.size, analysis.notation))),
         header=Markup(header_html(analysis, [("record", f"#{row.id}{source}")])),
         status=Markup(status_html(analysis)),
-        moves=move_items(analysis), data=Markup(script_json(data))).encode("utf-8")
-    kept.put(record_id, version, page)
+        moves=move_items(analysis), data=Markup(script_json(data)), variations=variations, leaves=leaves,
+        parent=(f"/games/{record_id}?{urlencode({'line': path_text(path[:-1])})}" if path and len(path) > 1
+                else f"/games/{record_id}") + (f"#move={leaves['at'] - 1}" if leaves else "")).encode("utf-8")
+    if not line:
+        kept.put(record_id, version, page)
     return HTMLResponse(page)
+
+
+@router.get("/games/{record_id}/print")
+def game_print(archive: Asked, record_id: Annotated[int, Path(ge=1, le=DB_INT_MAX)],
+               line: LineParam = None) -> HTMLResponse:
+    """The game as a book prints it: the figures of `records diagram --figures` (render/figures.py: 100 moves
+    each, the stones numbered where they were played), the header and the verdict, and the record's comments by
+    move number; with print styles (no navigation, a figure never cut across two sheets). With `line`: of that
+    variation, as the game page shows it."""
+    from ..render.figures import figure_ranges, figure_svg
+    from ..render.game_lines import comment_of, header_lines, verdict_lines
+    from ..verifier.judging.analysis import analyse
+
+    path = line_path(line)
+    stored = archive.record(record_id)
+    record = readable(stored)
+    follow(record, path)
+    analysis = analyse(record)
+    figures = [Markup(figure_svg(analysis, a, b).split("?>", 1)[-1].strip()) for a, b in figure_ranges(analysis)]
+    lines = header_lines(record)
+    comments = [(i, text) for i in range(analysis.last + 1) if (text := comment_of(analysis, i))]
+    back = f"/games/{record_id}" + (f"?{urlencode({'line': line})}" if path is not None else "")
+    return render("print.html", row=stored.row, title=lines[0], header=[text.partition(": ")[::2]
+                  for text in lines[1:]], verdict=verdict_lines(analysis), figures=figures, comments=comments,
+                  back=back, variation=path is not None)
 
 
 @router.get("/games/{record_id}/original")
@@ -314,6 +418,35 @@ def players_page(archive: Asked, budget: Budgeted,
     return render("players.html", players=players, game=game or "")
 
 
+@router.get("/players/{name:path}")
+def player_page(request: Request, archive: Asked, budget: Budgeted,
+                name: Annotated[str, Path(min_length=1, max_length=TEXT_MAX)],
+                limit: Limit = 100, offset: Offset = 0) -> HTMLResponse:
+    """One player's card (Archive.player_card, as `records player NAME`): results by game, colour, opponent and
+    event, the openings played most (each opening the explorer at it, narrowed to the player), the rating chart,
+    the events, and a page of `limit` of the player's games."""
+    from ..render.rating_chart import rating_svg
+
+    answer = archive.player_card(name, budget=budget)
+    data = answer.to_json()
+    openings = [o | {"href": "/explore?" + urlencode({"game": o["game"], "size": o["size"], "player": answer.name,
+                                                       "moves": ",".join(opening_moves(o["game"], o["moves"]))})}
+                for o in data["openings"]]
+    chart = Markup(rating_svg(answer.ratings)) if answer.ratings else None
+    records = data["records"]
+    return render("player.html", card=data, openings=openings, chart=chart,
+                  records=Listing(records[offset:offset + limit], len(records)), limit=limit, offset=offset,
+                  query=lambda **c: _query(request, **c))
+
+
+def opening_moves(game: str, moves: Sequence[str]) -> list[str]:
+    """An opening's moves (`B Q16`) as the explorer's `moves` takes them: the points alone, whose colours the rules
+    give; in Conversion Go's opening, where either colour may move (CON-5), each with its colour (`B:Q16`)."""
+    if game == Game.CONVERSION_GO.value:
+        return [m.replace(" ", ":", 1) for m in moves]
+    return [m.split(" ", 1)[-1] for m in moves]
+
+
 @router.get("/events")
 def events_page(archive: Asked, budget: Budgeted,
                 game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
@@ -324,9 +457,10 @@ def events_page(archive: Asked, budget: Budgeted,
 
 @router.get("/crosstable")
 def crosstable_page(archive: Asked, event: Annotated[str, Query(min_length=1, max_length=TEXT_MAX)],
-                    game: Annotated[str | None, Query(max_length=40)] = None) -> HTMLResponse:
-    with concerning("game"):  # an event of several games needs one named
-        table = archive.crosstable(event, game or None).to_json()
+                    game: Annotated[str | None, Query(max_length=40)] = None,
+                    notation: Annotated[str, Query(max_length=20)] = "records") -> HTMLResponse:
+    with concerning("game"):  # an event of several games needs one named (a bad notation names its field)
+        table = archive.crosstable(event, game or None, notation).to_json()
     return render("crosstable.html", table=table, game=game or "")
 
 

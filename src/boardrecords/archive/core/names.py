@@ -22,6 +22,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
 from .models import AliasRow, GameRow
+from .numbers import Conflict, Numbers, join, read_rows
 
 _SPACES = re.compile(r"\s+")
 
@@ -58,10 +59,13 @@ def identity_key(name: str | None) -> str | None:
 
 @dataclass(slots=True)
 class Identities:
-    """The alias table in memory: `key(name)` gives the key of the player a name belongs to."""
+    """The alias table in memory, with the joins federation numbers make (archive/core/numbers.py): `key(name)`
+    gives the key of the player a name belongs to."""
 
     aliases: dict[str, str] = field(default_factory=dict)  # identity key -> canonical key
     names: dict[str, str] = field(default_factory=dict)  # canonical key -> the player's name given to `alias`
+    numbers: dict[str, Numbers] = field(default_factory=dict)  # canonical key -> federation numbers
+    conflicts: list[Conflict] = field(default_factory=list)  # numbers that disagree (reported, never joined)
 
     def key(self, name: str | None) -> str | None:
         k = identity_key(name)
@@ -75,11 +79,15 @@ def has_alias_table(session: Session) -> bool:
 
 
 def load_identities(session: Session) -> Identities:
-    """The archive's aliases (none when the archive has no alias table yet)."""
-    if not has_alias_table(session):
-        return Identities()
-    rows = list(session.exec(select(AliasRow)))
-    return Identities({r.key: r.canonical for r in rows}, {r.canonical: r.player for r in rows if r.player})
+    """The archive's aliases (none when the archive has no alias table yet), joined by federation numbers."""
+    rows = list(session.exec(select(AliasRow))) if has_alias_table(session) else []
+    aliases = {r.key: r.canonical for r in rows}
+    names = {r.canonical: r.player for r in rows if r.player}
+    joined = join(aliases, read_rows(session.connection()))
+    for key, canonical in joined.aliases.items():  # a player joined to another keeps the name given to `alias`
+        if canonical not in names and aliases.get(key, key) in names:
+            names[canonical] = names[aliases.get(key, key)]
+    return Identities(joined.aliases, names, joined.numbers, joined.conflicts)
 
 
 def stored_names(session: Session) -> list[str]:

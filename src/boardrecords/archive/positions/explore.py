@@ -22,6 +22,7 @@ from ..core.models import (
     PositionRow,
     PositionStageRow,
 )
+from ..core.numbers import any_numbers
 from ..core.rows import games_by_id
 from ..core.search import conditions, query_plan
 from .counts import COUNT_COLUMNS
@@ -87,7 +88,7 @@ def _filtered(stmt: Any, f: Filters, engine: Engine, p: Any) -> Any:
         # The spellings of a player are looked up (a read of every stored name) only when aliases exist: without
         # them a name matches its normalised form, as `conditions` writes it anyway.
         aliased = session.connection().execute(select(func.count()).select_from(
-            AliasRow.__table__)).scalar()  # type: ignore[attr-defined]  # SQLModel sets it
+            AliasRow.__table__)).scalar() or any_numbers(session.connection())  # type: ignore[attr-defined]
         plan = query_plan(session, replace(f, player=None, black=None, white=None, winner=None)) if not aliased else (
             query_plan(session, f))
     plan = {k: v for k, v in plan.items() if k in ("dialect", "same", "max_span")}  # common/rare serve
@@ -234,8 +235,9 @@ def games_at(engine: Engine, key: int, f: Filters, *, limit: int = 50, offset: i
     f = replace(f, game=None, size=None)  # the key holds them
     page = (select(p.c.game_id, func.min(p.c.ply)).where(p.c.key == key).group_by(p.c.game_id)
             .order_by(p.c.game_id.desc()).limit(limit).offset(offset))
+    page = _filtered(page, f, engine, p)  # before the connection: the filter reads the names on one of its own
     with engine.connect() as conn:
-        first = {int(gid): int(ply) for gid, ply in conn.execute(_filtered(page, f, engine, p))}
+        first = {int(gid): int(ply) for gid, ply in conn.execute(page)}
         nexts = {(int(gid), int(ply)): nxt for gid, ply, nxt in conn.execute(
             select(p.c.game_id, p.c.ply, p.c.next).where(p.c.key == key, p.c.game_id.in_(list(first))))}
     rows = games_by_id(engine, list(first))
@@ -272,3 +274,30 @@ def opening_report(engine: Engine, start: int, game: str, size: int, f: Filters,
                      "swapper_wins": o.swapper_wins, "last_played": o.last_played})
     return {"game": game, "size": size, "turns": ply, "games": sum(o.games for o in found), "openings": data}
 
+
+
+def opening_keys(engine: Engine, ids: list[int]) -> dict[int, int]:
+    """Each game's position key after its first OPENING_PLY moves (the one the index keeps per game, in any
+    symmetry and move order), for the games of `ids` that have one: from `position_game`, the rows an import has
+    staged overriding it; on an archive of the older layout, from the position rows by game."""
+    if not ids:
+        return {}
+    out: dict[int, int] = {}
+    by_game, pending = has_game_index(engine), has_pending(engine)
+    with engine.connect() as conn:
+        for start in range(0, len(ids), 500):  # a bounded IN list for every database
+            chunk = ids[start:start + 500]
+            if by_game:
+                p = _table()
+                rows = conn.execute(select(p.c.game_id, p.c.key).where(p.c.ply == OPENING_PLY,
+                                                                       p.c.game_id.in_(chunk)))
+            else:
+                g: Table = PositionGameRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
+                rows = conn.execute(select(g.c.game_id, g.c.opening).where(g.c.game_id.in_(chunk),
+                                                                           g.c.opening.is_not(None)))
+            out.update({int(gid): int(key) for gid, key in rows})
+            if pending:
+                s: Table = PositionStageRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
+                out.update({int(gid): int(key) for gid, key in conn.execute(
+                    select(s.c.game_id, s.c.key).where(s.c.ply == OPENING_PLY, s.c.game_id.in_(chunk)))})
+    return out

@@ -238,7 +238,7 @@ class Importer:
         paths = [str(f) for f in files]
         items = [(p, self.settings) for p in paths]
         for result in in_order(process_chunk, items, workers=self.workers, preload=__name__,
-                               sizes=[file_size(p) for p in paths]):
+                               size_of=_size_of_item):
             self._take(result)
         self._flush()
         # The positions of the games this run stored wait in the stage beside them: into the index, in key order.
@@ -422,3 +422,7 @@ def write_rows(engine: Engine, rows: Sequence[Row], now: dt.datetime) -> set[str
             mark_changed(conn)
 
     return set(ids)
+
+
+def _size_of_item(item: tuple[str, Settings]) -> int:
+    return file_size(item[0])

@@ -19,7 +19,7 @@ Nothing here is Go's own: the check works for the records of every game.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .crosstable import Pairing
@@ -39,6 +39,8 @@ class Disagreement:
     official: str  # the official side ("W+ Alice Adams"), or ""
     recorded: str  # the record's side, or ""
     message: str
+    pairing: int | None = None  # the index of the pairing concerned in the tournament's pairings
+
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "round": self.round, "board": self.board, "record": self.record,
@@ -51,6 +53,13 @@ class CheckRecord:
 
     pairing: Pairing
     verdict: str
+
+
+def check_records(rows: Iterable[Any], key: Key) -> list[CheckRecord]:
+    """An event's GameRows as the check reads them (a record without both players is left out)."""
+    from .crosstable import pairing_from_row
+
+    return [CheckRecord(p, r.verdict) for r in rows if (p := pairing_from_row(r, key)) is not None]
 
 
 def player_index(tournament: OfficialTournament, key: Key) -> dict[str, str]:
@@ -88,23 +97,40 @@ def _outcome(winner: str | None, draw: bool, black: str, white: str) -> str:
     return {"B": black, "W": white}.get(winner or "", "none")
 
 
+@dataclass(slots=True)
+class Matching:
+    """The records matched to the pairings: each pairing's record (by the pairing's index in the tournament's
+    pairings) and every disagreement. The crosstable's official results and `tournament check` both read it."""
+
+    records: dict[int, int]  # pairing index -> record id
+    disagreements: list[Disagreement]
+
+    def of_pairing(self, index: int) -> list[Disagreement]:
+        return [d for d in self.disagreements if d.pairing == index]
+
+
 def check(tournament: OfficialTournament, records: Iterable[CheckRecord], key: Key) -> list[Disagreement]:
     """Every disagreement between the records and the tournament, in round and board order."""
+    return match(tournament, records, key).disagreements
+
+
+def match(tournament: OfficialTournament, records: Iterable[CheckRecord], key: Key) -> Matching:
+    """The records matched to the tournament's pairings, and every disagreement in round and board order."""
     index = player_index(tournament, key)
     names = {p.key: p.full_name for p in tournament.players}
+    position = {id(p): i for i, p in enumerate(tournament.pairings)}
     boards = [p for p in tournament.pairings if not p.bye]
     by_players: dict[frozenset[str], list[OfficialPairing]] = {}
     for b in boards:
         by_players.setdefault(frozenset((b.white, b.black)), []).append(b)
-    used: set[int] = set()  # id() of matched pairings
+    used: dict[int, int] = {}  # id() of matched pairings -> record id
     found: list[Disagreement] = []
     for rec in records:
         p = rec.pairing
         black, white = index.get(p.black), index.get(p.white)
         where = f"record {p.id}" + (f" (round {p.round})" if p.round is not None else "")
-        if rec.verdict != "pass":
-            found.append(Disagreement("verdict", p.round, None, p.id, "", rec.verdict,
-                                      f"{where}: its verdict is {rec.verdict}"))
+        verdict = (Disagreement("verdict", p.round, None, p.id, "", rec.verdict, f"{where}: its verdict is "
+                                f"{rec.verdict}") if rec.verdict != "pass" else None)
         candidates = by_players.get(frozenset((black, white)), []) if black and white and black != white else []
         if p.round is not None:
             candidates = [c for c in candidates if c.round == p.round]
@@ -116,33 +142,37 @@ def check(tournament: OfficialTournament, records: Iterable[CheckRecord], key: K
                    "a second record of its pairing" if candidates and not free else
                    "its players are paired in several rounds and it names none" if len(candidates) > 1 else
                    f"{p.black_name} and {p.white_name} are not paired" + (f" in round {p.round}" if p.round else ""))
+            found.extend(d for d in (verdict,) if d is not None)
             found.append(Disagreement("no-pairing", p.round, None, p.id, "",
                                       f"{p.black_name} (B) - {p.white_name} (W)", f"{where}: no pairing ({why})"))
             continue
         board = free[0]
-        used.add(id(board))
+        used[id(board)] = p.id
+        at_pairing = position[id(board)]
+        if verdict is not None:
+            found.append(replace(verdict, board=board.board, pairing=at_pairing))
         at = f"round {board.round}" + (f" board {board.board}" if board.board is not None else "")
         if board.known_colour and board.white == black:
             found.append(Disagreement("colours", board.round, board.board, p.id,
                                       f"{names[board.black]} (B) - {names[board.white]} (W)",
                                       f"{p.black_name} (B) - {p.white_name} (W)",
-                                      f"{at}: record {p.id} has the colours swapped"))
+                                      f"{at}: record {p.id} has the colours swapped", at_pairing))
         if board.result != "?":
             official = _official_outcome(board)
             mine = _outcome(p.winner, p.draw, black or "", white or "")
             if official != mine:
                 o, r = official_result(board, names), recorded_result(p)
                 found.append(Disagreement("result", board.round, board.board, p.id, o, r,
-                                          f"{at}: the official result is {o}, record {p.id} says {r}"))
+                                          f"{at}: the official result is {o}, record {p.id} says {r}", at_pairing))
     for b in boards:
         if id(b) not in used and not b.forfeit:
             at = f"round {b.round}" + (f" board {b.board}" if b.board is not None else "")
             found.append(Disagreement("no-record", b.round, b.board, None,
                                       f"{names[b.black]} (B) - {names[b.white]} (W)", "",
-                                      f"{at}: {names[b.black]} - {names[b.white]} has no record"))
+                                      f"{at}: {names[b.black]} - {names[b.white]} has no record", position[id(b)]))
     found.sort(key=lambda d: (d.round if d.round is not None else 10**6, d.board if d.board is not None else 10**6,
                               KINDS.index(d.kind), d.record or 0))
-    return found
+    return Matching({position[i]: r for i, r in used.items()}, found)
 
 
 def _official_outcome(board: OfficialPairing) -> str:

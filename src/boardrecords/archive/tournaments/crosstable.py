@@ -70,6 +70,7 @@ class Pairing:
     date: dt.date | None = None
     unconfirmed: bool = False  # result_status unconfirmed
     fails: bool = False  # verdict invalid or wrong-result
+    handicap: int = 0  # HA: the handicap stones (Go)
     order: tuple[Any, ...] = ()  # where the record came from (file, index), for date order within one day
 
 
@@ -86,6 +87,7 @@ class Cell:
     points: float
     unconfirmed: bool = False
     fails: bool = False
+    handicap: int = 0
 
     @property
     def counts_for_tie_breaks(self) -> bool:
@@ -111,6 +113,7 @@ class Crosstable:
     rounds_from: str  # "RO" or "date order"
     tie_break_names: tuple[str, ...]
     standings: list[Standing]
+    notation: str = "records"  # NOTATIONS: how a cell is written
 
     def rank_of(self, key: str | None) -> int | None:
         for s in self.standings:
@@ -119,7 +122,10 @@ class Crosstable:
         return None
 
     def cell_text(self, cell: Cell) -> str:
-        """A cell as the table shows it: opponent's rank, colour (`s` when a swap gave it), result and marks."""
+        """A cell as the table shows it: opponent's rank, colour (`s` when a swap gave it), result and marks; in
+        OpenGotha's notation, opponent's rank, result, `/` (`!` a forfeit), colour and handicap."""
+        if self.notation == "opengotha":
+            return opengotha_cell(cell, self.rank_of(cell.opponent))
         if cell.opponent is None:
             return f"bye{cell.points:g}"
         sign = {"win": "+", "loss": "-", "draw": "=", "forfeit-win": "+f", "forfeit-loss": "-f",
@@ -130,7 +136,7 @@ class Crosstable:
     def to_json(self) -> dict[str, Any]:
         return {
             "event": self.event, "game": self.game, "family": self.family, "rounds": self.rounds,
-            "rounds_from": self.rounds_from, "tie_breaks": list(self.tie_break_names),
+            "rounds_from": self.rounds_from, "tie_breaks": list(self.tie_break_names), "notation": self.notation,
             "standings": [{
                 "rank": s.rank, "player": s.name, "points": s.points, "tie_breaks": s.tie_breaks,
                 "games": [{"round": c.round, "record": c.record, "opponent": self.rank_of(c.opponent),
@@ -139,6 +145,19 @@ class Crosstable:
                           for c in s.cells],
             } for s in self.standings],
         }
+
+
+NOTATIONS = ("records", "opengotha")
+
+
+def opengotha_cell(cell: Cell, opponent_rank: int | None) -> str:
+    """A cell as OpenGotha writes a round's result: `23+/w0`, `5-/b2`, `7=/w0`, `3+!b0` (a forfeit), `4?/w0` (no
+    result); a bye as `0` and its points (`0+` a whole point, `0-` none)."""
+    if cell.opponent is None:
+        return "0" + {1.0: "+", 0.5: "="}.get(cell.points, "-")
+    sign = {"win": "+", "loss": "-", "draw": "=", "forfeit-win": "+", "forfeit-loss": "-", "no-result": "?"}
+    kind = "!" if cell.outcome.startswith("forfeit") else "/"
+    return f"{opponent_rank}{sign[cell.outcome]}{kind}{(cell.colour or '?').lower()}{cell.handicap}"
 
 
 def assign_rounds(pairings: Sequence[Pairing]) -> str:
@@ -178,7 +197,7 @@ def crosstable(event: str, pairings: Sequence[Pairing], names: dict[str, str] | 
                 outcome = ("forfeit-" if p.forfeit else "") + ("win" if won else "loss")
                 points = 1.0 if won else 0.0
             table[key].cells.append(Cell(p.round or 0, p.id, other, colour, p.swapped, outcome, points,
-                                         p.unconfirmed, p.fails))
+                                         p.unconfirmed, p.fails, p.handicap))
     for r in rounds:
         missing = [s for s in table.values() if not any(c.round == r for c in s.cells)]
         for s in missing:
@@ -235,6 +254,7 @@ def pairing_from_row(row: Any, key: Callable[[str | None], str | None]) -> Pairi
         winner=winner, draw=draw, forfeit=forfeit, swapped=bool(row.swapped),
         round=round_number(row.round), date=row.date_first,
         unconfirmed=row.result_status == "unconfirmed", fails=row.verdict in ("invalid", "wrong-result"),
+        handicap=_handicap(getattr(row, "handicap", None)),
         order=(natural_key(row.source_file or ""), row.source_index or 0),
     )
 
@@ -242,3 +262,8 @@ def pairing_from_row(row: Any, key: Callable[[str | None], str | None]) -> Pairi
 def natural_key(text: str) -> tuple[Any, ...]:
     """`r-2-...` before `r-10-...`: digits compared as numbers."""
     return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", text))
+
+
+def _handicap(value: Any) -> int:
+    """HA as a count of stones (0 for none, or a value no game has)."""
+    return value if isinstance(value, int) and 0 <= value <= 99 else 0

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...common.errors import InputError
 from .opengotha import OfficialPairing, OfficialPlayer, OfficialTournament
 
 ABSENT, NOT_ASSIGNED, BYE, PAIRED = "absent", "not assigned", "bye", "paired"
@@ -127,9 +128,9 @@ def h9_rank(value: int) -> str:
 
 
 def round_cell(sp: Scored, r: int, places: dict[str, int], settings: dict[str, Any]) -> str:
-    """One round of a player as h9 writes it: `2+/w0`, `5-/b3`, `7=/w0`, `3+!w0` (a result given without playing),
-    `4+` (colours unknown); `0+`, `0=`, `0-` for a round without a game (its points as the bye or absence gives
-    them)."""
+    """One round of a player as h9 writes it (as OpenGotha does): `2+/w0`, `5-/b3`, `7=/w0`, `3+!w0` (a result
+    given without playing), `4+/?0` (colours unknown); `0+`, `0=`, `0-` for a round without a game (its points
+    as the bye or absence gives them)."""
     g = sp.games[r]
     how = sp.participation[r]
     if g is None:
@@ -140,9 +141,8 @@ def round_cell(sp: Scored, r: int, places: dict[str, int], settings: dict[str, A
     points = _points2(g, key)
     symbol = "?" if g.result == "?" else {2: "+", 1: "="}.get(points, "-")
     opponent = places[g.black if white else g.white]
-    if not g.known_colour:
-        return f"{opponent}{symbol}"
-    return f"{opponent}{symbol}{'!' if g.forfeit else '/'}{'w' if white else 'b'}{g.handicap}"
+    colour = ("w" if white else "b") if g.known_colour else "?"
+    return f"{opponent}{symbol}{'!' if g.forfeit else '/'}{colour}{g.handicap}"
 
 
 def _token(text: str) -> str:
@@ -151,15 +151,19 @@ def _token(text: str) -> str:
 
 
 def h9(t: OfficialTournament) -> str:
-    """The tournament as the EGD's h9 results file."""
-    ordered = standings(t)
-    places = {sp.player.key: sp.place for sp in ordered}
+    """The tournament as the EGD's h9 results file: the players who took part (a game or a bye; OpenGotha leaves
+    the others out too), placed among themselves."""
+    ordered = [sp for sp in standings(t) if any(g is not None for g in sp.games) or BYE in sp.participation]
+    if not ordered:
+        raise InputError(f"{t.name} has no game and no bye yet: no h9 to write")
+    places = {sp.player.key: place for place, sp in enumerate(ordered, 1)}
     header = [f"; EV[{_header_text(t.name)}]"]
     if t.location:
         header.append(f"; PC[{_header_text(t.location)}]")
     if t.begin:
         header.append(f"; DT[{t.begin.isoformat()}" + (f",{t.end.isoformat()}" if t.end else "") + "]")
-    header.append("; HA[h9]")
+    if t.settings.get("hd_correction"):  # the handicap rule: the rank difference less this many stones
+        header.append(f"; HA[h{t.settings['hd_correction']}]")
     if t.komi is not None:
         header.append(f"; KM[{t.komi:g}]")
     header.append("; Pl Name Rk Co Club MMS SOS SOSOS " + " ".join(str(r + 1) for r in range(t.rounds)))
@@ -170,7 +174,7 @@ def h9(t: OfficialTournament) -> str:
         p = sp.player
         name = f"{_token(p.name)} {_token(p.first_name)}"
         cells = " ".join(f"{round_cell(sp, r, places, t.settings):<8}" for r in range(t.rounds)).rstrip()
-        line = (f"{sp.place:>4} {name:<{width}} {h9_rank(p.rank_value):>3} {_token(p.country):<2} "
+        line = (f"{places[p.key]:>4} {name:<{width}} {h9_rank(p.rank_value):>3} {_token(p.country):<2} "
                 f"{_token(p.club):<{club}} {half(sp.mms2):>4} {half(sp.sosm2):>5} {half(sp.sososm2):>6}  {cells}")
         if p.egd_pin:
             line += f"  |{_token(p.egd_pin)}"

@@ -2,7 +2,9 @@
 opengotha.py reads it), storing one, and reading one back.
 
 Three tables: `tournament` (one row a tournament, keyed by its short name's identity key, with its settings as
-JSON), `tournament_player` and `tournament_pairing` (its players and its rounds' boards and byes). They are on
+JSON), `tournament_player` and `tournament_pairing` (its players and its rounds' boards and byes); the players'
+federation numbers also go to `player_number` (archive/core/numbers.py) under the tournament's key, where they join
+spellings across events. They are on
 SQLModel's metadata, so that a new archive is made with them; a writer adds them to an older archive
 (`ensure_tables`). Storing a tournament whose key is already there replaces it whole, in one transaction: a later
 save of the same tournament updates it.
@@ -36,6 +38,7 @@ from sqlmodel import SQLModel
 
 from ..core.db import writer
 from ..core.names import clean, identity_key
+from ..core.numbers import PLAYER_NUMBER, NumberRow, replace_source
 from ..core.state import mark_changed
 from .opengotha import OfficialPairing, OfficialPlayer, OfficialTournament
 
@@ -93,7 +96,7 @@ TOURNAMENT_PAIRING = Table(
     Column("bye", Boolean, nullable=False),
 )
 
-TABLES = (TOURNAMENT, TOURNAMENT_PLAYER, TOURNAMENT_PAIRING)
+TABLES = (TOURNAMENT, TOURNAMENT_PLAYER, TOURNAMENT_PAIRING, PLAYER_NUMBER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,8 +146,23 @@ def store_tournament(engine: Engine, found: OfficialTournament, source: str = ""
                                                        "white": p.white, "black": p.black, "handicap": p.handicap,
                                                        "known_colour": p.known_colour, "result": p.result,
                                                        "forfeit": p.forfeit, "bye": p.bye} for p in found.pairings])
+        replace_source(conn, key, file_numbers(found))
         mark_changed(conn)
     return StoredTournament(id=tid, updated=old is not None)
+
+
+def file_numbers(found: OfficialTournament) -> list[NumberRow]:
+    """The federation numbers the file gives its players, under each name a record may give them."""
+    rows = []
+    for p in found.players:
+        numbers = {"egd_pin": clean(p.egd_pin) or "", "aga_id": clean(p.aga_id) or "",
+                   "ffg_licence": clean(p.ffg_licence) or ""}
+        # Both orders a record may give ("Alice Adams", "Adams Alice"): the number makes them one player.
+        for spelling in dict.fromkeys((p.full_name, f"{p.name} {p.first_name}".strip())):
+            key = identity_key(spelling)
+            if key:
+                rows.append(NumberRow(key, clean(spelling) or "", "", numbers))
+    return rows
 
 
 def _player_values(tid: int, p: OfficialPlayer) -> dict[str, Any]:

@@ -36,7 +36,7 @@ class TournamentFileError(InputError):
 
 @dataclass(frozen=True, slots=True)
 class OfficialPlayer:
-    key: str  # OpenGotha's key: name and first name upper-cased, joined (what its pairings name)
+    key: str  # OpenGotha's key: name and first name joined, spaces dropped, upper-cased (what its pairings name)
     name: str
     first_name: str
     rank: str  # as the file gives it ("2K", "3D")
@@ -133,10 +133,7 @@ def parse_tournament(data: bytes, where: str = "the file") -> OfficialTournament
     if root.tag != "Tournament":
         raise TournamentFileError(f"{where} is not an OpenGotha tournament file (its root is <{root.tag}>, "
                                   "not <Tournament>)")
-    version = _integer(root.get("dataVersion"), "the Tournament's dataVersion", where)
-    if version not in DATA_VERSIONS:
-        raise TournamentFileError(f"{where} has OpenGotha data version {version}; this reads version "
-                                  f"{', '.join(str(v) for v in sorted(DATA_VERSIONS))}")
+    version = _version(root, where)
     general = root.find("TournamentParameterSet/GeneralParameterSet")
     if general is None:
         raise TournamentFileError(f"{where} has no TournamentParameterSet/GeneralParameterSet")
@@ -160,6 +157,22 @@ def parse_tournament(data: bytes, where: str = "the file") -> OfficialTournament
     return found
 
 
+def _version(root: Any, where: str) -> int:
+    """The file's data version: `dataVersion` (201), or for the saves of OpenGotha 3.5 and later, which write
+    `fullVersionNumber` ("3.51.02") instead, the layout of 201 they keep (as 201)."""
+    if root.get("dataVersion") is None and root.get("fullVersionNumber") is not None:
+        full = _text(root.get("fullVersionNumber"))
+        if not re.fullmatch(r"3\.\d{1,3}(\.\d{1,3})?", full):
+            raise TournamentFileError(f"{where} was saved by OpenGotha {full!r}; this reads the saves of "
+                                      "OpenGotha 3")
+        return 201
+    version = _integer(root.get("dataVersion"), "the Tournament's dataVersion", where)
+    if version not in DATA_VERSIONS:
+        raise TournamentFileError(f"{where} has OpenGotha data version {version}; this reads version "
+                                  f"{', '.join(str(v) for v in sorted(DATA_VERSIONS))}")
+    return version
+
+
 def _settings(root: Any, general: Any, where: str) -> dict[str, Any]:
     """The settings the standings are computed from, each checked."""
     settings: dict[str, Any] = {"director": _text(general.get("director"))}
@@ -177,6 +190,12 @@ def _settings(root: Any, general: Any, where: str) -> dict[str, Any]:
         if not 0 <= value <= 2:
             raise TournamentFileError(f"{where}: {attr} {value} is not 0, 1 or 2")
         settings[key] = value
+    handicap = root.find("TournamentParameterSet/HandicapParameterSet")
+    correction = _integer((handicap.get("hdCorrection") if handicap is not None else None) or "0", "hdCorrection",
+                          where)
+    if not 0 <= correction <= 9:
+        raise TournamentFileError(f"{where}: hdCorrection {correction} is not 0 to 9")
+    settings["hd_correction"] = correction  # stones taken off the rank difference (the h9's HA[h...])
     settings["round_down"] = (general.get("genRoundDownNBWMMS") or "true").strip().lower() == "true"
     settings["not_played_half"] = (general.get("genCountNotPlayedGamesAsHalfPoint") or "false").lower() == "true"
     criteria: list[tuple[int, str]] = []
@@ -195,7 +214,7 @@ def _players(root: Any, where: str) -> list[OfficialPlayer]:
         name, first = _text(e.get("name")), _text(e.get("firstName"))
         if not name:
             raise TournamentFileError(f"{where}: a Player has no name")
-        key = (name + first).upper()
+        key = (name + first).replace(" ", "").upper()  # OpenGotha's key: spaces dropped, upper-cased
         if key in seen:
             raise TournamentFileError(f"{where}: the player {first} {name} is listed twice")
         seen.add(key)

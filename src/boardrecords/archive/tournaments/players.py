@@ -1,4 +1,5 @@
-"""Players: the aliases `records alias` makes (further spellings made one player) and the player list.
+"""Players: the aliases `records alias` makes (further spellings made one player), the federation numbers set by
+hand (`records numbers set`; archive/core/numbers.py joins players by them) and the player list.
 
 Names are players through their identity keys (archive/core/names.py: case, spacing and punctuation aside); an alias
 maps one more key to the key of the player it belongs to, and never chains.
@@ -7,6 +8,7 @@ maps one more key to the key of the player it belongs to, and never chains.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +21,8 @@ from ...common.errors import InputError
 from ...verifier.judging.status import drawn
 from ..core.db import writer
 from ..core.models import AliasRow, GameRow
-from ..core.names import has_alias_table, identity_key, load_identities, player_names
+from ..core.names import clean, has_alias_table, identity_key, load_identities, player_names
+from ..core.numbers import HAND, KINDS, LABELS, PLAYER_NUMBER, Conflict, Numbers, ensure_table
 from ..core.state import mark_changed
 from .ratings import unrated
 
@@ -93,6 +96,68 @@ def remove_alias(engine: Engine, name: str) -> int:
     return len(rows)
 
 
+class NumberError(InputError):
+    """A federation number that cannot be set (an InputError: the CLI reports it and exits with 2)."""
+
+
+_NUMBER = re.compile(r"^[0-9A-Za-z-]{1,40}$")
+
+
+def set_numbers(engine: Engine, name: str, given: dict[str, str | None]) -> dict[str, str]:
+    """Set by hand the federation numbers of the player `name` (`given`: kind -> value; None leaves it, "" removes
+    the one set by hand). Returns the numbers now set by hand for that spelling."""
+    from sqlalchemy import delete, insert
+
+    key = identity_key(name)
+    if key is None:
+        raise NumberError("a player's name must not be empty")
+    for kind, value in given.items():
+        if kind not in KINDS:
+            raise NumberError(f"no federation number {kind!r}")
+        if value and not _NUMBER.match(value.strip()):
+            raise NumberError(f"{LABELS[kind]} {value!r} is not a number (letters, digits and -, at most 40)")
+    with writer(engine).begin() as conn:
+        ensure_table(conn)
+        row = conn.execute(sa_select(PLAYER_NUMBER).where(PLAYER_NUMBER.c.key == key,
+                                                          PLAYER_NUMBER.c.source == HAND)).first()
+        values = {k: (getattr(row, k) if row is not None else "") for k in KINDS}
+        values.update({k: v.strip() for k, v in given.items() if v is not None})
+        conn.execute(delete(PLAYER_NUMBER).where(PLAYER_NUMBER.c.key == key, PLAYER_NUMBER.c.source == HAND))
+        if any(values.values()):
+            conn.execute(insert(PLAYER_NUMBER).values(key=key, name=clean(name) or name, source=HAND, **values))
+        mark_changed(conn)
+    return {k: v for k, v in values.items() if v}
+
+
+@dataclass(slots=True)
+class NumberedPlayer:
+    """A player with federation numbers: the name the lists give, the numbers, the spellings that carry them."""
+
+    key: str
+    name: str
+    numbers: Numbers
+    spellings: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.name, **self.numbers.to_json(), "spellings": sorted(self.spellings)}
+
+
+def numbered_players(session: Session) -> tuple[list[NumberedPlayer], list[Conflict]]:
+    """Every player with a federation number, by name, and every conflict between numbers."""
+    from ..core.numbers import read_rows
+
+    ids = load_identities(session)
+    names = player_names(session, ids)
+    found: dict[str, NumberedPlayer] = {}
+    for row in read_rows(session.connection()):
+        key = ids.key(row.name) or row.key
+        p = found.setdefault(key, NumberedPlayer(key, names.get(key, row.name), ids.numbers.get(key, Numbers()),
+                                                 []))
+        if row.name not in p.spellings:
+            p.spellings.append(row.name)
+    return sorted(found.values(), key=lambda p: (p.name.casefold(), p.key)), ids.conflicts
+
+
 @dataclass(slots=True)
 class PlayerSummary:
     """One player's records of one game."""
@@ -108,13 +173,14 @@ class PlayerSummary:
     last: dt.date | None = None
     spellings: set[str] = field(default_factory=set)
     rated: int = 0  # the records that count for the ratings (ratings.py: unrated); 0: no rating to show
+    numbers: Numbers = field(default_factory=Numbers)  # EGD PIN, AGA id, FFG licence
 
     def to_json(self) -> dict[str, Any]:
         return {"player": self.name, "game": self.game, "games": self.games, "wins": self.wins,
                 "losses": self.losses, "draws": self.draws,
                 "first": self.first.isoformat() if self.first else None,
                 "last": self.last.isoformat() if self.last else None, "spellings": sorted(self.spellings),
-                "rated": self.rated}
+                "rated": self.rated, **self.numbers.to_json()}
 
 
 def player_list(session: Session, game: str | None = None) -> list[PlayerSummary]:
@@ -161,4 +227,5 @@ def player_list(session: Session, game: str | None = None) -> list[PlayerSummary
     names = player_names(session, ids)
     for p in out.values():
         p.name = names.get(p.key, p.name)
+        p.numbers = ids.numbers.get(p.key, p.numbers)
     return sorted(out.values(), key=lambda p: (p.name.casefold(), p.game))

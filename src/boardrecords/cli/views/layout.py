@@ -98,9 +98,11 @@ def shorten_path(text: Text, width: int) -> Text:
     if text.cell_len <= width:
         return text
     plain = text.plain
-    for i, ch in enumerate(plain):
-        if ch == "/" and cell_len(plain[i:]) + 1 <= width:
+    i = plain.find("/")
+    while i >= 0:  # the first `/` (the longest tail) that fits; only the `/` are measured from
+        if cell_len(plain[i:]) + 1 <= width:
             return Text(ELLIPSIS) + text[i:]
+        i = plain.find("/", i + 1)
     return shorten(text, width)
 
 

@@ -17,6 +17,7 @@ from ...render.crosstable import score_text
 
 if TYPE_CHECKING:
     from ...archive.tournaments.crosstable import Crosstable
+    from ...archive.tournaments.official_table import OfficialTable
 
 
 def print_crosstable(out: Console, table: Crosstable) -> None:
@@ -76,6 +77,31 @@ def print_crosstable(out: Console, table: Crosstable) -> None:
             for s in table.standings:
                 t.add_row(str(s.rank), *(by_round[s.key][i] for i in chunk))
             out.print(t)
+    if table.notation == "opengotha":
+        out.print(Text("cell: opponent's rank, + win, - loss, = draw, ? no result, / played or ! forfeit, colour "
+                       "(w, b), handicap; 0+ / 0-: a bye and its point", style="dim"))
+        return
     out.print(Text("cell: opponent's rank, colour held (s: after a swap), + win, - loss, = draw, +f/-f forfeit, "
                    "? no result; * unconfirmed result, ! record fails; bye1/bye0: a bye and its points",
                    style="dim"))
+
+
+def print_official(out: Console, official: OfficialTable) -> None:
+    """The official results (OpenGotha's notation), each board's record (`#id`) and its disagreements (`!kind`),
+    one round a column; the disagreements of records no board took follow."""
+    out.print(Text(f"official results: {official.tournament}", style="bold"))
+    t = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=(0, 1, 0, 0))
+    t.add_column("#", justify="right", no_wrap=True)
+    t.add_column("player", overflow="fold")
+    for name in official.scores:
+        t.add_column(name, justify="right", no_wrap=True)
+    for r in range(official.rounds):
+        t.add_column(f"R{r + 1}", overflow="fold")
+    for row in official.rows:
+        t.add_row(str(row.place), Text(row.player), *(row.scores[n] for n in official.scores),
+                  *(Text(c.marked, style="bold red" if c.disagreements else "") for c in row.cells))
+    out.print(t)
+    for message in official.unmatched:
+        out.print(Text(f"! {message}"))
+    out.print(Text("cell: OpenGotha's (opponent's place, result, / or ! forfeit, colour, handicap), #: the record, "
+                   "!: what disagrees (records tournament check)", style="dim"))

@@ -126,6 +126,17 @@ def render_summary(console: Console, outcomes: list[FileOutcome]) -> None:
     classes: Counter[VerdictClass] = Counter()
     statuses: Counter[ResultStatus] = Counter()
     formats: dict[str, str] = {}  # the format of each file read (FMT-13), by file
+    # The cells most rows share (a verdict, a status, a game's name) made once: the table only reads its cells.
+    words: dict[tuple[type, object], Text] = {}
+
+    def word(key: VerdictClass | ResultStatus | str | None) -> Text:
+        # Keyed with the type: a verdict and a status can be one word (`unconfirmed`) in two colours.
+        made = words.get((type(key), key))
+        if made is None:
+            made = words[type(key), key] = (verdict_word(key) if isinstance(key, VerdictClass) else status_word(key)
+                                 if isinstance(key, ResultStatus) else Text(short_name(key)))
+        return made
+
     for outcome in outcomes:
         if isinstance(outcome, FileFailure):
             classes[VerdictClass.UNREADABLE] += 1
@@ -150,9 +161,8 @@ def render_summary(console: Console, outcomes: list[FileOutcome]) -> None:
             short = "GEN-8"
             if not verdict.passes:
                 notes.append(Text.assemble((name, "bold"), ": ", shown(verdict.result_note or "the result disagrees")))
-        rows.append([Text(name), Text(short_name(verdict.game)),
-                     Text(str(verdict.moves_total)), verdict_word(verdict.verdict), status_word(verdict.status),
-                     Text(short)])
+        rows.append([Text(name), word(verdict.game), Text(str(verdict.moves_total)), word(verdict.verdict),
+                     word(verdict.status), Text(short)])
     # The file name (and `#N`) stays whole where the width allows: the path is shortened from the left.
     names = max((cell_len(r[0].plain.rsplit("/", 1)[-1]) + 2 for r in rows), default=6)
     columns = [Column("record", shorten=True, path=True, least=min(names, 32)), Column("game", drop=3),
@@ -178,4 +188,9 @@ def _common_folder(files: list[str]) -> str:
 
 
 def _relative(file: str, base: str) -> str:
-    return os.path.relpath(file, base) if base else file
+    if not base:
+        return file
+    # Every file lies below the common folder: its name past the folder is the relative path (relpath's work,
+    # without its normalising of both paths, which was a twentieth of the summary of thousands of records).
+    prefix = base if base.endswith(os.sep) else base + os.sep
+    return file[len(prefix):] if file.startswith(prefix) else os.path.relpath(file, base)

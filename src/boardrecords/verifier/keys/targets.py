@@ -61,13 +61,18 @@ class Target:
     def shown(self, stored: str) -> str:
         """A stored next move in the asker's orientation and notation (`B Q16`, `W swap`, `B e5-c3`)."""
         sym = inverse(all_symmetries(self.size)[self.frames[0]])
-        colour, value = parse_stored(transform_stored(stored, sym))
-        if not value:
-            return f"{colour.value} pass"
-        if value.startswith(("swap", "sweep")):
-            return f"{colour.value} {value}"
-        parts = [point_name(p, self.game, self.size) if (p := parse_point(x)) else x for x in value.split("-")]
-        return f"{colour.value} {'-'.join(parts)}"
+        return stored_name(transform_stored(stored, sym), self.game, self.size)
+
+
+def stored_name(stored: str, game: Game, size: int) -> str:
+    """A move as the archive stores it (`B[pd]`) as players write it (`B Q16`, `W swap`, `B e5-c3`, `B pass`)."""
+    colour, value = parse_stored(stored)
+    if not value:
+        return f"{colour.value} pass"
+    if value.startswith(("swap", "sweep")):
+        return f"{colour.value} {value}"
+    parts = [point_name(p, game, size) if (p := parse_point(x)) else x for x in value.split("-")]
+    return f"{colour.value} {'-'.join(parts)}"
 
 
 def moves_record_bytes(moves: str, game: Game, size: int) -> bytes:

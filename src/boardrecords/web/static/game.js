@@ -1,7 +1,8 @@
 // The game page of `records serve`: the link "search this position's pattern" opens the patterns page over the
 // position on the board (the replay's slider holds its move), where a region dragged over it is searched for; the
 // move shown on the board (the board's `data-move`, set by the replay) is the one highlighted in the move list,
-// scrolled into the list's view.
+// scrolled into the list's view; the variations that leave the line there are lit in the tree, and the moves where
+// they do are marked in the list.
 (function () {
   "use strict";
   var link = document.getElementById("pattern-from-link");
@@ -28,6 +29,17 @@
     if (top < list.scrollTop) { list.scrollTop = top; }
     else if (bottom > list.scrollTop + list.clientHeight) { list.scrollTop = bottom - list.clientHeight; }
   }
+  // The variations that play another move next, from the position shown, light up in the tree.
+  var tree = document.getElementById("variations");
+  function alternatives() {
+    if (!tree) { return; }
+    var next = String((parseInt(board.getAttribute("data-move"), 10) || 0) + 1);
+    Array.prototype.forEach.call(tree.querySelectorAll("li[data-at]"), function (li) {
+      li.classList.toggle("here", li.getAttribute("data-at") === next);
+    });
+  }
   new MutationObserver(mark).observe(board, { attributes: true, attributeFilter: ["data-move"] });
+  new MutationObserver(alternatives).observe(board, { attributes: true, attributeFilter: ["data-move"] });
+  alternatives();
   mark();
 })();

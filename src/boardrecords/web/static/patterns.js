@@ -43,7 +43,66 @@
     return region !== null && r >= region.top && r <= region.bottom && c >= region.left && c <= region.right;
   }
 
+  // The anchor on the board: the board's edges (and the corner where two meet) that the chosen anchor puts the
+  // pattern's sides on, drawn over the board's frame; with a record's region, the edges the region touches.
+  var anchorField = document.getElementById("pattern-anchor");
+  var anchorNote = document.getElementById("anchor-note");
+  var SIDES = { corner: ["top", "left"], edge: ["top"], top: ["top"], bottom: ["bottom"], left: ["left"],
+                right: ["right"], "top-left": ["top", "left"], "top-right": ["top", "right"],
+                "bottom-left": ["bottom", "left"], "bottom-right": ["bottom", "right"] };
+  var SVG_NS = "http://www.w3.org/2000/svg";
+  var marks = document.createElementNS(SVG_NS, "g");
+  marks.setAttribute("id", "anchor-marks");
+  marks.setAttribute("class", "anchor-marks");
+  (regionBox ? regionBox.parentNode : grid).appendChild(marks);
+  function sidesChosen() {
+    var value = anchorField ? anchorField.value : "anywhere";
+    if (value !== "") { return Object.prototype.hasOwnProperty.call(SIDES, value) ? SIDES[value] : []; }
+    if (region === null) { return []; }
+    var out = [];
+    if (region.top === 0) { out.push("top"); }
+    if (region.bottom === size - 1) { out.push("bottom"); }
+    if (region.left === 0) { out.push("left"); }
+    if (region.right === size - 1) { out.push("right"); }
+    return out;
+  }
+  function showAnchor() {
+    while (marks.firstChild) { marks.removeChild(marks.firstChild); }
+    var sides = sidesChosen();
+    grid.setAttribute("data-anchor", sides.join(" "));
+    if (anchorNote) {
+      anchorNote.textContent = sides.length ? "Anchored: the pattern's " + sides.join(" and ") + " side" +
+        (sides.length > 1 ? "s" : "") + " on the board's edge" + (sides.length > 1 ? "s" : "") +
+        " (highlighted), in every symmetry of the board." : "";
+    }
+    if (!sides.length) { return; }
+    var a = cells[0].querySelector("rect"), b = cells[size * size - 1].querySelector("rect");
+    var w = parseFloat(a.getAttribute("width"));
+    var x0 = parseFloat(a.getAttribute("x")) + w / 2, y0 = parseFloat(a.getAttribute("y")) + w / 2;
+    var x1 = parseFloat(b.getAttribute("x")) + w / 2, y1 = parseFloat(b.getAttribute("y")) + w / 2;
+    var ends = { top: [x0, y0, x1, y0], bottom: [x0, y1, x1, y1], left: [x0, y0, x0, y1], right: [x1, y0, x1, y1] };
+    sides.forEach(function (side) {
+      var line = document.createElementNS(SVG_NS, "line");
+      var e = ends[side];
+      line.setAttribute("x1", String(e[0])); line.setAttribute("y1", String(e[1]));
+      line.setAttribute("x2", String(e[2])); line.setAttribute("y2", String(e[3]));
+      line.setAttribute("class", "anchor-edge");
+      line.setAttribute("data-side", side);
+      marks.appendChild(line);
+    });
+    if (sides.length === 2) {
+      var corner = document.createElementNS(SVG_NS, "circle");
+      corner.setAttribute("cx", String(sides.indexOf("left") >= 0 ? x0 : x1));
+      corner.setAttribute("cy", String(sides.indexOf("top") >= 0 ? y0 : y1));
+      corner.setAttribute("r", String(w * 0.3));
+      corner.setAttribute("class", "anchor-corner");
+      marks.appendChild(corner);
+    }
+  }
+  if (anchorField) { anchorField.addEventListener("change", showAnchor); }
+
   function show() {
+    showAnchor();
     for (var i = 0; i < cells.length; i++) {
       var r = Math.floor(i / size), c = i % size;
       cells[i].classList.toggle("in-region", inside(r, c));
@@ -113,23 +172,27 @@
     return { left: Math.min(ca, cb), top: Math.min(ra, rb), right: Math.max(ca, cb), bottom: Math.max(ra, rb) };
   }
 
-  var pressed = null;  // the point the mouse went down on
+  // Pointer events: a mouse, a pen and a finger drag alike. A finger's pointer stays captured by the point it went
+  // down on, so the point under it is looked up from where it is.
+  var pressed = null;  // the point the pointer went down on
   var dragged = false; // a drag ended: the click that follows it is not a click on a point
-  grid.addEventListener("mousedown", function (ev) {
-    if (ev.button !== 0) { return; }
+  function under(ev) { return indexOf(document.elementFromPoint(ev.clientX, ev.clientY)); }
+  grid.addEventListener("pointerdown", function (ev) {
+    if (ev.button !== 0 || !ev.isPrimary) { return; }
     pressed = indexOf(ev.target);
     dragged = false;
     if (pressed !== null) { ev.preventDefault(); }
   });
-  grid.addEventListener("mouseover", function (ev) {
-    var i = indexOf(ev.target);
-    if (pressed === null || i === null || i === pressed) { return; }
+  grid.addEventListener("pointermove", function (ev) {
+    if (pressed === null) { return; }
+    var i = under(ev);
+    if (i === null || i === pressed) { return; }
     region = rect(pressed, i);
     show();
   });
-  document.addEventListener("mouseup", function (ev) {
+  document.addEventListener("pointerup", function (ev) {
     if (pressed === null) { return; }
-    var i = indexOf(ev.target);
+    var i = under(ev);
     if (i !== null && i !== pressed) {
       region = rect(pressed, i);
       dragged = true;
@@ -137,6 +200,7 @@
     }
     pressed = null;
   });
+  document.addEventListener("pointercancel", function () { pressed = null; });
   grid.addEventListener("click", function (ev) {
     if (dragged) { dragged = false; return; }
     var i = indexOf(ev.target);
