@@ -370,6 +370,8 @@ class _Scanner(Locator, Protocol):
 
     def node_offset(self, node: Node) -> int: ...
 
+    def let_go(self) -> None: ...
+
 
 @dataclass(frozen=True, slots=True)
 class Move:
@@ -670,6 +672,29 @@ class Record:
     unknown_game: str | None = None
     # Go's starting position from AB/AW/AE/PL (ING-8), collected once by the reader; None when not collected yet.
     setup: Setup | None = None
+
+    def let_go(self) -> None:
+        """Break the links that make the tree cyclic (each node's parent, each property's node, the source's root),
+        so that the tree is freed by reference counting as soon as the record goes, not by the cyclic collector:
+        rescanning trees already judged was a seventh of verifying a collection. For a record that is done with:
+        its nodes no longer know their parents, nor where they stand in the file."""
+        src = source_of(self.root)
+        if src is not None:
+            src.let_go()
+        todo = [self.root]
+        while todo:
+            node = todo.pop()
+            node.parent = None
+            node._pos = None  # a position still to be found holds the node
+            move = node.move
+            if move is not None and move.pos is not None:  # a move that does not fit: its position finds the node
+                node.move = None
+            props = node._props
+            if props:
+                for prop in props.values():
+                    prop._node = None
+                    prop._pos = None  # a position still to be found holds the node
+            todo.extend(node.children)
 
     def main_line(self) -> list[Node]:
         """The nodes of the main line after the root (the first child at every branch)."""

@@ -105,6 +105,12 @@ class RecordSource:
                     break
         return offsets.get(key, self.start)
 
+    def let_go(self) -> None:
+        """Forget the tree (Record.let_go): the offsets found, the walk under way, the root."""
+        self.root = None
+        self._walk = None
+        self._node_offsets = {}
+
     def _find_offsets(self) -> Iterator[None]:
         """Record the next node's offset at each step."""
         assert self.root is not None

@@ -131,7 +131,9 @@ def verify_records(path: str, records: list[Record], options: Options) -> Iterat
         record = records.pop()  # let each record go once it is judged
         verdict = verify(record, variations=options.variations, notation=options.notation,
                          require_complete=options.require_complete)
-        yield RecordVerdict(path, record.index, _settled(verdict), record.file_format)
+        judged = RecordVerdict(path, record.index, _settled(verdict), record.file_format)
+        record.let_go()  # freed now, by reference counting: the verdict holds nothing of it
+        yield judged
 
 
 def _settled(verdict: Verdict) -> Verdict:

@@ -208,6 +208,7 @@ def add_rows(result: FileResult, records: list[Record], settings: Settings = DEF
                                             patterns=settings.patterns))
         except Exception as exc:  # one record the verifier cannot judge must not lose the others
             result.failures.append(f"{path}#{record.index}: verification failed: {type(exc).__name__}: {exc}")
+        record.let_go()  # freed now, by reference counting: its rows hold nothing of its tree
 
 
 def process_chunk(items: Sequence[tuple[str, Settings]]) -> list[FileResult]:

@@ -184,6 +184,9 @@ class Replay:
                 else:
                     change = self._apply(move, node)
             except IllegalMove as illegal:
+                # Its traceback would hold the replay's frames, and through them the tree, in a cycle that only
+                # the collector frees (Record.let_go frees trees by reference counting): the refusal is data.
+                illegal.__traceback__ = None
                 yield self._refuse(number, move, node, illegal)
                 return
             self.steps_played = number
