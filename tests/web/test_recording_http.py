@@ -229,3 +229,30 @@ def test_the_example_client_of_the_docs_runs_as_shown(server: tuple[Any, str, Pa
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["refused: move 3: E5 is occupied (ING-3)", "stored as record 1 pass W+6"]
+
+
+def test_a_watcher_of_another_server_over_the_same_archive_sees_the_moves(server: tuple[Any, str, Path]) -> None:
+    from .conftest import serving
+
+    _, url, db = server
+    rec = httpx.post(url + "api/recordings", json={"game": "quentin", "size": 6}).json()["id"]
+    seen: list[int] = []
+    ready = threading.Event()
+    with serving(db) as other:
+
+        def watch() -> None:
+            with httpx.stream("GET", other + f"api/recordings/{rec}/events", timeout=30) as stream:
+                for line in stream.iter_lines():
+                    if line.startswith("data: "):
+                        seen.append(json.loads(line[6:])["count"])
+                        ready.set()
+                        if seen[-1] == 2:
+                            return
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        assert ready.wait(20)
+        for move in ("c3", "d4"):  # entered through the first server: the second finds them by its poll
+            assert httpx.post(url + f"api/recordings/{rec}/moves", json={"move": move}).status_code == 200
+        watcher.join(20)
+    assert seen[0] == 0 and seen[-1] == 2
