@@ -43,8 +43,7 @@ def _clean_pg(url: str) -> None:
         conn.execute(text("DROP TABLE IF EXISTS pattern_line, position_stage, position_count, position_game, position, "
                           "problem, game_version, game, alias, archive_state, player_name, account_key, account, "
                           "archive_setting, audit, login_failure, tournament_pairing, tournament_player, tournament, "
-                          "player_number "
-                          "CASCADE"))
+                          "player_number, recording_move, recording CASCADE"))
     engine.dispose()
 
 
@@ -141,14 +140,8 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 
-@pytest.fixture(scope="session")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    """Headless Chromium driven by selenium, one for the whole test run (the pages of `records html` and of
-    `records serve`); the tests that use it skip when Chromium or its driver is not installed."""
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is missing (Debian: apt-get install -y chromium chromium-driver)")
-    if not Path(CHROMEDRIVER).exists():
-        pytest.skip("chromedriver is missing (Debian: apt-get install -y chromium-driver)")
+def chromium_driver(profile: Path) -> Any:
+    """A headless Chromium driven by selenium, with its own profile folder (its own cookies and storage)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -157,9 +150,20 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"):
         options.add_argument(arg)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.add_argument(f"--user-data-dir={profile}")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    """Headless Chromium driven by selenium, one for the whole test run (the pages of `records html` and of
+    `records serve`); the tests that use it skip when Chromium or its driver is not installed."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing (Debian: apt-get install -y chromium chromium-driver)")
+    if not Path(CHROMEDRIVER).exists():
+        pytest.skip("chromedriver is missing (Debian: apt-get install -y chromium-driver)")
+    driver = chromium_driver(tmp_path_factory.mktemp("chromium-profile"))
     try:
         yield driver
     finally:

@@ -2,14 +2,17 @@
 
 Imports the bundled examples into a fresh archive, with a small club league it writes beside them (four players,
 a double round robin of short 9x9 games, one with variations and the players' clocks), so that a player's page has
-opponents and openings to show; starts `records serve` on a free port, and photographs the explorer, the games
-page, a game page, a game's variation, the printable view, a player's page, an event's crosstable and a pattern
-with its dragged region with headless Chromium (as the browser tests start it) into docs/images/serve-*.png, at a
-desktop's width (1280 px) and the boards' pages also at a phone's (390 px: serve-*-phone.png).
+opponents and openings to show; records a short game of each of the five games through the recording API; starts
+`records serve` on a free port, and photographs the explorer, the games page, a game page, a game's variation, the
+printable view, a player's page, an event's crosstable, a pattern with its dragged region and the recording pages
+(the start page and each game being recorded) with headless Chromium (as the browser tests start it) into
+docs/images/serve-*.png, at a desktop's width (1280 px) and the boards' pages also at a phone's (390 px:
+serve-*-phone.png).
 """
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -29,13 +32,54 @@ PAGES = {
     "serve-print.png": "games/{game}/print",
     "serve-patterns.png": "patterns?pattern=X./..&region=a6:b5&anchor=corner&game=cation&size=6&either-colour=true",
     "serve-patterns-go.png": "patterns?pattern=X..&anchor=corner&game=go&size=9&either-colour=true",
+    "serve-record.png": "record",
+    "serve-record-go.png": "record/{go}",
+    "serve-record-conversion-go.png": "record/{conversion_go}",
+    "serve-record-cation.png": "record/{cation}",
+    "serve-record-quentin.png": "record/{quentin}",
+    "serve-record-squer.png": "record/{squer}",
 }
 PHONE = ("serve-explorer.png", "serve-game.png", "serve-patterns.png", "serve-patterns-go.png", "serve-player.png",
-         "serve-game-variation.png")
+         "serve-game-variation.png", "serve-record-go.png", "serve-record-cation.png")
 PLAYERS = ("Ann Lee", "Bo Chen", "Cara Diaz", "Dev Patel")
 # Three openings the league's games share (after them every game goes on the same way), in SGF points.
 OPENINGS = (("ee", "cc", "gg"), ("ee", "gc", "cg"), ("cc", "gg", "ee"))
 MIDDLE = ("cg", "gc", "dd", "ff", "fd", "df", "eg", "ge")
+# The games being recorded in the shots: (game, size, moves as (colour or None, move)), each move through the API.
+RECORDINGS = {
+    "go": ("go", 9, [(None, m) for m in ["E5", "C3", "G7", "C7", "G3", "E3", "D4", "D3"]]),
+    "conversion_go": ("conversion-go", 6, [("W", "C3"), ("B", "D4"), ("B", "C4")]),
+    # the beginning of the conformance game cation-7401-8: a relocation is offered
+    "cation": ("cation", 4, [(None, m) for m in ["cd", "bd", "ab", "cb", "bb", "bc", "ad", "aa", "cc"]]),
+    "quentin": ("quentin", 6, [(None, "c3"), (None, "swap"), (None, "d4"), (None, "c4")]),
+    # the beginning of squer-7401-2: a sweep is offered
+    "squer": ("squer", 4, [(None, m) for m in ["cb", "db", "ac", "cd", "dd", "ba", "ab", "ca", "dc", "bd", "bb",
+                                               "cc", "da"]]),
+}
+
+
+def recordings(url: str) -> dict[str, int]:
+    """The games of RECORDINGS recorded through the API (from this machine, as the read-only default allows): their
+    ids by name."""
+    import urllib.request
+
+    def post(path: str, body: dict[str, object]) -> dict[str, object]:
+        request = urllib.request.Request(url + path, data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            data: dict[str, object] = json.load(answer)
+            return data
+
+    ids = {}
+    for name, (game, size, moves) in RECORDINGS.items():
+        made = post("api/recordings", {"game": game, "size": size, "black": "Ann Lee", "white": "Bo Chen",
+                                       "event": "Club night", "round": "3"})
+        ids[name] = int(str(made["id"]))
+        for colour, move in moves:
+            post(f"api/recordings/{ids[name]}/moves", {"move": move, **({"colour": colour} if colour else {})})
+    return ids
+
+
 WIDTHS = {"": (1280, 900), "-phone": (390, 844)}
 
 
@@ -93,13 +137,14 @@ def main(out: Path) -> int:
             driver.get(url + "api/search?event=Tuesday+league&round=3")
             played = driver.execute_script("return JSON.parse(document.body.innerText);")
             variations = next(g["id"] for g in played if g["source_file"].endswith("league-06.sgf"))
+            ids = recordings(url)
             for suffix, (width, height) in WIDTHS.items():
                 driver.set_window_size(width, height)
                 for name, path in PAGES.items():
                     if suffix and name not in PHONE:
                         continue
                     shot = out / name.replace(".png", f"{suffix}.png")
-                    driver.get(url + path.format(game=game, league=variations))
+                    driver.get(url + path.format(game=game, league=variations, **ids))
                     time.sleep(0.3)
                     driver.save_screenshot(str(shot))
                     print(shot)

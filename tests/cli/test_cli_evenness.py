@@ -85,7 +85,7 @@ DB_COMMANDS: dict[str, tuple[str, ...]] = {
     "replay": ("1",), "diagram": ("1",), "html": ("1",), "import": (str(RECORD),), "search": (), "duplicates": (),
     "show": ("1",), "export": ("1",), "stats": (), "explore": (), "reindex": (), "delete": ("1", "--yes"),
     "fix": ("1", "--set", "RO=2"), "events": (), "crosstable": ("Cup",), "players": (), "alias": ("a", "b"),
-    "ratings": (), "serve": ("--port", "0"), "audit": (), "player": ("a",),
+    "ratings": (), "serve": ("--port", "0"), "audit": (), "player": ("a",), "record": ("--resume", "1"),
 }
 
 

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from .core.models import AccountRow, AliasRow, GameRow, GameVersionRow
     from .store.accounts import Signed
     from .store.importer import FileResult, ImportProgress, ImportSummary
+    from .store.recordings import Finished, Position, Summary
     from .store.reindex import ReindexSummary
     from .tournaments.opengotha import OfficialTournament
 
@@ -900,6 +901,89 @@ class Archive:
         from .store.audit import record_change
 
         record_change(self._writable("write the audit log"), who, action, ids, before=before, after=after)
+
+    # -- recordings (archive/store/recordings.py): games recorded as they are played ----------------------------
+    # Every change is checked by the game's engine and committed before the method returns.
+
+    def start_recording(self, game: str, size: int | None = None, *, who: str | None = None,
+                        **header: Any) -> Position:
+        """A new recording of `game` on a `size` board (the game's default when None). Header fields: black,
+        white, black_rank, white_rank, event, round, date (today when not given), place, name, ruleset, komi,
+        handicap, time (seconds each), overtime, and for Go setup_black / setup_white (points) and first (B or W).
+        InputError for a field that cannot be one."""
+        from .store.recordings import start
+
+        return start(self._writable("start a recording"), game, size, header, who)
+
+    def recording(self, recording_id: int) -> Position:
+        """Where the recording stands: its moves, who moves next, whether the game has ended, the special moves
+        the rules offer now, the board. NotFound when there is none."""
+        from .store.recordings import position
+
+        return position(self.engine, recording_id)
+
+    def recordings(self, state: str = "playing") -> list[Summary]:
+        """The recordings in `state` (`playing`: the games being played now; `finished`, `discarded`), latest
+        changed first."""
+        from .store.recordings import DISCARDED, FINISHED, PLAYING, listing
+
+        if state not in (PLAYING, FINISHED, DISCARDED):
+            raise InputError(f"state: {PLAYING}, {FINISHED} or {DISCARDED}")
+        return listing(self.engine, state)
+
+    def recording_revision(self, recording_id: int) -> int | None:
+        """The recording's revision, moved by every change (None: no such recording): what a watcher polls."""
+        from .store.recordings import revision
+
+        return revision(self.engine, recording_id)
+
+    def play_move(self, recording_id: int, move: str, *, colour: str | None = None, after: int | None = None,
+                  comment: str | None = None, black_time: float | None = None, white_time: float | None = None,
+                  marks_black: Iterable[str] = (), marks_white: Iterable[str] = ()) -> Position:
+        """Play `move` (as the record format writes it, FMT-12, or in the game's notation: `Q16`, `d3-f1`, `pass`,
+        `swap`, `sweep-3`, `resign`) in the recording and store it. `colour`: the colour that plays (by default
+        the colour to move); `after`: the number of moves the caller saw (StalePosition when the game has moved
+        on); the clocks after the move in seconds (BL/WL); the end-of-game marks of a final pass (TB/TW, ING-7,
+        CON-7). MoveRefused, with the rule, for a move the rules refuse."""
+        from .store.recordings import Entry, play
+
+        entry = Entry(move, colour, after, comment, black_time, white_time, tuple(marks_black), tuple(marks_white))
+        return play(self._writable("record a move"), recording_id, entry)
+
+    def undo_move(self, recording_id: int, *, after: int | None = None) -> Position:
+        """Take back the last move (kept as a variation of the record when another replaces it)."""
+        from .store.recordings import undo
+
+        return undo(self._writable("undo a move"), recording_id, after)
+
+    def comment_move(self, recording_id: int, text: str, *, number: int | None = None,
+                     after: int | None = None) -> Position:
+        """Set the comment of move `number` of the recording (the last move by default)."""
+        from .store.recordings import comment
+
+        return comment(self._writable("comment on a move"), recording_id, text, number, after)
+
+    def mark_recording(self, recording_id: int, *, black: Iterable[str] = (), white: Iterable[str] = (),
+                       after: int | None = None) -> Position:
+        """Set the end-of-game marks on the final pass (TB `black`, TW `white`: the stones agreed dead in Go,
+        ING-7, the conversions of Conversion Go, CON-7), checked by the rules; MoveRefused, with the rule,
+        otherwise."""
+        from .store.recordings import set_marks
+
+        return set_marks(self._writable("mark the end of a game"), recording_id, tuple(black), tuple(white), after)
+
+    def finish_recording(self, recording_id: int, result: str | None = None) -> Finished:
+        """Store the recording in the archive as `records import` stores a record: its id and verdict. `result`:
+        the result an editor enters (needed when the game has not ended by the rules or a resignation)."""
+        from .store.recordings import finish
+
+        return finish(self._writable("finish a recording"), recording_id, result, settings=self.settings)
+
+    def discard_recording(self, recording_id: int) -> None:
+        """Give up a recording being played (it leaves the list of games being played)."""
+        from .store.recordings import discard
+
+        discard(self._writable("discard a recording"), recording_id)
 
     def last_id(self) -> int:
         """The highest record id stored (0: none)."""

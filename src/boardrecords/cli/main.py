@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "stats": ("archive_cmd", "Archive", "Results, win rates and pie swaps per game and per player."),
     "explore": ("explore_cmd", "Archive", "What was played next at a position, and how it went."),
     "reindex": ("explore_cmd", "Archive", "Rebuild the position index."),
+    "record": ("record_cmd", "Archive", "Record a game as it is played: each move checked and stored at once."),
     "delete": ("curate_cmd", "Curation", "Delete records from the archive."),
     "fix": ("curate_cmd", "Curation", "Correct a stored record, keeping its history."),
     "events": ("tournament_cmd", "Tournaments", "Every event: games, dates, rounds, players."),

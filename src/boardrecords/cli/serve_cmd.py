@@ -60,11 +60,15 @@ def serve_cmd(
         import webbrowser
 
         webbrowser.open(url + "games")
+    # A watcher's event stream (web/recording.py) never ends by itself: on Ctrl-C the requests under way get
+    # GRACE_SECONDS to finish, then the streams are closed.
     if workers > 1:  # each process makes its own application (and opens the archive) from `made`
         application.state.archive.close()
-        config = uvicorn.Config(made, factory=True, workers=workers, log_level="warning", access_log=False)
+        config = uvicorn.Config(made, factory=True, workers=workers, log_level="warning", access_log=False,
+                                timeout_graceful_shutdown=GRACE_SECONDS)
     else:
-        config = uvicorn.Config(application, log_level="warning", access_log=False)
+        config = uvicorn.Config(application, log_level="warning", access_log=False,
+                                timeout_graceful_shutdown=GRACE_SECONDS)
     server = uvicorn.Server(config)
     try:
         if workers > 1:
@@ -79,6 +83,9 @@ def serve_cmd(
         raise CommandError(f"the server on {host}:{bound} could not start") from exc
     finally:
         sock.close()
+
+
+GRACE_SECONDS = 3
 
 
 def _listening(host: str, port: int) -> socket.socket:

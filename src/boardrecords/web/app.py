@@ -2,8 +2,9 @@
 
 - The archive is opened once, when the application is made, as one `Archive` (archive/front.py) that every route
   asks (deps.py): read-only (SQLite `query_only`, PostgreSQL read-only transactions), so that a request never
-  writes, unless accounts are served (web/accounts.py), whose writing routes (web/editing.py, web/curating.py)
-  each need the role, the session and its CSRF token.
+  writes, unless accounts are served (web/accounts.py), whose writing routes (web/editing.py, web/curating.py,
+  web/recording.py) each need the role, the session and its CSRF token; on the read-only default only a game
+  recorded from this machine is written (web/recording.py), through a connection of its own.
 - Safety: every page is a Jinja template with autoescape on, so every text from a record is escaped; the
   Content-Security-Policy allows scripts, styles and images from the server itself only (no inline script); every
   query parameter has bounds (params.py); the library's errors (common/errors.py) are answered by their class, the
@@ -136,7 +137,7 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
     archive = Archive(db, settings=settings, write=accounts)  # read-only unless accounts are served
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(served: FastAPI) -> AsyncIterator[None]:
         # What start-up made (modules, the archive's metadata) lives as long as the server: frozen, it is no longer
         # walked by every full collection of the garbage collector, which a long game's page (thousands of small
         # lists) sets off; that walk made the slowest first views of a game page.
@@ -147,6 +148,9 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
         sys.setswitchinterval(SWITCH_INTERVAL)
         yield
         archive.close()
+        writing = getattr(served.state, "recorder", None)  # the recordings' connection (web/recording.py)
+        if writing is not None:
+            writing.close()
 
     app = FastAPI(lifespan=lifespan, title="records", version="1", docs_url=None, redoc_url=None,
                   description="The archive of `records`, read-only: the JSON of the commands' --json, by the "
@@ -155,6 +159,7 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
     app.state.settings = settings
     app.state.engine = archive.engine
     app.state.accounts = accounts
+    app.state.public_hosts = tuple(public_hosts)  # behind a proxy every client looks local (web/recording.py)
     from .pages import GamePages
 
     app.state.game_pages = GamePages()  # the game pages made last, for the archive's version
@@ -226,8 +231,12 @@ def create_app(db: str | None, *, settings: Settings = DEFAULTS, hosts: Sequence
 
     from .api import router as api_router
     from .pages import router as page_router
+    from .record_pages import router as record_pages_router
+    from .recording import router as recording_router
 
     app.include_router(api_router)
+    app.include_router(recording_router)
+    app.include_router(record_pages_router)
     app.include_router(page_router)
     if accounts:
         from .accounts import router as accounts_router

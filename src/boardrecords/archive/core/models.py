@@ -384,3 +384,49 @@ class AuditRow(SQLModel, table=True):
     ids: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))  # JSON list of record ids
     before: str = Field(default="null", sa_column=Column(Text, nullable=False, default="null"))  # JSON
     after: str = Field(default="null", sa_column=Column(Text, nullable=False, default="null"))  # JSON
+
+
+class RecordingRow(SQLModel, table=True):
+    """A game being recorded as it is played (archive/store/recordings.py): its game, board and header (the root
+    properties as JSON), where the line played stands (`tip`: its last move's row, None before the first move;
+    `moves`: how many moves that line holds) and `revision`, moved by every change so that two writers of one
+    game cannot both change the same position. Once finished, `record_id` is the archive's record."""
+
+    __tablename__ = "recording"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game: str = Field(sa_column=Column(String(32), nullable=False))
+    size: int = Field(sa_column=Column(Integer, nullable=False))
+    header: str = Field(default="{}", sa_column=Column(Text, nullable=False, default="{}"))  # JSON: ident -> values
+    state: str = Field(default="playing", sa_column=Column(String(16), nullable=False, index=True))
+    tip: int | None = None
+    moves: int = 0
+    revision: int = 0
+    record_id: int | None = None
+    verdict: str | None = None
+    created_by: str | None = Field(default=None, sa_column=Column(String(64)))
+    created_at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC))
+    updated_at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC))
+
+
+class RecordingMoveRow(SQLModel, table=True):
+    """One move entered in a recording: a node of its tree (`parent`: the move before it, None for the first), so
+    that a move undone and replaced stays as a variation. The value as the record format writes it (FMT-12), with
+    what the node may carry beside it: a comment, the clocks after the move (`BL`/`WL`, seconds), the time of day
+    it was entered, and the end-of-game marks of a final pass (`TB`/`TW`, SGF points)."""
+
+    __tablename__ = "recording_move"
+
+    id: int | None = Field(default=None, primary_key=True)
+    recording_id: int = Field(sa_column=Column(Integer, ForeignKey("recording.id", ondelete="CASCADE"),
+                                               nullable=False, index=True))
+    parent: int | None = None
+    number: int = Field(sa_column=Column(Integer, nullable=False))
+    colour: str = Field(sa_column=Column(String(1), nullable=False))
+    value: str = Field(default="", sa_column=Column(String(16), nullable=False, default=""))
+    comment: str | None = Field(default=None, sa_column=Column(Text))
+    black_time: float | None = None
+    white_time: float | None = None
+    marks_black: str | None = Field(default=None, sa_column=Column(Text))  # SGF points, space-separated
+    marks_white: str | None = Field(default=None, sa_column=Column(Text))
+    entered_at: dt.datetime = Field(default_factory=lambda: dt.datetime.now(dt.UTC))

@@ -111,7 +111,7 @@ def upgrade_schema(engine: Engine) -> None:
     """What a command that writes needs of an archive made by an older version: the position index's newer tables
     and its migration (archive/positions/stage.py), the player names' index (filled once, archive/core/db.py), and
     the change marker (archive/core/state.py), without the merge or the tables only an import makes; and the
-    accounts' tables (archive/store/accounts.py)."""
+    accounts' tables (archive/store/accounts.py) and the recordings' (archive/store/recordings.py)."""
     from ..core.models import (
         AccountKeyRow,
         AccountRow,
@@ -123,12 +123,15 @@ def upgrade_schema(engine: Engine) -> None:
         PositionGameRow,
         PositionRow,
         PositionStageRow,
+        RecordingMoveRow,
+        RecordingRow,
     )
     from ..positions.stage import upgrade_positions
 
     tables = [SQLModel.metadata.tables[m.__tablename__]
               for m in (PositionRow, PositionGameRow, PositionStageRow, PositionCountRow, PlayerNameRow, AccountRow,
-                        AccountKeyRow, ArchiveSettingRow, AuditRow, LoginFailureRow)]
+                        AccountKeyRow, ArchiveSettingRow, AuditRow, LoginFailureRow, RecordingRow,
+                        RecordingMoveRow)]
     tables += TOURNAMENT_TABLES  # an archive made before the official tournaments
     with _one_at_a_time(engine):
         SQLModel.metadata.create_all(writer(engine), tables=tables)
