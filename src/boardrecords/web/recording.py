@@ -114,11 +114,13 @@ class FinishBody(BaseModel):
 
 # -- who may write --------------------------------------------------------------------------------------------
 
-def may_record(request: Request, archive: Asked) -> str | None:
+async def may_record(request: Request, archive: Asked) -> str | None:
     """Who writes: the editor's name (with accounts), or None for a local client of the read-only default; 401 or
-    403 otherwise."""
+    403 otherwise. Asynchronous as the editor's check is (it may read the CSRF token from a form's body); the
+    session is looked up in the thread pool, as a synchronous dependency would be."""
     if request.app.state.archive.writable:  # served with accounts
-        account = EDITOR(request, visitor(request, archive))
+        seen = await run_in_threadpool(visitor, request, archive)
+        account = await EDITOR(request, seen)
         return str(account.name)
     host = request.client.host if request.client else ""
     proxied = any(request.headers.get(h) for h in ("forwarded", "x-forwarded-for", "x-real-ip"))
