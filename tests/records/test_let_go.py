@@ -25,7 +25,9 @@ def _files() -> list[Path]:
 
 @pytest.fixture
 def collector_saves_all() -> Iterator[list[object]]:
-    """The objects the collector finds unreachable, kept for inspection (and the collector off meanwhile)."""
+    """The objects the collector finds unreachable, kept for inspection (and the collector off meanwhile, so that
+    what a test makes stays in the young generation, which `gc.collect(0)` looks at quickly however large the
+    heap of the whole test session is)."""
     gc.collect()
     was = gc.isenabled()
     gc.disable()
@@ -51,7 +53,7 @@ def test_no_node_of_a_judged_record_is_left_for_the_collector(collector_saves_al
             verify(record, variations=True)
             record.let_go()
         del records, record
-        gc.collect()
+        gc.collect(0)  # the young generation: all this file made (the collector is off), not the suite's heap
         left = [o for o in collector_saves_all if isinstance(o, Node)]
         assert not left, f"{path}: {len(left)} nodes left for the collector"
         collector_saves_all.clear()
@@ -63,12 +65,12 @@ def test_without_let_go_the_tree_is_cyclic(collector_saves_all: list[object]) ->
     record = read_bytes((EXAMPLES / "go" / "handicap.rec").read_bytes())[0]
     verify(record)
     del record
-    gc.collect()
+    gc.collect(0)
     assert any(isinstance(o, Node) for o in collector_saves_all)
 
 
 def test_verify_files_lets_every_record_go(collector_saves_all: list[object]) -> None:
     verdicts = list(verify_files([EXAMPLES]))
     assert len(verdicts) > 20 and all(v.verdict.to_json() for v in verdicts)  # type: ignore[union-attr]
-    gc.collect()
+    gc.collect(0)
     assert not [o for o in collector_saves_all if isinstance(o, Node)]
