@@ -14,9 +14,10 @@ The games: the corpus's 19x19 records (the files of one game), each written in `
 of the board (benchmarks/bench_patterns.py's `transformed`) into the work folder. Then, with the load average
 before each part:
 
-1. Import: `records import FOLDER` (default workers) and Kombilo's `process()` of the same files (one process,
-   benchmarks/peer_kombilo.py), whole processes: records a second, wall and CPU time (the process and its
-   children). The sizes: the archive against Kombilo's files (kombilo.d*), and the bytes of each table and index
+1. Import: `records import FOLDER` (default workers, then `-j 1`) and Kombilo's `process()` of the same files (one
+   process, benchmarks/peer_kombilo.py), whole processes: records a second, wall and CPU time (the process and its
+   children). With `--before-src`, the earlier sources import the same files in the same run, each into an archive
+   of its own. The sizes: the archives against Kombilo's files (kombilo.d*), and the bytes of each table and index
    (SQLite's dbstat).
 2. Each pattern of PATTERNS, `--repeat` times, interleaved: a whole `records search --pattern ... --json` process
    against a whole Kombilo process that opens its game list and searches once (wall and CPU, the best run); and
