@@ -14,9 +14,10 @@ The games: the corpus's 19x19 records (the files of one game), each written in `
 of the board (benchmarks/bench_patterns.py's `transformed`) into the work folder. Then, with the load average
 before each part:
 
-1. Import: `records import FOLDER` (default workers) and Kombilo's `process()` of the same files (one process,
-   benchmarks/peer_kombilo.py), whole processes: records a second, wall and CPU time (the process and its
-   children). The sizes: the archive against Kombilo's files (kombilo.d*), and the bytes of each table and index
+1. Import: `records import FOLDER` (default workers, then `-j 1`) and Kombilo's `process()` of the same files (one
+   process, benchmarks/peer_kombilo.py), whole processes: records a second, wall and CPU time (the process and its
+   children). With `--before-src`, the earlier sources import the same files in the same run, each into an archive
+   of its own. The sizes: the archives against Kombilo's files (kombilo.d*), and the bytes of each table and index
    (SQLite's dbstat).
 2. Each pattern of PATTERNS, `--repeat` times, interleaved: a whole `records search --pattern ... --json` process
    against a whole Kombilo process that opens its game list and searches once (wall and CPU, the best run); and
@@ -227,6 +228,36 @@ def ratio(a: float, b: float | None) -> str:
     return f"{a / b:.2f}x" if b else "-"
 
 
+def archive_path(db: Path, version: str) -> Path:
+    """The archive one version imports into: `db` itself for the project as it is, beside it for the others."""
+    return db if version == "records" else db.with_name(f"{db.stem}-{version}{db.suffix}")
+
+
+def import_version(version: str, folder: Path, db: Path, env: dict[str, str] | None, kombilo_rate: float | None,
+                   kombilo_cpu: float | None) -> None:
+    """One version's `records import` of `folder`, with the default workers and with one process, against
+    Kombilo's figures (records a second, CPU of one process)."""
+    db.unlink(missing_ok=True)
+    wall, _, _ = run([RECORDS, "import", str(folder), "--db", str(db), "-q"], env)
+    conn = sqlite3.connect(db)
+    stored = conn.execute("SELECT count(*) FROM game").fetchone()[0]
+    conn.close()
+    print(f"  {version}: records import: {stored} records, {wall:.1f} s wall, {stored / wall:.0f} records/s",
+          flush=True)
+    # the workers are the fork server's children, not this process's grandchildren: their CPU time is not
+    # counted, so the CPU time is that of an import in one process
+    one = db.with_name(f"{db.stem}-j1{db.suffix}")
+    one.unlink(missing_ok=True)
+    wall1, cpu, _ = run([RECORDS, "import", str(folder), "--db", str(one), "-q", "-j", "1"], env)
+    one.unlink()
+    print(f"  {version}: records import -j 1: {wall1:.1f} s wall, {cpu:.1f} s CPU, {stored / wall1:.0f} records/s",
+          flush=True)
+    if kombilo_rate:
+        print(f"  {version}: ratios: records/s {(stored / wall) / kombilo_rate:.2f}x Kombilo's (default workers), "
+              f"{(stored / wall1) / kombilo_rate:.2f}x (one process); CPU of one process {ratio(cpu, kombilo_cpu)}; "
+              f"{load()}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--corpus", type=Path, default=SHARED / "corpus" / "go")
@@ -237,7 +268,7 @@ def main() -> None:
     ap.add_argument("--skip-import", action="store_true", help="search the archives already in --workdir")
     ap.add_argument("--only", default="", help="comma-separated pattern names (default: all)")
     ap.add_argument("--before-src", type=Path, default=None,
-                    help="also search with the package in this folder (a copy of an earlier src/), interleaved")
+                    help="also import and search with the package in this folder (a copy of an earlier src/)")
     args = ap.parse_args()
     work = args.workdir or Path(tempfile.mkdtemp(prefix="bench-kombilo-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -253,32 +284,25 @@ def main() -> None:
     db, kdb = work / f"records-{args.symmetries}.db", work / f"kombilo-{args.symmetries}" / "kombilo.db"
     kdb.parent.mkdir(exist_ok=True)
 
+    # the project as it is, and (--before-src) an earlier copy of its sources, interleaved with Kombilo
+    versions = {"records": None} | ({"before": str(args.before_src)} if args.before_src else {})
     if not args.skip_import:
         print(f"import ({load()})", flush=True)
-        db.unlink(missing_ok=True)
-        wall, cpu, _ = run([RECORDS, "import", str(folder), "--db", str(db), "-q"])
-        conn = sqlite3.connect(db)
-        stored = conn.execute("SELECT count(*) FROM game").fetchone()[0]
-        conn.close()
-        print(f"  records import: {stored} records, {wall:.1f} s wall, {stored / wall:.0f} records/s", flush=True)
-        # the workers are the fork server's children, not this process's grandchildren: their CPU time is not
-        # counted, so the CPU time is that of an import in one process
-        one = work / f"records-{args.symmetries}-j1.db"
-        one.unlink(missing_ok=True)
-        wall1, cpu, _ = run([RECORDS, "import", str(folder), "--db", str(one), "-q", "-j", "1"])
-        one.unlink()
-        print(f"  records import -j 1: {wall1:.1f} s wall, {cpu:.1f} s CPU, {stored / wall1:.0f} records/s",
-              flush=True)
+        kombilo_rate = None
         if env:
             kwall, kcpu, out = run([sys.executable, PEER, "import", str(kdb), str(folder)], env)
             games = json.loads(out.strip().splitlines()[-1])["games"]
+            kombilo_rate = games / kwall
             print(f"  Kombilo process(): {games} games, {kwall:.1f} s wall, {kcpu:.1f} s CPU, "
-                  f"{games / kwall:.0f} games/s", flush=True)
-            print(f"  ratios: records/s {(stored / wall) / (games / kwall):.2f}x Kombilo's (default workers), "
-                  f"{(stored / wall1) / (games / kwall):.2f}x (one process); CPU of one process {ratio(cpu, kcpu)}; "
-                  f"{load()}", flush=True)
+                  f"{kombilo_rate:.0f} games/s", flush=True)
+        for version, src in versions.items():
+            import_version(version, folder, archive_path(db, version),
+                           dict(os.environ, PYTHONPATH=src) if src else None, kombilo_rate, kcpu if env else None)
+    for version in versions:
+        path = archive_path(db, version)
+        if path.exists():
+            print_parts(f"archive {path.name} ({version})", path.stat().st_size, sqlite_parts(path))
     size = db.stat().st_size
-    print_parts(f"archive {db.name}", size, sqlite_parts(db))
     if env:
         ksize = 0
         for part in sorted(kdb.parent.glob("kombilo.d*")):
@@ -288,8 +312,6 @@ def main() -> None:
         print(f"  size ratio: {ratio(size, ksize)} ({size / 1e6:.1f} MB against {ksize / 1e6:.1f} MB)", flush=True)
 
     print(f"searches ({load()}), best of {args.repeat}", flush=True)
-    # the project as it is, and (--before-src) an earlier copy of its sources, interleaved with Kombilo
-    versions = {"records": None} | ({"before": str(args.before_src)} if args.before_src else {})
     whole: dict[tuple[str, str], tuple[float, float]] = {}
     for _ in range(args.repeat):
         for name in names:

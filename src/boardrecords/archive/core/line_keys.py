@@ -35,6 +35,13 @@ def _images(size: int) -> tuple[dict[str, str], ...]:
     return tuple(out)
 
 
+@cache
+def _stone_images(size: int) -> tuple[dict[str, str], ...]:
+    """Per symmetry of the square board, the image of every stone token of either colour (`B[pd]` -> `B[dp]`):
+    once a line's symmetry is settled, each later move costs one look-up instead of `_image`'s slicing."""
+    return tuple({f"{c}[{p}]": f"{c}[{q}]" for p, q in images.items() for c in "BW"} for images in _images(size))
+
+
 def line_tokens(moves: str) -> list[str]:
     """The moves of a `moves` column's text, one token each (`B[pd]`); none for an empty line."""
     return moves.split(";") if moves else []
@@ -65,13 +72,17 @@ def canonical(tokens: Sequence[str], game: str, size: int | None) -> tuple[list[
     out: list[str] = []
     at_head = alive
     for i, token in enumerate(tokens):
-        if len(alive) > 1:
-            written = [(_image(token, images[s]), s) for s in alive]
-            best = min(w for w, _ in written)
-            alive = [s for w, s in written if w == best]
-            out.append(best)
-        else:
-            out.append(_image(token, images[alive[0]]))
+        if len(alive) == 1:  # the symmetry is settled (within a few moves, nearly always): the rest at once
+            one = images[alive[0]]
+            stones = _stone_images(size)[alive[0]].get
+            out.extend([stones(t) or _image(t, one) for t in tokens[i:]])  # passes and the like: `_image`
+            if i < HEAD_MOVES:
+                at_head = alive
+            break
+        written = [(_image(token, images[s]), s) for s in alive]
+        best = min(w for w, _ in written)
+        alive = [s for w, s in written if w == best]
+        out.append(best)
         if i + 1 == HEAD_MOVES:
             at_head = alive
     return out, (at_head if len(tokens) >= HEAD_MOVES else alive), alive

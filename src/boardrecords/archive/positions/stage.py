@@ -375,7 +375,11 @@ def _merge_sqlite(conn: Connection) -> int:
     if not staged:
         return 0  # another writer merged them first
     cache = conn.exec_driver_sql("PRAGMA cache_size").scalar()
+    temp_cache = conn.exec_driver_sql("PRAGMA temp.cache_size").scalar()
     conn.exec_driver_sql(f"PRAGMA cache_size = -{MERGE_CACHE_KIB}")
+    # The sorted rows wait in a temporary table, whose schema has a page cache of its own (2 MB by default): with
+    # it, a merge of a million rows wrote its 40 MB to a temporary file and read them back.
+    conn.exec_driver_sql(f"PRAGMA temp.cache_size = -{MERGE_CACHE_KIB}")
     try:
         if _whole(conn, "position_stage"):
             _empty_index(conn)
@@ -401,6 +405,7 @@ def _merge_sqlite(conn: Connection) -> int:
         # a statement on it would raise in place of the interruption.
         if not conn.invalidated:
             conn.exec_driver_sql(f"PRAGMA cache_size = {cache}")
+            conn.exec_driver_sql(f"PRAGMA temp.cache_size = {temp_cache}")
     return staged
 
 

@@ -37,16 +37,41 @@ def verify_for_archive(record: Record, *, positions: bool = True, patterns: bool
     watchers.append(signature)
 
     def every(run: Replay) -> Callable[[Step], None]:
-        steps = [w(run) for w in watchers]
-
-        def step(s: Step) -> None:
-            for follow in steps:
-                follow(s)
-
-        return step
+        return together([w(run) for w in watchers])
 
     verdict = verify(record, watch=every)
     return verdict, position_watcher, change_watcher, signature.signature()
+
+
+def together(steps: Sequence[Callable[[Step], None]]) -> Callable[[Step], None]:
+    """One function that gives each step to every one of `steps`, in order. The import's replay sees three of them
+    (positions, change list, signature) at every move: called one after the other, not from a loop over a list,
+    whose own cost was about 1% of an import's CPU time."""
+    if len(steps) == 1:
+        return steps[0]
+    if len(steps) == 2:
+        first, second = steps
+
+        def two(s: Step) -> None:
+            first(s)
+            second(s)
+
+        return two
+    if len(steps) == 3:
+        first, second, third = steps
+
+        def three(s: Step) -> None:
+            first(s)
+            second(s)
+            third(s)
+
+        return three
+
+    def many(s: Step) -> None:
+        for follow in steps:
+            follow(s)
+
+    return many
 
 
 def index_keys(record: Record) -> array[int]:

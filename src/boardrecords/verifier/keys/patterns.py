@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 from array import array
 from bisect import bisect_right
-from collections.abc import Callable, Container, Iterable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field, replace
 
 from ...common.errors import InputError
@@ -312,6 +312,7 @@ class ChangeWatcher:
                     ever[v] |= 1 << i
         place = MoveKind.PLACE
         relocate = MoveKind.RELOCATE
+        black = Colour.BLACK
 
         def step(s: Step) -> None:
             if self.stopped:
@@ -323,11 +324,17 @@ class ChangeWatcher:
             kind = move.kind
             ply = s.number << _PLY_SHIFT
             change = s.change
-            if (kind is place and move.point is not None and not change.captured and not change.converted
+            point = move.point
+            where: Point | None = point
+            if (kind is place and point is not None and not change.captured and not change.converted
                     and not change.flipped and not change.filled):
-                points: Iterable[Point] = (move.point,)
+                points: Sequence[Point] = (point,)  # a stone put on a point, nothing else changed: nearly always
             else:
                 points = touched(move, change)
+                if kind is relocate:
+                    where = move.target
+                elif kind is MoveKind.REMOVE:
+                    where = None
             for p in points:
                 i = p[1] * size + p[0]
                 v = _code(stone(p))
@@ -336,9 +343,8 @@ class ChangeWatcher:
                     events.append(ply | (v << _STATE_SHIFT) | i)
                     if v:
                         ever[v] |= 1 << i
-            where = move.target if kind is relocate else move.point
-            if where is not None and kind is not MoveKind.REMOVE:
-                mark = MARK_B if move.colour is Colour.BLACK else MARK_W
+            if where is not None:
+                mark = MARK_B if move.colour is black else MARK_W
                 events.append(ply | (mark << _STATE_SHIFT) | (where[1] * size + where[0]))
             line.plies = s.number
 

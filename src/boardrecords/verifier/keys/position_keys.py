@@ -249,6 +249,8 @@ class PositionWatcher:
         movers = self._movers
         packed_keys.append(tracker.packed ^ extra_term(t, engine))
         movers.append(engine.player_to_move)
+        # Without a pie swap (Go, Squer) the key's extra term is the colour to move alone: a look-up, not a call.
+        to_move = t.to_move if t.game not in SWAP_TURN else None
 
         def step(s: Step) -> None:
             if self.stopped:
@@ -277,7 +279,8 @@ class PositionWatcher:
                     self.swap_ply = len(moves)
                 tracker.touch(touched(move, change))
             moves.append(move)
-            packed_keys.append(tracker.packed ^ extra_term(t, engine))
+            packed_keys.append(tracker.packed ^ (to_move[engine.to_move] if to_move is not None
+                                                 else extra_term(t, engine)))
             movers.append(engine.player_to_move)
 
         return step
