@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -87,6 +88,8 @@ def board_codes(run: Replay) -> list[int]:
     return [code[stone((i % size, i // size))] for i in range(size * size)]
 
 
+@pytest.mark.corpus
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"Go corpus absent ({CORPUS})")
 def test_the_change_list_follows_the_board_move_by_move() -> None:
     """Each move's events are the points whose state it changed (read from the whole board before and after it)
     and one mark where the mover's stone went: on 300 records of the corpus, captures and passes among them."""

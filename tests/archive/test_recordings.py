@@ -62,6 +62,10 @@ def _enter(archive: Archive, recording: int, node: Any) -> Any:
                              marks_black=node.get_all("TB"), marks_white=node.get_all("TW"))
 
 
+needs_conformance = pytest.mark.skipif(not CONFORMANCE.is_dir(), reason=f"conformance records absent ({CONFORMANCE})")
+
+
+@needs_conformance
 @pytest.mark.parametrize("game", GAMES)
 def test_legal_records_entered_move_by_move_give_their_verdict(archive: Archive, game: str) -> None:
     cases = _cases(game, valid=True)
@@ -90,6 +94,7 @@ def test_legal_records_entered_move_by_move_give_their_verdict(archive: Archive,
 
 
 @pytest.mark.parametrize("game", GAMES)
+@needs_conformance
 def test_each_illegal_move_is_refused_with_its_rule(archive: Archive, game: str) -> None:
     refused = 0
     for path, truth in _cases(game, valid=False):

@@ -62,6 +62,7 @@ def _same(data: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @needs_compiled
+@pytest.mark.skipif(not CONFORMANCE.is_dir(), reason=f"conformance records absent ({CONFORMANCE})")
 def test_every_conformance_record_and_example_reads_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     files = sorted(p for folder in (CONFORMANCE, ROOT / "examples") if folder.is_dir() for p in folder.rglob("*")
                    if p.suffix in (".rec", ".sgf"))
