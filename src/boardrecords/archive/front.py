@@ -53,6 +53,7 @@ if TYPE_CHECKING:
         TournamentImport,
     )
     from .core.models import AccountRow, AliasRow, GameRow, GameVersionRow
+    from .patterns.search import KeptLines
     from .store.accounts import Signed
     from .store.importer import FileResult, ImportProgress, ImportSummary
     from .store.recordings import Finished, Position, Summary
@@ -133,6 +134,16 @@ class Archive:
         self.engine: Engine = open_archive(db, create=create, write=self.writable)
         self.gate = Gate(settings.heavy_workers, settings.heavy_queue, wait=settings.heavy_seconds or 30.0)
         self._heavy_engine: Engine | None = None
+        self._kept_lines: KeptLines | None = None
+
+    @property
+    def kept_lines(self) -> KeptLines:
+        """The change lists this archive keeps in memory for repeated pattern searches (settings.pattern_memory)."""
+        if self._kept_lines is None:
+            from .patterns.search import KeptLines
+
+            self._kept_lines = KeptLines(self.settings.pattern_memory)
+        return self._kept_lines
 
     def close(self) -> None:
         """Let go of the archive's connections."""
@@ -370,7 +381,7 @@ class Archive:
             result = search_pattern(engine, found, game, size, f, either_colour=either_colour,
                                     plain_scan=self.settings.plain_scan,
                                     tenuki=self.settings.tenuki if tenuki is None else tenuki_rule(tenuki),
-                                    budget=budget)
+                                    budget=budget, kept=self.kept_lines)
             hits = result.hits[offset:offset + limit] if limit else result.hits[offset:]
             rows = games_by_id(engine, [h.game_id for h in hits]) if hits else {}
         shown = [(rows[h.game_id], h.moves) for h in hits if h.game_id in rows]

@@ -16,6 +16,7 @@ command when a command starts, and `records serve`.
 | RECORDS_HEAVY_WORKERS | `heavy_workers` | heavy questions answered at once (default: the CPUs but one, at least 1) |
 | RECORDS_HEAVY_QUEUE | `heavy_queue` | how many more wait, each at most its time budget (default 8); the rest: 503 |
 | RECORDS_TENUKI | `tenuki` | the tenuki count of a pattern search: `between` (default) or `kombilo` (TENUKI_GAPS) |
+| RECORDS_PATTERN_MEMORY | `pattern_memory` | bytes of change lists kept for repeated pattern searches (256M); 0: none |
 
 The heavy questions (docs/serve.md): pattern searches, player-name wildcards and text searches, explorations and
 position searches with filters beyond the game and size, and the listings of players, events and ratings. The
@@ -43,6 +44,7 @@ ENV_HEAVY_APPEARANCES = "RECORDS_HEAVY_APPEARANCES"
 ENV_HEAVY_WORKERS = "RECORDS_HEAVY_WORKERS"
 ENV_HEAVY_QUEUE = "RECORDS_HEAVY_QUEUE"
 ENV_TENUKI = "RECORDS_TENUKI"
+ENV_PATTERN_MEMORY = "RECORDS_PATTERN_MEMORY"
 
 DEFAULT_MAX_FILE_SIZE = 3 * 1024 * 1024
 DEFAULT_MAX_RECORDS = 100_000
@@ -51,6 +53,7 @@ DEFAULT_HEAVY_APPEARANCES = 500_000
 # One CPU is left to the quick questions: heavy ones on every CPU made the explorer's p99 ten times its idle one.
 DEFAULT_HEAVY_WORKERS = max(1, (os.cpu_count() or 2) - 1)
 DEFAULT_HEAVY_QUEUE = 8
+DEFAULT_PATTERN_MEMORY = 256 * 1024 * 1024
 
 # A pattern's continuation in its region (the first move played there after an appearance) is counted as tenuki
 # when it came more than this many moves after the appearance. `between`: when any move came between (elsewhere,
@@ -83,6 +86,7 @@ class Settings:
     heavy_workers: int = DEFAULT_HEAVY_WORKERS
     heavy_queue: int = DEFAULT_HEAVY_QUEUE
     tenuki: str = DEFAULT_TENUKI  # a key of TENUKI_GAPS
+    pattern_memory: int = DEFAULT_PATTERN_MEMORY  # bytes of change lists kept for repeated searches; 0: none
 
     @classmethod
     def from_environment(cls, env: Mapping[str, str]) -> Settings:
@@ -99,7 +103,8 @@ class Settings:
                    heavy_workers=count(ENV_HEAVY_WORKERS, env.get(ENV_HEAVY_WORKERS), DEFAULT_HEAVY_WORKERS,
                                        least=1) or DEFAULT_HEAVY_WORKERS,
                    heavy_queue=count(ENV_HEAVY_QUEUE, env.get(ENV_HEAVY_QUEUE), DEFAULT_HEAVY_QUEUE) or 0,
-                   tenuki=tenuki_rule(env.get(ENV_TENUKI)))
+                   tenuki=tenuki_rule(env.get(ENV_TENUKI)),
+                   pattern_memory=pattern_memory(env.get(ENV_PATTERN_MEMORY)))
 
 
 DEFAULTS = Settings()
@@ -115,6 +120,18 @@ def max_file_size(raw: str | None) -> int | None:
                            "K, M or G (64K, 16M, 1G), or 0 for no cap")
     value = int(m.group(1)) * _UNITS[m.group(2).lower()]
     return value or None
+
+
+def pattern_memory(raw: str | None) -> int:
+    """The bytes of change lists an archive may keep in memory (0: none) that a value of RECORDS_PATTERN_MEMORY
+    gives."""
+    if raw is None or not raw.strip():
+        return DEFAULT_PATTERN_MEMORY
+    m = _SIZE.fullmatch(raw)
+    if m is None:
+        raise SettingError(f"{ENV_PATTERN_MEMORY}={raw} is not a size: write a whole number of bytes, or one with "
+                           "K, M or G (64M, 1G), or 0 to keep none")
+    return int(m.group(1)) * _UNITS[m.group(2).lower()]
 
 
 def max_records(raw: str | None) -> int | None:

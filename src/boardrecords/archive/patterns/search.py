@@ -6,11 +6,20 @@ filters), keeps the games where some placement of the pattern could stand, and f
 change lists in memory (verifier/keys/scan.py, compiled when it could be built), with the move right after it and its
 continuation in the region, from one reading of each change list; when most games pass the masks it reads the
 change lists with them in one pass.
+
+An open archive asked for patterns more than once (a warm `records serve`, a program holding an `Archive`) keeps the
+change lists of a game and size in memory (`KeptLines`) from the second search on, within a cap
+(`Settings.pattern_memory`), for as long as the archive's change marker stays where it was: a search without other
+filters then reads nothing from the database but the marker. The collector is held off while a search makes its
+appearances (hundreds of thousands of small tuples, no cycles among them).
 """
 
 from __future__ import annotations
 
+import gc
+import threading
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from itertools import islice
 from typing import TYPE_CHECKING, Any
@@ -24,6 +33,7 @@ from ...verifier.keys.scan import Hit, Scan
 from ...verifier.rules.engine import BLACK, WHITE
 from ..core.filters import Filters
 from ..core.models import GameRow, PatternLineRow
+from ..core.state import read_version
 
 if TYPE_CHECKING:
     from ..core.budget import Budget
@@ -37,6 +47,86 @@ SAMPLE, MOST = 1000, 0.25
 
 def _table() -> Table:
     return PatternLineRow.__table__  # type: ignore[attr-defined]  # SQLModel sets it
+
+
+Winners = dict[int, "str | None"]
+
+
+class KeptLines:
+    """The change lists of each game and size an archive was searched on, with the games' winners, kept between
+    searches within `limit` bytes (of masks and change lists) while the archive's change marker stays. They are kept
+    from the second search of a game and size on, so that a single search (a `records search` process) reads only
+    what it needs; a game and size whose lines pass the limit are not kept (searched from the database as before)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._lock = threading.Lock()
+        # (game, size) -> (version, rows or None when over the limit, winners); rows as `_lines` reads them
+        self._kept: dict[tuple[str, int], tuple[int, list[Sequence[Any]] | None, Winners]] = {}
+        self._asked: dict[tuple[str, int], int] = {}  # (game, size) -> the version of its last search
+
+    def lines(self, engine: Engine, game: Game, size: int) -> tuple[list[Sequence[Any]], Winners] | None:
+        """The rows (id, black, white, changes, plies) of every change list of `game` and `size`, and each game's
+        winner, when they are kept or may be kept now; None: search the database."""
+        if self.limit <= 0:
+            return None
+        version = read_version(engine)  # before the rows: rows read later are never older than the version kept
+        if version is None:
+            return None
+        key = (game.value, size)
+        with self._lock:  # one reader at a time fills a game and size; the others wait for its rows
+            kept = self._kept.get(key)
+            if kept is not None and kept[0] == version:
+                return None if kept[1] is None else (kept[1], kept[2])
+            if self._asked.get(key) != version:
+                self._asked[key] = version
+                return None
+            rows = self._read(engine, game, size)
+            winners: Winners = {}
+            if rows is not None:
+                g: Table = GameRow.__table__  # type: ignore[attr-defined]
+                with engine.connect() as conn:
+                    every = select(g.c.id, g.c.winner_colour).where(g.c.game == game.value, g.c.size == size)
+                    winners = dict(_driver_rows(conn, every))  # type: ignore[arg-type]
+            self._kept[key] = (version, rows, winners)
+            return None if rows is None else (rows, winners)
+
+    def _read(self, engine: Engine, game: Game, size: int) -> list[Sequence[Any]] | None:
+        p = _table()
+        held = 0
+        rows: list[Sequence[Any]] = []
+        with engine.connect() as conn:
+            stmt = _lines(engine, game, size, Filters(), p.c.game_id, p.c.black, p.c.white, p.c.changes, p.c.plies)
+            for row in _driver_rows(conn, stmt):
+                held += len(row[1]) + len(row[2]) + len(row[3])
+                if held > self.limit:
+                    return None
+                rows.append(tuple(row))
+        return rows
+
+
+_paused = 0
+_paused_lock = threading.Lock()
+_was_enabled = False
+
+
+@contextmanager
+def _collector_held() -> Iterator[None]:
+    """The cyclic collector off while a search makes its appearances (it would rescan the heap over and over, and
+    they hold no cycles); on again when the last search running ends, if it was on."""
+    global _paused, _was_enabled
+    with _paused_lock:
+        if _paused == 0:
+            _was_enabled = gc.isenabled()
+            gc.disable()
+        _paused += 1
+    try:
+        yield
+    finally:
+        with _paused_lock:
+            _paused -= 1
+            if _paused == 0 and _was_enabled:
+                gc.enable()
 
 
 @dataclass(slots=True)
@@ -133,6 +223,19 @@ def _found_lines(engine: Engine, scan: Scan, game: Game, size: int, f: Filters, 
     return lines, seen.plies, considered, len(ids)
 
 
+def _kept_found(scan: Scan, rows: list[Sequence[Any]], budget: Budget | None
+                ) -> tuple[list[tuple[int, list[Hit]]], dict[int, int], int, int]:
+    """`_found_lines` from rows kept in memory (`KeptLines`): the masks first, then the lines they let through."""
+    possible = scan.possible(rows)
+    if len(possible) < len(rows):
+        let_through = set(possible)
+        chosen = [row for row in rows if row[0] in let_through]
+    else:
+        chosen = rows
+    plies = {row[0]: row[4] for row in chosen}
+    return _scanned(scan, chosen, budget), plies, len(rows), len(chosen)
+
+
 def _checked(rows: Iterable[Sequence[Any]], budget: Budget | None) -> Iterable[Sequence[Any]]:
     return rows if budget is None else budget.rows(rows)
 
@@ -216,23 +319,38 @@ def _ordered(conts: Iterable[PatternContinuation]) -> list[PatternContinuation]:
 
 def search_pattern(engine: Engine, pattern: Pattern, game: Game, size: int, f: Filters, *,
                    either_colour: bool = False, margin: int = 1, plain_scan: bool = False,
-                   tenuki: str = DEFAULT_TENUKI, budget: Budget | None = None) -> PatternResult:
+                   tenuki: str = DEFAULT_TENUKI, budget: Budget | None = None, kept: KeptLines | None = None
+                   ) -> PatternResult:
     """Every appearance of `pattern` in the archive's games of `game` and `size` that pass the filters, what was
     played right after it in or around it (`margin` points around the rectangle: `next_moves`), and the first move
     played in its region after it however many moves later (`continuations`; `tenuki` when it came more than
     TENUKI_GAPS[tenuki] moves after the appearance, `local` None when the line ended first). `plain_scan` runs the
     plain scan, not the compiled one (`Settings.plain_scan`). A `budget` (archive/core/budget.py) is checked as
-    rows are read and counted, and its cap on appearances held applies."""
+    rows are read and counted, and its cap on appearances held applies. `kept`: the archive's change lists kept
+    in memory, used when no filter but the game and size is given."""
+    with _collector_held():
+        return _search(engine, pattern, game, size, f, either_colour, margin, plain_scan, tenuki, budget, kept)
+
+
+def _search(engine: Engine, pattern: Pattern, game: Game, size: int, f: Filters, either_colour: bool, margin: int,
+            plain_scan: bool, tenuki: str, budget: Budget | None, kept: KeptLines | None) -> PatternResult:
     gap = TENUKI_GAPS[tenuki]
     found = placements(pattern, game, size, either_colour=either_colour)
     scan = Scan(pattern, found, size, plain=plain_scan)
-    lines, plies_of, considered, scanned = _found_lines(engine, scan, game, size, f, budget)
+    data = kept.lines(engine, game, size) if kept is not None and replace(f, game=None, size=None).empty else None
+    if data is None:
+        lines, plies_of, considered, scanned = _found_lines(engine, scan, game, size, f, budget)
+    else:
+        lines, plies_of, considered, scanned = _kept_found(scan, data[0], budget)
     g: Table = GameRow.__table__  # type: ignore[attr-defined]
     lines.sort(key=lambda line: line[0], reverse=True)  # newest first
-    if len(lines) > considered * MOST:  # most games found: the winners of all of them in one pass
+    winners: Winners
+    if data is not None:
+        winners = data[1]
+    elif len(lines) > considered * MOST:  # most games found: the winners of all of them in one pass
         with engine.connect() as conn:
             every = select(g.c.id, g.c.winner_colour).where(g.c.game == game.value, g.c.size == size)
-            winners: dict[int, str | None] = dict(_driver_rows(conn, every))  # type: ignore[arg-type]
+            winners = dict(_driver_rows(conn, every))  # type: ignore[arg-type]
     else:
         winners = dict(_by_ids(engine, [gid for gid, _ in lines], (g.c.id, g.c.winner_colour),  # type: ignore[arg-type]
                                g.c.id))
