@@ -111,9 +111,17 @@ def test_the_collector_is_on_again_after_a_search(tmp_path: Path, sqlite_db: str
             assert not gc.isenabled()  # off before the search: left off
         finally:
             gc.enable()
-        with pytest.raises(Exception):
-            archive.pattern_search("X./..", anchor="nowhere", size=5)
-        assert gc.isenabled()
+
+        def broken(*args: object, **kw: object) -> object:
+            raise RuntimeError("the scan failed")
+
+        search._kept_found = broken  # type: ignore[assignment]
+        try:
+            with pytest.raises(RuntimeError, match="the scan failed"):
+                _answer(archive)
+        finally:
+            search._kept_found = real
+        assert gc.isenabled()  # on again after a search that failed
 
 
 def test_the_setting() -> None:
