@@ -110,28 +110,27 @@ class Settings:
 DEFAULTS = Settings()
 
 
-def max_file_size(raw: str | None) -> int | None:
-    """The cap on one file's size in bytes (None: no cap) that a value of RECORDS_MAX_FILE_SIZE gives."""
+def byte_size(name: str, raw: str | None, default: int, zero: str) -> int:
+    """The bytes a variable's value gives: a whole number, or one with K, M or G (unset or blank: `default`);
+    SettingError for anything else, saying what 0 means (`zero`)."""
     if raw is None or not raw.strip():
-        return DEFAULT_MAX_FILE_SIZE
+        return default
     m = _SIZE.fullmatch(raw)
     if m is None:
-        raise SettingError(f"{ENV_MAX_FILE_SIZE}={raw} is not a size: write a whole number of bytes, or one with "
-                           "K, M or G (64K, 16M, 1G), or 0 for no cap")
-    value = int(m.group(1)) * _UNITS[m.group(2).lower()]
-    return value or None
+        raise SettingError(f"{name}={raw} is not a size: write a whole number of bytes, or one with K, M or G "
+                           f"(64K, 16M, 1G), or 0 {zero}")
+    return int(m.group(1)) * _UNITS[m.group(2).lower()]
+
+
+def max_file_size(raw: str | None) -> int | None:
+    """The cap on one file's size in bytes (None: no cap) that a value of RECORDS_MAX_FILE_SIZE gives."""
+    return byte_size(ENV_MAX_FILE_SIZE, raw, DEFAULT_MAX_FILE_SIZE, "for no cap") or None
 
 
 def pattern_memory(raw: str | None) -> int:
     """The bytes of change lists an archive may keep in memory (0: none) that a value of RECORDS_PATTERN_MEMORY
     gives."""
-    if raw is None or not raw.strip():
-        return DEFAULT_PATTERN_MEMORY
-    m = _SIZE.fullmatch(raw)
-    if m is None:
-        raise SettingError(f"{ENV_PATTERN_MEMORY}={raw} is not a size: write a whole number of bytes, or one with "
-                           "K, M or G (64M, 1G), or 0 to keep none")
-    return int(m.group(1)) * _UNITS[m.group(2).lower()]
+    return byte_size(ENV_PATTERN_MEMORY, raw, DEFAULT_PATTERN_MEMORY, "to keep none")
 
 
 def max_records(raw: str | None) -> int | None:
