@@ -80,14 +80,10 @@ class KeptLines:
                 return None if kept[1] is None else (kept[1], kept[2])
             if self._asked.get(key) != version:
                 self._asked[key] = version
+                self._kept.pop(key, None)  # rows of an earlier version: let them go now, not at the next reload
                 return None
             rows = self._read(engine, game, size)
-            winners: Winners = {}
-            if rows is not None:
-                g: Table = GameRow.__table__  # type: ignore[attr-defined]
-                with engine.connect() as conn:
-                    every = select(g.c.id, g.c.winner_colour).where(g.c.game == game.value, g.c.size == size)
-                    winners = dict(_driver_rows(conn, every))  # type: ignore[arg-type]
+            winners = _all_winners(engine, game, size) if rows is not None else {}
             self._kept[key] = (version, rows, winners)
             return None if rows is None else (rows, winners)
 
@@ -103,6 +99,14 @@ class KeptLines:
                     return None
                 rows.append(tuple(row))
         return rows
+
+
+def _all_winners(engine: Engine, game: Game, size: int) -> Winners:
+    """The winner's colour (B, W or None) of every game of `game` and `size`, in one pass."""
+    g: Table = GameRow.__table__  # type: ignore[attr-defined]
+    with engine.connect() as conn:
+        every = select(g.c.id, g.c.winner_colour).where(g.c.game == game.value, g.c.size == size)
+        return dict(_driver_rows(conn, every))  # type: ignore[arg-type]
 
 
 _paused = 0
@@ -348,9 +352,7 @@ def _search(engine: Engine, pattern: Pattern, game: Game, size: int, f: Filters,
     if data is not None:
         winners = data[1]
     elif len(lines) > considered * MOST:  # most games found: the winners of all of them in one pass
-        with engine.connect() as conn:
-            every = select(g.c.id, g.c.winner_colour).where(g.c.game == game.value, g.c.size == size)
-            winners = dict(_driver_rows(conn, every))  # type: ignore[arg-type]
+        winners = _all_winners(engine, game, size)
     else:
         winners = dict(_by_ids(engine, [gid for gid, _ in lines], (g.c.id, g.c.winner_colour),  # type: ignore[arg-type]
                                g.c.id))
