@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -32,6 +33,10 @@ class Tables:
     neighbours: tuple[tuple[int, ...], ...]  # index -> orthogonal neighbours
     sides: tuple[int, ...]  # index -> bit set of the sides the point lies on
     images: tuple[tuple[int, ...], ...]  # index -> its image under each symmetry of SYMMETRY_NAMES
+    # The same two tables as the compiled plays read them (_conversion_go.c): int32 images, five per point, and a
+    # byte of side bits per point.
+    images_c: bytes
+    sides_c: bytes
 
 
 @lru_cache(maxsize=64)
@@ -54,4 +59,5 @@ def tables(size: int) -> Tables:
     # The square's symmetries (verifier/keys/symmetry.py), in the order of SYMMETRY_NAMES.
     chosen = [all_symmetries(size)[k].index for k in _CON6_SYMMETRIES]
     images = [tuple(index[i] for index in chosen) for i in range(size * size)]
-    return Tables(size, g.points, g.neighbours, tuple(sides), tuple(images))
+    images_c = array("i", [k for image in images for k in image]).tobytes()
+    return Tables(size, g.points, g.neighbours, tuple(sides), tuple(images), images_c, bytes(sides))

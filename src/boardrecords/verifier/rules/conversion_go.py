@@ -13,8 +13,12 @@ mover's group holding the new stone (every group converted in round one touches 
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Sequence
+from types import ModuleType
+
 from ...records.games import Game, MoveKind
-from ...records.model import Colour, Move, Setup
+from ...records.model import Colour, Move, Node, Setup
 from ...records.notation import Notation
 from ...records.points import Point
 from ._conversion_go_tables import SYMMETRY_NAMES, tables
@@ -31,6 +35,24 @@ from .engine import (
     Outcome,
     Score,
 )
+
+
+def compiled_module() -> ModuleType | None:
+    """The compiled plain plays (_conversion_go.c, built at install when a C compiler is there), unless it was not
+    built."""
+    try:
+        from . import _conversion_go
+    except ImportError:
+        return None
+    return _conversion_go
+
+
+# The compiled runs of plain plays (`ConversionGoEngine.play_run`); None: every move is played in Python (the
+# reference).
+COMPILED: ModuleType | None = compiled_module()
+# What ends a compiled run besides a move that is not a placement: setup, which the replay driver refuses (FMT-10),
+# and the TB/TW marks of the end (CON-7).
+_RUN_ENDS = ("AB", "AW", "AE", "PL", "TB", "TW")
 
 _PLACE = MoveKind.PLACE
 _PASS = MoveKind.PASS
@@ -49,6 +71,7 @@ class ConversionGoEngine(Engine):
         super().__init__(size, komi=komi, setup=setup, notation=notation)
         # `setup` is only ever given for Go (ING-8); Conversion Go always starts on an empty board.
         t = tables(size)
+        self._tables = t
         self._points = t.points
         self._neighbours = t.neighbours
         self._sides = t.sides
@@ -215,6 +238,34 @@ class ConversionGoEngine(Engine):
         pts = self._points
         return Change((point,), (), tuple(pts[i] for i in sorted(changed)))  # placed, captured, converted
 
+    @property
+    def compiled_runs(self) -> bool:
+        return COMPILED is not None
+
+    def play_run(self, nodes: Sequence[Node], start: int) -> tuple[int, int, int]:
+        """Play the plain placements of `nodes` from `start` in the compiled helper, as `play` would one by one:
+        from turn 5 on (the opening of CON-5 is played here), nodes that hold a placement of the colour to move and
+        nothing the replay driver reads (setup, marks), and empty nodes. Stops before any other node and before a
+        move the rules refuse (`play` then says why). Returns (the index of the first node not played, the moves
+        played, the index of the last node played or -1). Changes are not reported: for the verdict's replay,
+        which needs none."""
+        module = COMPILED
+        if module is None or self.end is not None or self.turn < 4:
+            return start, 0, -1
+        t = self._tables
+        cells = bytearray(self._cells)
+        runs = array("i", self._runs[0] + self._runs[1])
+        end, played, last, turn, last_play = module.play_run(
+            nodes, start, self.size, cells, t.images_c, t.sides_c, runs, self.turn, self.swapped, self._last_play,
+            _BLACK, Colour.WHITE, _PLACE, _RUN_ENDS)
+        if played:
+            self._cells = list(cells)
+            self._runs = [_run_lengths(runs[:5]), _run_lengths(runs[5:])]
+            self.turn = turn
+            self._last_play = last_play
+            self._last_was_pass = False
+        return end, played, last
+
     def _dead_group(self, start: int) -> list[int] | None:
         """The group holding `start` when it is dead (CON-2: no liberty, fewer than two sides), else None."""
         cells, neighbours, sides = self._cells, self._neighbours, self._sides
@@ -367,3 +418,9 @@ class ConversionGoEngine(Engine):
                 moves.append(Move(col, _SWAP))
             moves.extend(Move(col, _PLACE, point=pts[i]) for i in empties)
         return moves
+
+
+def _run_lengths(lengths: Sequence[int]) -> tuple[int, ...]:
+    # No run at all is the shared _NO_RUNS, as the plain path keeps it.
+    run = tuple(lengths)
+    return _NO_RUNS if run == _NO_RUNS else run
