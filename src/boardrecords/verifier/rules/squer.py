@@ -12,14 +12,32 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from types import ModuleType
 
 from ...records.games import Game, MoveKind
-from ...records.model import Colour, Move, ResultMethod, Setup
+from ...records.model import Colour, Move, Node, ResultMethod, Setup
 from ...records.notation import Notation
 from ...records.points import Point
 from .chains import has_chain
 from .engine import BLACK, EMPTY, WHITE, Change, Engine, IllegalMove, Marks, Outcome
 from .grid import grid
+
+
+def compiled_module() -> ModuleType | None:
+    """The compiled plain maneuvers (_squer.c, built at install when a C compiler is there), unless it was not
+    built."""
+    try:
+        from . import _squer
+    except ImportError:
+        return None
+    return _squer
+
+
+# The compiled runs of plain maneuvers (`SquerEngine.play_run`); None: every move is played in Python (the
+# reference).
+COMPILED: ModuleType | None = compiled_module()
+# What ends a compiled run besides a move that is not a maneuver: setup, which the replay driver refuses (FMT-10).
+_RUN_ENDS = ("AB", "AW", "AE", "PL")
 
 _COLOUR = (None, Colour.BLACK, Colour.WHITE)
 _PLAYERS = (Colour.BLACK, Colour.WHITE)
@@ -135,6 +153,36 @@ class SquerEngine(Engine):
         self.turn += 1
         self._judge(me, start)
         return change
+
+    @property
+    def compiled_runs(self) -> bool:
+        return COMPILED is not None
+
+    def play_run(self, nodes: Sequence[Node], start: int) -> tuple[int, int, int]:
+        """Play the plain maneuvers of `nodes` from `start` in the compiled helper, as `play` would one by one:
+        nodes that hold a maneuver of the colour to move on an empty point and nothing the replay driver reads
+        (setup), and empty nodes. Stops before any other node and before a move the rules refuse (`play` then says
+        why); a turn that may end the game is judged here, by `_judge`. Returns (the index of the first node not
+        played, the moves played, the index of the last node played or -1). Changes are not reported: for the
+        verdict's replay, which needs none."""
+        module = COMPILED
+        if module is None or self.end is not None:
+            return start, 0, -1
+        cells = bytearray(self._cells)
+        chain = self._chain
+        end, played, last, turn, empties, chain_black, chain_white, pending = module.play_run(
+            nodes, start, self.size, cells, self.turn, self._empties, chain[BLACK], chain[WHITE], Colour.BLACK,
+            Colour.WHITE, MoveKind.PLACE, _RUN_ENDS)
+        if played:
+            self._cells = list(cells)
+            self.turn = turn
+            self._empties = empties
+            chain[BLACK] = chain_black
+            chain[WHITE] = chain_white
+            if pending >= 0:
+                # The last maneuver's turn, judged as `play` judges every turn.
+                self._judge(BLACK if (turn - 1) % 2 == 0 else WHITE, pending)
+        return end, played, last
 
     def _refuse_kind(self, move: Move) -> None:
         kind = move.kind
