@@ -1,8 +1,8 @@
-"""The compiled pattern scan, the compiled plain moves of the rules engines (Go, Conversion Go, Squer) and the parser's
-compiled runs of plain moves, the one thing pyproject.toml cannot declare with `optional`: without a C compiler the
-install goes on and the plain-Python scan, engines and parser serve
-(src/boardrecords/verifier/keys/scan.py, src/boardrecords/verifier/rules/go_ing.py, conversion_go.py, squer.py,
-src/boardrecords/records/grammar.py)."""
+"""The compiled pattern scan, the compiled plain moves of the rules engines (Go, Conversion Go, Quentin, Squer) and
+the parser's compiled runs of plain moves, the one thing pyproject.toml cannot declare with `optional`: without a C
+compiler the install goes on and the plain-Python scan, engines and parser serve
+(src/boardrecords/verifier/keys/scan.py; src/boardrecords/verifier/rules/go_ing.py, conversion_go.py, quentin.py,
+squer.py; src/boardrecords/records/grammar.py)."""
 
 from setuptools import Extension, setup
 
@@ -13,5 +13,7 @@ setup(ext_modules=[Extension("boardrecords.verifier.keys._scan", ["src/boardreco
                    Extension("boardrecords.verifier.rules._conversion_go",
                              ["src/boardrecords/verifier/rules/_conversion_go.c"], optional=True),
                    Extension("boardrecords.verifier.rules._squer", ["src/boardrecords/verifier/rules/_squer.c"],
+                             optional=True),
+                   Extension("boardrecords.verifier.rules._quentin", ["src/boardrecords/verifier/rules/_quentin.c"],
                              optional=True),
                    Extension("boardrecords.records._runs", ["src/boardrecords/records/_runs.c"], optional=True)])

@@ -12,11 +12,13 @@ merge) with the edges each group touches, so finding a chain after a move costs 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
+from types import ModuleType
 from typing import NoReturn
 
 from ...records.games import Game, MoveKind
-from ...records.model import Colour, Move, ResultMethod, Setup
+from ...records.model import Colour, Move, Node, ResultMethod, Setup
 from ...records.notation import Notation
 from ...records.points import Point
 from ._quentin_tables import tables
@@ -33,6 +35,23 @@ from .engine import (
     Marks,
     Outcome,
 )
+
+
+def compiled_module() -> ModuleType | None:
+    """The compiled plain placements (_quentin.c, built at install when a C compiler is there), unless it was not
+    built."""
+    try:
+        from . import _quentin
+    except ImportError:
+        return None
+    return _quentin
+
+
+# The compiled runs of plain placements (`QuentinEngine.play_run`); None: every move is played in Python (the
+# reference).
+COMPILED: ModuleType | None = compiled_module()
+# What ends a compiled run besides a move that is not a placement: setup, which the replay driver refuses (FMT-10).
+_RUN_ENDS = ("AB", "AW", "AE", "PL")
 
 END_REASON = "chain (QUE-6)"
 _PLACE, _PASS, _SWAP = MoveKind.PLACE, MoveKind.PASS, MoveKind.SWAP
@@ -63,6 +82,7 @@ class QuentinEngine(Engine):
         self._label = [-1] * n  # group of each stone (the index of its representative); -1 on empty points
         self._members: list[list[int] | None] = [None] * n
         self._bits = [0] * n  # edges touched by the group a representative stands for
+        self._stale = False  # the groups are out of date: the compiled runs keep none (rebuilt by `_regroup`)
 
     # -- state ---------------------------------------------------------------------------------------------
     @property
@@ -109,6 +129,57 @@ class QuentinEngine(Engine):
         self.swapped = True
         self.turn += 1
         return Change(swapped=True)
+
+    @property
+    def compiled_runs(self) -> bool:
+        return COMPILED is not None
+
+    def play_run(self, nodes: Sequence[Node], start: int) -> tuple[int, int, int]:
+        """Play the plain placements of `nodes` from `start` in the compiled helper, as `play` would one by one:
+        nodes that hold a placement of the colour to move and nothing the replay driver reads (setup), and empty
+        nodes. Stops before any other node and before a move the rules refuse (`play` then says why), and after a
+        placement that completes a chain (QUE-6). Returns (the index of the first node not played, the moves played,
+        the index of the last node played or -1). Changes are not reported: for the verdict's replay, which needs
+        none."""
+        module = COMPILED
+        if module is None or self.end is not None:
+            return start, 0, -1
+        cells = bytearray(self._cells)
+        adj = bytearray(self._adj)
+        end, played, last, turn, won = module.play_run(nodes, start, self.size, cells, adj, self.turn, self.swapped,
+                                                       _B, _W, _PLACE, _RUN_ENDS)
+        if played:
+            self._cells = list(cells)
+            self._adj = list(adj)
+            self.turn = turn
+            self._stale = True
+            if won and has_chain(self._cells, self.size, won):
+                self.end = Outcome(finished=True, method=ResultMethod.CHAIN, winner=COLOUR[won], reason=END_REASON)
+        return end, played, last
+
+    def _regroup(self) -> None:
+        """The groups of the stones on the board, from scratch (after compiled runs, which keep none)."""
+        cells, nbrs = self._cells, self._nbrs
+        n = len(cells)
+        label, members, bits = [-1] * n, [None] * n, [0] * n
+        for s in range(n):
+            c = cells[s]
+            if not c or label[s] >= 0:
+                continue
+            group = [s]
+            label[s] = s
+            edge = self._edge_bits[c]
+            m = edge[s]
+            for p in group:  # the list grows while it is walked
+                for q in nbrs[p]:
+                    if cells[q] == c and label[q] < 0:
+                        label[q] = s
+                        group.append(q)
+                        m |= edge[q]
+            members[s] = group
+            bits[s] = m
+        self._label, self._members, self._bits = label, members, bits  # type: ignore[assignment]
+        self._stale = False
 
     def _wrong_turn(self, move: Move) -> NoReturn:
         raise IllegalMove("wrong-turn", "GEN-5", f"{self.to_move.word} to move, not {move.colour.word}",
@@ -212,6 +283,8 @@ class QuentinEngine(Engine):
 
     def _commit(self, i: int, filled: list[int]) -> None:
         """Join the new stones to their groups and end the game when a group joins its colour's edges (QUE-6)."""
+        if self._stale:
+            self._regroup()
         cells, nbrs, label, members, bits = self._cells, self._nbrs, self._label, self._members, self._bits
         won = 0
         for s in (i, *filled) if filled else (i,):
