@@ -161,7 +161,8 @@ class QuentinEngine(Engine):
         """The groups of the stones on the board, from scratch (after compiled runs, which keep none)."""
         cells, nbrs = self._cells, self._nbrs
         n = len(cells)
-        label, members, bits = [-1] * n, [None] * n, [0] * n
+        label, bits = [-1] * n, [0] * n
+        members: list[list[int] | None] = [None] * n
         for s in range(n):
             c = cells[s]
             if not c or label[s] >= 0:
@@ -178,7 +179,7 @@ class QuentinEngine(Engine):
                         m |= edge[q]
             members[s] = group
             bits[s] = m
-        self._label, self._members, self._bits = label, members, bits  # type: ignore[assignment]
+        self._label, self._members, self._bits = label, members, bits
         self._stale = False
 
     def _wrong_turn(self, move: Move) -> NoReturn:
