@@ -15,6 +15,8 @@
  *   Returns (next node index, plays made, index of the last node played or -1, hash, Black to move next, the
  *   opposing stones Black took off, those White took off): a suicide's stones count for the opponent, as in the
  *   engine's `_taken`.
+ *
+ * owners(cells, size): the owner of every point for the area count (ING-6), the engine's `_area` (the plain path).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -215,8 +217,60 @@ done:
     return result;
 }
 
+/* owners(cells, size): the owner of every point for the area count (ING-6), as bytes: a stone's colour on its point,
+ * on an empty point BLACK or WHITE when its empty region touches stones of that colour only, else 0. */
+static PyObject *owners(PyObject *self, PyObject *args) {
+    Py_buffer cells;
+    int size;
+    if (!PyArg_ParseTuple(args, "y*i", &cells, &size)) return NULL;
+    PyObject *result = NULL;
+    int n = size * size;
+    int *region = NULL;
+    unsigned char *seen = NULL;
+    if (size < 1 || cells.len != n) {
+        PyErr_SetString(PyExc_ValueError, "owners: the board and the size do not agree");
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(cells.buf, n);
+    region = malloc(sizeof(int) * (size_t)n);
+    seen = calloc((size_t)n, 1);
+    if (result == NULL || region == NULL || seen == NULL) {
+        Py_CLEAR(result);
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    const unsigned char *board = cells.buf;
+    unsigned char *owner = (unsigned char *)PyBytes_AS_STRING(result);
+    Board b = {.size = size, .n = n};
+    for (int start = 0; start < n; start++) {
+        if (board[start] || seen[start]) continue;
+        int count = 0, touches = 0, nb[4];
+        seen[start] = 1;
+        region[count++] = start;
+        for (int at = 0; at < count; at++) {
+            int k = neighbours(&b, region[at], nb);
+            for (int m = 0; m < k; m++) {
+                int q = nb[m];
+                if (board[q]) touches |= board[q];
+                else if (!seen[q]) {
+                    seen[q] = 1;
+                    region[count++] = q;
+                }
+            }
+        }
+        unsigned char code = (unsigned char)(touches == 1 || touches == 2 ? touches : 0);
+        for (int at = 0; at < count; at++) owner[region[at]] = code;
+    }
+done:
+    free(region);
+    free(seen);
+    PyBuffer_Release(&cells);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"play_run", play_run, METH_VARARGS, "Play the plain placements of a line from `start` (see the module)."},
+    {"owners", owners, METH_VARARGS, "The owner of every point for the area count (see the function)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -514,6 +514,9 @@ class GoEngine(Engine):
         The owner of an empty point is BLACK or WHITE when its empty region touches that colour only, else EMPTY.
         """
         cells = [EMPTY if k in removed else v for k, v in enumerate(self._cells)] if removed else self._cells
+        if COMPILED is not None:
+            owned = COMPILED.owners(bytes(cells), self.size)
+            return owned.count(BLACK), owned.count(WHITE), list(owned)
         nb = self._nb
         n = len(cells)
         owner = list(cells)
