@@ -13,6 +13,10 @@
  *   parser attaches the first node); cache: dict of token bytes (`B[dd]`) to Move.
  *   Returns (first node, last node, misses): misses a list of (node, token) whose move the cache lacked, in order,
  *   or None when there were none.
+ *
+ * Two walks of a whole tree that every verified record takes, compiled as well (records/model.py, Record.main_line
+ * and Record.let_go, are the plain path): main_line(root) and let_go(root). They go through the attributes, not the
+ * slots, so they serve any tree, read or made in code.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -148,7 +152,109 @@ done:
     return result;
 }
 
+/* The names of the attributes the walks below read and write, interned once. */
+static PyObject *n_children, *n_parent, *n_pos, *n_move, *n_props, *n_node, *n_move_pos;
+
+static int intern_names(void) {
+    if (n_children != NULL) return 0;
+    n_children = PyUnicode_InternFromString("children");
+    n_parent = PyUnicode_InternFromString("parent");
+    n_pos = PyUnicode_InternFromString("_pos");
+    n_move = PyUnicode_InternFromString("move");
+    n_props = PyUnicode_InternFromString("_props");
+    n_node = PyUnicode_InternFromString("_node");
+    n_move_pos = PyUnicode_InternFromString("pos");
+    return n_children && n_parent && n_pos && n_move && n_props && n_node && n_move_pos ? 0 : -1;
+}
+
+/* main_line(root): the nodes after the root along the first child at every branch (Record.main_line). */
+static PyObject *main_line(PyObject *self, PyObject *root) {
+    if (intern_names() < 0) return NULL;
+    PyObject *out = PyList_New(0);
+    if (out == NULL) return NULL;
+    PyObject *node = root;
+    Py_INCREF(node);
+    for (;;) {
+        PyObject *children = PyObject_GetAttr(node, n_children);
+        Py_DECREF(node);
+        if (children == NULL) goto fail;
+        PyObject *seq = PySequence_Fast(children, "children is not a sequence");
+        Py_DECREF(children);
+        if (seq == NULL) goto fail;
+        if (PySequence_Fast_GET_SIZE(seq) == 0) {
+            Py_DECREF(seq);
+            return out;
+        }
+        node = PySequence_Fast_GET_ITEM(seq, 0);
+        Py_INCREF(node);
+        Py_DECREF(seq);
+        if (PyList_Append(out, node) < 0) {
+            Py_DECREF(node);
+            goto fail;
+        }
+    }
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* let_go(root): Record.let_go's walk of the tree: every node's parent and position dropped, the move of a node whose
+ * move holds its own position (one that does not fit, which finds the node again) dropped, and every property's node
+ * and position dropped. */
+static PyObject *let_go(PyObject *self, PyObject *root) {
+    if (intern_names() < 0) return NULL;
+    PyObject *todo = PyList_New(0);
+    if (todo == NULL || PyList_Append(todo, root) < 0) goto fail;
+    while (PyList_GET_SIZE(todo)) {
+        Py_ssize_t top = PyList_GET_SIZE(todo) - 1;
+        PyObject *node = PyList_GET_ITEM(todo, top);
+        Py_INCREF(node);
+        if (PyList_SetSlice(todo, top, top + 1, NULL) < 0) { Py_DECREF(node); goto fail; }
+        int bad = PyObject_SetAttr(node, n_parent, Py_None) < 0 || PyObject_SetAttr(node, n_pos, Py_None) < 0;
+        PyObject *move = bad ? NULL : PyObject_GetAttr(node, n_move);
+        if (move == NULL) bad = 1;
+        else {
+            if (move != Py_None) {
+                PyObject *pos = PyObject_GetAttr(move, n_move_pos);
+                if (pos == NULL) bad = 1;
+                else {
+                    if (pos != Py_None && PyObject_SetAttr(node, n_move, Py_None) < 0) bad = 1;
+                    Py_DECREF(pos);
+                }
+            }
+            Py_DECREF(move);
+        }
+        PyObject *props = bad ? NULL : PyObject_GetAttr(node, n_props);
+        if (props == NULL) bad = 1;
+        else {
+            if (PyDict_Check(props)) {
+                PyObject *key, *prop;
+                Py_ssize_t at = 0;
+                while (!bad && PyDict_Next(props, &at, &key, &prop))
+                    bad = PyObject_SetAttr(prop, n_node, Py_None) < 0 || PyObject_SetAttr(prop, n_pos, Py_None) < 0;
+            }
+            Py_DECREF(props);
+        }
+        PyObject *children = bad ? NULL : PyObject_GetAttr(node, n_children);
+        Py_DECREF(node);
+        if (children == NULL) goto fail;
+        PyObject *seq = PySequence_Fast(children, "children is not a sequence");
+        Py_DECREF(children);
+        if (seq == NULL) goto fail;
+        for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq); k++)
+            if (PyList_Append(todo, PySequence_Fast_GET_ITEM(seq, k)) < 0) { Py_DECREF(seq); goto fail; }
+        Py_DECREF(seq);
+    }
+    Py_DECREF(todo);
+    Py_RETURN_NONE;
+fail:
+    Py_XDECREF(todo);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
+    {"main_line", main_line, METH_O, "main_line(root): the nodes of the main line after the root."},
+    {"let_go", let_go, METH_O, "let_go(root): the links that make a tree cyclic broken (Record.let_go)."},
     {"setup", setup, METH_VARARGS, "setup(cls, children, parent, move, props): the node class and its slots."},
     {"chain", chain, METH_VARARGS, "chain(run, parent, cache) -> (first, last, misses): a run's nodes."},
     {NULL, NULL, 0, NULL},

@@ -358,6 +358,20 @@ class Node:
         return f"<Node ;{idents} children={len(self.children)}>"
 
 
+def _compiled_walks() -> Any:
+    """The compiled walks of a tree (_runs.c: main_line, let_go), or None when it was not built."""
+    try:
+        from . import _runs
+    except ImportError:
+        return None
+    return _runs
+
+
+# The compiled walks of `Record.main_line` and `Record.let_go`; None: the plain loops (the reference, which the
+# tests compare with them).
+COMPILED_WALKS: Any = _compiled_walks()
+
+
 def source_of(node: Node) -> _Scanner | None:
     """The source a node was read from (held by the root of its tree), or None for a tree made in code."""
     while node.parent is not None:
@@ -681,6 +695,9 @@ class Record:
         src = source_of(self.root)
         if src is not None:
             src.let_go()
+        if COMPILED_WALKS is not None:
+            COMPILED_WALKS.let_go(self.root)
+            return
         todo = [self.root]
         while todo:
             node = todo.pop()
@@ -698,6 +715,9 @@ class Record:
 
     def main_line(self) -> list[Node]:
         """The nodes of the main line after the root (the first child at every branch)."""
+        if COMPILED_WALKS is not None:
+            line: list[Node] = COMPILED_WALKS.main_line(self.root)
+            return line
         nodes: list[Node] = []
         node = self.root
         while node.children:
