@@ -115,10 +115,10 @@ def cation_record(rng: random.Random, size: int, length: int) -> bytes:
         if roll < 0.04:
             nodes.append(";C[a comment]")
             continue
-        if roll < 0.045:
+        if roll < 0.044:
             nodes.append(f";AB[{rng.choice(letters[:size])}{rng.choice(letters[:size])}]")
             continue
-        if roll < 0.06 and engine.end is None:
+        if roll < 0.055 and engine.end is None:
             nodes.append(_junk(rng, engine, letters))
             continue
         legal = engine.legal_moves()
@@ -126,7 +126,7 @@ def cation_record(rng: random.Random, size: int, length: int) -> bytes:
             nodes.append(_junk(rng, engine, letters))  # after the end of the game (CAT-8)
             continue
         if not variation and rng.random() < 0.05:
-            variation = "(" + "".join(_value(rng.choice(legal)) for _ in range(1)) + ")"
+            variation = f"({_value(rng.choice(legal))})"  # another move where the last three begin
         move = rng.choice(legal)
         engine.play(move)
         node = _value(move)
@@ -196,7 +196,7 @@ def test_the_compiled_runs_play_the_plain_placements() -> None:
     assert engine.situation == "a" and engine.to_move is Colour.BLACK and engine.latest_stone == (4, 4)
 
 
-def _line(moves: bytes, size: int = 4) -> list:
+def _line(moves: bytes, size: int = 4) -> list[Node]:
     return read_bytes(b"(;GM[Cation]SZ[%d]" % size + moves + b")")[0].main_line()
 
 
@@ -224,7 +224,7 @@ def test_a_run_stops_before_what_it_cannot_play(moves: bytes, code: str) -> None
 @needs_compiled
 def test_a_run_stops_before_a_placement_off_the_board() -> None:
     # A line made in code, whose placement the reader never saw (CAT-1: the engine says it is off the board).
-    line = _line(b";B[bb]") + [Node(move=Move(Colour.WHITE, MoveKind.PLACE, (4, 1))), *_line(b";W[cc]")]
+    line = [*_line(b";B[bb]"), Node(move=Move(Colour.WHITE, MoveKind.PLACE, (4, 1))), *_line(b";W[cc]")]
     engine = CationEngine(4)
     assert engine.play_run(line, 0) == (1, 1, 0)
     with pytest.raises(IllegalMove) as refused:
