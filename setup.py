@@ -1,19 +1,18 @@
-"""The compiled pattern scan, the compiled plain moves of the rules engines (Go, Conversion Go, Quentin, Squer) and
-the parser's compiled runs of plain moves, the one thing pyproject.toml cannot declare with `optional`: without a C
-compiler the install goes on and the plain-Python scan, engines and parser serve
-(src/boardrecords/verifier/keys/scan.py; src/boardrecords/verifier/rules/go_ing.py, conversion_go.py, quentin.py,
-squer.py; src/boardrecords/records/grammar.py)."""
+"""The compiled pattern scan, the compiled plain moves of the rules engines (all five games) and the parser's
+compiled runs of plain moves and walks of a tree, the one thing pyproject.toml cannot declare with `optional`: without
+a C compiler the install goes on and the plain-Python scan, engines and parser serve
+(src/boardrecords/verifier/keys/scan.py; src/boardrecords/verifier/rules/go_ing.py, conversion_go.py, cation.py,
+quentin.py, squer.py; src/boardrecords/records/grammar.py, model.py)."""
 
 from setuptools import Extension, setup
 
+
+def _rules(name: str) -> Extension:
+    return Extension(f"boardrecords.verifier.rules._{name}", [f"src/boardrecords/verifier/rules/_{name}.c"],
+                     optional=True)
+
+
 setup(ext_modules=[Extension("boardrecords.verifier.keys._scan", ["src/boardrecords/verifier/keys/_scan.c"],
                              optional=True),
-                   Extension("boardrecords.verifier.rules._go", ["src/boardrecords/verifier/rules/_go.c"],
-                             optional=True),
-                   Extension("boardrecords.verifier.rules._conversion_go",
-                             ["src/boardrecords/verifier/rules/_conversion_go.c"], optional=True),
-                   Extension("boardrecords.verifier.rules._squer", ["src/boardrecords/verifier/rules/_squer.c"],
-                             optional=True),
-                   Extension("boardrecords.verifier.rules._quentin", ["src/boardrecords/verifier/rules/_quentin.c"],
-                             optional=True),
+                   *(_rules(name) for name in ("go", "conversion_go", "cation", "quentin", "squer")),
                    Extension("boardrecords.records._runs", ["src/boardrecords/records/_runs.c"], optional=True)])

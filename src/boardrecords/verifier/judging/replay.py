@@ -142,7 +142,8 @@ class Replay:
         number = 0
         seen_move = False
         nodes = self.nodes
-        # The quiet replay hands runs of plain plays to an engine that plays them compiled (Go: go_ing.py).
+        # The quiet replay hands runs of plain plays to an engine that plays them compiled (each engine has a
+        # compiled path: go_ing.py, conversion_go.py, cation.py, quentin.py, squer.py).
         runs = engine.play_run if quiet and engine.compiled_runs else None
         at, count = 0, len(nodes)
         while at < count:

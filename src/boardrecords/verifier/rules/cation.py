@@ -6,13 +6,18 @@ one or more the mover relocates or removes one of their crosscut stones (situati
 Speed: the board is a flat list of cell codes with per-size tables (`_cation_tables`). The crosscuts on the board
 are kept as a set of 2x2 blocks, updated only around the points a move touches. Chains are found with a union-find
 of the groups, each root knowing which of its colour's edges the group touches; since union-find cannot delete,
-lifting a stone (CAT-6, CAT-7) regroups only the lifted stone's old group.
+lifting a stone (CAT-6, CAT-7) regroups only the lifted stone's old group. The quiet replay plays the runs of
+plain placements in the compiled helper (`_cation.c`, `play_run`), on the same lists and set; this module stays the
+reference.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from types import ModuleType
+
 from ...records.games import Game, MoveKind
-from ...records.model import Colour, Move, ResultMethod, Setup
+from ...records.model import Colour, Move, Node, ResultMethod, Setup
 from ...records.notation import Notation
 from ...records.points import Point
 from ._cation_tables import CationTables, tables
@@ -22,10 +27,29 @@ from .engine import BLACK, COLOUR, EMPTY, WHITE, Change, Engine, IllegalMove, Ma
 _PLACE, _PASS, _SWAP, _RELOCATE, _REMOVE = (MoveKind.PLACE, MoveKind.PASS, MoveKind.SWAP, MoveKind.RELOCATE,
                                             MoveKind.REMOVE)
 _KINDS = frozenset({_PLACE, _PASS, _SWAP, _RELOCATE, _REMOVE})
+_B, _W = Colour.BLACK, Colour.WHITE
 _END_RULE = "CAT-8"
 _CHAIN_REASON = "chain (CAT-8)"
 
 Crosscut = tuple[Point, Point, Point, Point]
+
+
+def compiled_module() -> ModuleType | None:
+    """The compiled plain placements (_cation.c, built at install when a C compiler is there), unless it was not
+    built."""
+    try:
+        from . import _cation
+    except ImportError:
+        return None
+    return _cation
+
+
+# The compiled runs of plain placements (`CationEngine.play_run`); None: every move is played in Python (the
+# reference).
+COMPILED: ModuleType | None = compiled_module()
+# What ends a compiled run besides a move that is not a plain placement: setup, which the replay driver refuses in
+# Cation (FMT-10). A Cation engine reads no TB/TW marks, so they do not end a run.
+_RUN_ENDS = ("AB", "AW", "AE", "PL")
 
 
 class CationEngine(Engine):
@@ -150,6 +174,37 @@ class CationEngine(Engine):
         self._join(i, x)
         cached = self._cc_cache
         return Change(placed=(pt,), crosscuts=cached if cached is not None else self.crosscuts())
+
+    @property
+    def compiled_runs(self) -> bool:
+        return COMPILED is not None
+
+    def play_run(self, nodes: Sequence[Node], start: int) -> tuple[int, int, int]:
+        """Play the plain placements of `nodes` from `start` in the compiled helper, as `play` would one by one:
+        nodes that hold a placement of the colour to move and no setup, and empty nodes. Stops before any other
+        node and before a placement the rules refuse (`play` then says why), and after a placement that forms a
+        crosscut or completes a chain. Returns (the index of the first node not played, the moves played, the index
+        of the last node played or -1). Changes are not reported: for the verdict's replay, which needs none."""
+        module = COMPILED
+        if module is None or self.end is not None or self._cc:
+            # After the end every move is refused (CAT-8); in situation b no placement is legal (CAT-6).
+            return start, 0, -1
+        end, played, last, latest, black_next, crosscut, chain = module.play_run(
+            nodes, start, self.size, self._cells, self._parent, self._mask, self._gsize, self._cc, self._latest,
+            self._mover is _B, _B, _W, _PLACE, _RUN_ENDS)
+        if played:
+            self.turn += played
+            self._empty -= played
+            self._latest = latest
+            self._mover = _B if black_next else _W
+            if crosscut:
+                self._cc_cache = None
+                self.crosscuts()  # as `_place` leaves it
+            if chain:
+                # CAT-8: the mover of the last placement completed the chain.
+                self.end = Outcome(finished=True, method=ResultMethod.CHAIN, winner=_W if black_next else _B,
+                                   reason=_CHAIN_REASON)
+        return end, played, last
 
     def _relocate(self, move: Move, x: int) -> Change:
         o = self._index(move.point, move)

@@ -212,7 +212,7 @@ class Engine(ABC):
 
     @property
     def compiled_runs(self) -> bool:
-        """Whether `play_run` plays anything: an engine with a compiled path for plain plays (Go)."""
+        """Whether `play_run` plays anything: an engine with a compiled path for plain plays (all five games)."""
         return False
 
     def play_run(self, nodes: Sequence[Node], start: int) -> tuple[int, int, int]:
