@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection
 
 from ...records.model import Record
-from ...verifier.judging.replay import Replay, Step
+from ...verifier.judging.replay import Replay, RunLog, Step
 from ...verifier.judging.verdict import Verdict, verify
+from ...verifier.keys import follow
 from ...verifier.keys.patterns import ChangeWatcher
 from ...verifier.keys.position_keys import PositionWatcher
 from ...verifier.keys.signature import SignatureWatcher
@@ -37,22 +38,29 @@ def verify_for_archive(record: Record, *, positions: bool = True, patterns: bool
     watchers.append(signature)
 
     def every(run: Replay) -> Callable[[Step], None]:
-        return together([w(run) for w in watchers])
+        steps = together([w(run) for w in watchers])
+        if follow.COMPILED is not None and run.engine.logs_runs:
+            # The runs of plain plays are followed from the engine's log, not move by move (keys/follow.py).
+            run.on_run = together([w.follow_run for w in watchers])
+        return steps
 
     verdict = verify(record, watch=every)
     return verdict, position_watcher, change_watcher, signature.signature()
 
 
-def together(steps: Sequence[Callable[[Step], None]]) -> Callable[[Step], None]:
-    """One function that gives each step to every one of `steps`, in order. The import's replay sees three of them
-    (positions, change list, signature) at every move: called one after the other, not from a loop over a list,
-    whose own cost was about 1% of an import's CPU time."""
+_Seen = TypeVar("_Seen", Step, RunLog)
+
+
+def together(steps: Sequence[Callable[[_Seen], None]]) -> Callable[[_Seen], None]:
+    """One function that gives each step (or run) to every one of `steps`, in order. The import's replay sees three
+    of them (positions, change list, signature) at every move: called one after the other, not from a loop over a
+    list, whose own cost was about 1% of an import's CPU time."""
     if len(steps) == 1:
         return steps[0]
     if len(steps) == 2:
         first, second = steps
 
-        def two(s: Step) -> None:
+        def two(s: _Seen) -> None:
             first(s)
             second(s)
 
@@ -60,16 +68,16 @@ def together(steps: Sequence[Callable[[Step], None]]) -> Callable[[Step], None]:
     if len(steps) == 3:
         first, second, third = steps
 
-        def three(s: Step) -> None:
+        def three(s: _Seen) -> None:
             first(s)
             second(s)
             third(s)
 
         return three
 
-    def many(s: Step) -> None:
-        for follow in steps:
-            follow(s)
+    def many(s: _Seen) -> None:
+        for each in steps:
+            each(s)
 
     return many
 

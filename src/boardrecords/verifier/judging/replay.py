@@ -52,6 +52,23 @@ def ends_positions(step: Step) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class RunLog:
+    """What an engine's compiled run of plain plays did (Engine.play_logged), for the watchers that follow the
+    replay without a Step for each of those moves: the number of the last move before the run, whether Black made
+    the run's first play (the plays alternate), the point index of every play and what each took off (int32 in
+    native order; verifier/rules/_go.c describes them)."""
+
+    before: int
+    black_first: bool
+    placed: bytes
+    taken: bytes
+
+    @property
+    def played(self) -> int:
+        return len(self.placed) // 4
+
+
+@dataclass(frozen=True, slots=True)
 class Taken:
     """How many stones Black and White have captured (Go's prisoners)."""
 
@@ -117,6 +134,9 @@ class Replay:
         self.illegal: IllegalMove | None = None
         self.steps_played = 0
         self.last_node: Node | None = None  # the node of the last move played
+        # Set by the watchers that can follow a compiled run from its log (the import's: archive/store/record_rows.py):
+        # the replay then hands them the runs of plain plays the engine can log instead of a Step for each move.
+        self.on_run: Callable[[RunLog], None] | None = None
 
     # Players: player 0 started with Black (PB), player 1 with White (PW).
     def player_name(self, player: int) -> str | None:
@@ -145,11 +165,18 @@ class Replay:
         # The quiet replay hands runs of plain plays to an engine that plays them compiled (each engine has a
         # compiled path: go_ing.py, conversion_go.py, cation.py, quentin.py, squer.py).
         runs = engine.play_run if quiet and engine.compiled_runs else None
+        logged = self.on_run if not snapshots and engine.logs_runs else None
         at, count = 0, len(nodes)
         while at < count:
             # (a warning waiting for the next step, a PL that ING-8 ignores, goes out with that step: in Python)
-            if runs is not None and self.resigned is None and len(warnings) == warned:
-                at, played, last = runs(nodes, at)
+            if (runs is not None or logged is not None) and self.resigned is None and len(warnings) == warned:
+                if logged is not None:
+                    black_first = engine.to_move is Colour.BLACK
+                    at, played, last, placed, taken = engine.play_logged(nodes, at)
+                    if played:
+                        logged(RunLog(number, black_first, placed, taken))
+                elif runs is not None:
+                    at, played, last = runs(nodes, at)
                 if played:
                     number += played
                     seen_move = True

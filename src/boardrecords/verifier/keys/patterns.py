@@ -24,8 +24,9 @@ from ...common.errors import InputError
 from ...records.games import Game, MoveKind
 from ...records.model import Colour, Record
 from ...records.points import Point
-from ..judging.replay import Replay, Step, ends_positions
+from ..judging.replay import Replay, RunLog, Step, ends_positions
 from ..rules.engine import BLACK, EMPTY, WHITE, touched
+from . import follow
 from .symmetry import Symmetry, symmetries
 
 ANY = -1
@@ -293,13 +294,15 @@ class ChangeWatcher:
     def __init__(self) -> None:
         self.line: Line | None = None
         self.stopped = False
+        self._board = bytearray()  # the state of every point as the change list has it (EMPTY, BLACK, WHITE)
+        self._ever = [0, 0, 0]
 
     def __call__(self, run: Replay) -> Callable[[Step], None]:
         engine = run.engine
         size = engine.size
         line = self.line = Line(size)
         events = line.events
-        board = [EMPTY] * (size * size)
+        board = self._board = bytearray(size * size)
         stone = engine.stone
         ever = [0, 0, 0]
         for r in range(size):
@@ -350,6 +353,22 @@ class ChangeWatcher:
 
         self._ever = ever
         return step
+
+    def follow_run(self, log: RunLog) -> None:
+        """Follow a compiled run of plain plays from its log (follow.py), as the steps of its moves would. Within a
+        move the stones it took off may come in another order than the plain step's (the board after each move,
+        which is what matching reads, is the same)."""
+        module = follow.COMPILED
+        line = self.line
+        if self.stopped or module is None or line is None:
+            return
+        events, black, white = module.events_run(log.placed, log.taken, log.black_first, len(self._board),
+                                                 self._board, log.before + 1)
+        line.events.frombytes(events)
+        ever = self._ever
+        ever[BLACK] |= int.from_bytes(black, "little")
+        ever[WHITE] |= int.from_bytes(white, "little")
+        line.plies = log.before + log.played
 
     def finish(self) -> Line | None:
         line = self.line

@@ -21,14 +21,14 @@ from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import compress, repeat
-from typing import Literal
+from itertools import compress, cycle, islice, repeat
 
 from ...records.games import Game, MoveKind
 from ...records.model import Colour, Move, Record
 from ...records.points import Point, format_point
-from ..judging.replay import Replay, Step, ends_positions
+from ..judging.replay import Replay, RunLog, Step, ends_positions
 from ..rules.engine import Engine, touched
+from . import follow
 from .symmetry import Symmetry, symmetries
 
 _MASK = (1 << 64) - 1
@@ -67,6 +67,10 @@ class Tables:
     nbytes: int
     # frame -> colour * points + point index (Black 0, White 1) -> the stone placed there as stored, `B[pd]`
     move_texts: tuple[tuple[str, ...], ...]
+    # For the compiled follower of a run (follow.py): each colour's numbers, point by point and frame by frame in
+    # native uint64, and the single number of each colour to move.
+    stone_bytes: tuple[bytes, bytes]
+    to_move_numbers: tuple[int, int]
 
 
 def _packed(numbers: Sequence[int]) -> int:
@@ -94,8 +98,12 @@ def tables(game: Game, size: int) -> Tables:
     phase = tuple(everywhere(_splitmix(seed | (6 << 40) | t)) if t else 0 for t in range(8))
     texts = tuple(tuple(format_point(s.point((i % size, i // size))) for i in range(size * size)) for s in syms)
     move_texts = tuple(tuple(f"{colour}[{text}]" for colour in "BW" for text in frame) for frame in texts)
+    nbytes = 8 * frames
+    stone_bytes = (b"".join(n.to_bytes(nbytes, "little") for n in stone[Colour.BLACK]),
+                   b"".join(n.to_bytes(nbytes, "little") for n in stone[Colour.WHITE]))
     return Tables(game, size, syms, stone, to_move, phase, tuple(64 * f for f in range(frames)), texts,
-                  struct.Struct(f"<{frames}Q").unpack, 8 * frames, move_texts)
+                  struct.Struct(f"<{frames}Q").unpack, nbytes, move_texts, stone_bytes,
+                  (to_move[Colour.BLACK] & _MASK, to_move[Colour.WHITE] & _MASK))
 
 
 def extra_term(t: Tables, engine: Engine) -> int:
@@ -156,9 +164,28 @@ class KeyTracker:
         self.size = engine.size
         board, self.packed = _start(engine, self.t) if standard_start else _read_board(engine, self.t)
         self.board = dict(board)
+        # The board as a compiled run left it, when `board` (not `packed`) is behind it: read into `board` when
+        # next needed (a run ending the line needs none).
+        self.after_run: list[list[Colour | None]] | None = None
+
+    @property
+    def stale(self) -> bool:
+        return self.after_run is not None
+
+    def refresh(self) -> None:
+        """`board` brought to the position the last compiled run left, in place (the watcher's step holds it)."""
+        rows = self.after_run
+        if rows is None:
+            return
+        board = self.board
+        board.clear()
+        board.update(((c, r), v) for r, row in enumerate(rows) for c, v in enumerate(row) if v is not None)
+        self.after_run = None
 
     def touch(self, points: Iterator[Point] | Sequence[Point]) -> None:
         """Bring the keys up to date on `points` (those a move may have changed)."""
+        if self.stale:
+            self.refresh()
         board = self.board
         stone = self.engine.stone
         numbers = self.t.stone
@@ -221,8 +248,11 @@ class PositionWatcher:
         self.swap_ply: int | None = None  # the move number of the pie swap
         self.stopped = False
         self._t: Tables | None = None
-        self._packed: list[int] = []  # position -> the packed keys of every frame (to move and phase included)
-        self._moves: list[Move] = []  # position -> the move played next (one fewer than positions)
+        self._tracker: KeyTracker | None = None
+        # position -> the packed keys of every frame (to move and phase included), as little-endian bytes
+        self._packed = bytearray()
+        # position -> the move played next (one fewer than positions); None for a stone placed in a compiled run
+        self._moves: list[Move | None] = []
         self._codes: list[int] = []  # ... as colour * points + point index for a stone placed, -1 for other moves
         self._others: list[int] = []  # the positions whose next move is not a stone placed
         self._movers: list[int] = []  # position -> the player to move there (0: who started with Black)
@@ -233,8 +263,9 @@ class PositionWatcher:
         record = run.record
         # Only Go has setup (new_engine gives it no other); a setup not collected yet (None) is read from the board.
         standard = record.game is not Game.GO or (record.setup is not None and record.setup.empty)
-        tracker = KeyTracker(engine, record.game, standard_start=standard)
+        tracker = self._tracker = KeyTracker(engine, record.game, standard_start=standard)
         t = self._t = tracker.t
+        nbytes = t.nbytes
         size = tracker.size
         points = size * size
         place = MoveKind.PLACE
@@ -247,7 +278,7 @@ class PositionWatcher:
         codes = self._codes
         others = self._others
         movers = self._movers
-        packed_keys.append(tracker.packed ^ extra_term(t, engine))
+        packed_keys += (tracker.packed ^ extra_term(t, engine)).to_bytes(nbytes, "little")
         movers.append(engine.player_to_move)
         # Without a pie swap (Go, Squer) the key's extra term is the colour to move alone: a look-up, not a call.
         to_move = t.to_move if t.game not in SWAP_TURN else None
@@ -266,6 +297,8 @@ class PositionWatcher:
                 i = point[1] * size + point[0]
                 codes.append(i if move.colour is black else points + i)
                 if not (change.captured or change.converted or change.flipped or change.filled):
+                    if tracker.stale:
+                        tracker.refresh()
                     new = engine.stone(point)
                     if new is not board.get(point):  # a stone on an empty point: the usual move
                         tracker.packed ^= numbers[new][i]  # type: ignore[index]
@@ -279,11 +312,30 @@ class PositionWatcher:
                     self.swap_ply = len(moves)
                 tracker.touch(touched(move, change))
             moves.append(move)
-            packed_keys.append(tracker.packed ^ (to_move[engine.to_move] if to_move is not None
-                                                 else extra_term(t, engine)))
+            packed_keys.extend((tracker.packed ^ (to_move[engine.to_move] if to_move is not None
+                                                  else extra_term(t, engine))).to_bytes(nbytes, "little"))
             movers.append(engine.player_to_move)
 
         return step
+
+    def follow_run(self, log: RunLog) -> None:
+        """Follow a compiled run of plain plays from its log (follow.py), as the steps of its moves would: Go's,
+        where the key's extra term is the colour to move alone and a player holds one colour."""
+        module = follow.COMPILED
+        t, tracker = self._t, self._tracker
+        if self.stopped or module is None or t is None or tracker is None:
+            return
+        keys, after, codes = module.keys_run(log.placed, log.taken, log.black_first, len(t.syms),
+                                             t.stone_bytes[0], t.stone_bytes[1], *t.to_move_numbers,
+                                             tracker.packed.to_bytes(t.nbytes, "little"))
+        self._packed += keys
+        tracker.packed = int.from_bytes(after, "little")
+        tracker.after_run = tracker.engine.rows()
+        self._codes.extend(array("i", codes))
+        played = log.played
+        self._moves.extend(repeat(None, played))
+        # After Black's play White is to move: the player who started with White (1), and so on alternately.
+        self._movers.extend(islice(cycle((1, 0) if log.black_first else (0, 1)), played))
 
     def columns(self) -> Columns:
         """The positions as columns (the index's rows are made from these): the start, then one after each legal
@@ -317,13 +369,12 @@ class Columns:
 _NATIVE_LITTLE = sys.byteorder == "little"
 
 
-def _columns(t: Tables | None, packed: list[int], moves: list[Move], codes: list[int], others: list[int],
+def _columns(t: Tables | None, packed: bytearray, moves: list[Move | None], codes: list[int], others: list[int],
              movers: list[int]) -> Columns:
     if t is None:  # the record was never replayed (header errors)
         return Columns(array("q"), [], {}, [], [])
     values = array("Q")
-    little: Literal["little"] = "little"
-    values.frombytes(b"".join(map(int.to_bytes, packed, repeat(t.nbytes), repeat(little))))
+    values.frombytes(packed)
     if not _NATIVE_LITTLE:
         values.byteswap()
     # Every position's keys as a tuple (zip over one iterator), then the smallest of each, where it stands and how
@@ -344,7 +395,9 @@ def _columns(t: Tables | None, packed: list[int], moves: list[Move], codes: list
         move, code = moves[ply], codes[ply]
         frames = tied.get(ply) or (first[ply],)
         # a symmetric position: the smallest text over the frames that give the key
-        nexts[ply] = min(texts[f][code] if code >= 0 else move_text(move, t.syms[f]) for f in frames)
+        # (a move is None only for a stone placed in a compiled run, whose code is its text's index)
+        nexts[ply] = min(texts[f][code] if code >= 0 or move is None else move_text(move, t.syms[f])
+                         for f in frames)
     return Columns(keys, first, tied, nexts, movers[:len(moves)])
 
 

@@ -12,12 +12,13 @@ as the position index and the change lists do; `dyer_signature` computes it from
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Mapping
 
 from ...common.errors import InputError
 from ...records.games import Game, MoveKind
 from ...records.points import Point
-from ..judging.replay import Replay, Step
+from ..judging.replay import Replay, RunLog, Step
 from .symmetry import all_symmetries
 
 DYER_MOVES = (20, 40, 60, 31, 51, 71)
@@ -87,6 +88,18 @@ class SignatureWatcher:
                 points[s.number] = move.point if move.kind is MoveKind.PLACE else None
 
         return step
+
+    def follow_run(self, log: RunLog) -> None:
+        """Follow a compiled run of plain plays from its log: every one of its moves is a stone put on a point."""
+        first, last = log.before + 1, log.before + log.played
+        wanted = [n for n in DYER_MOVES if first <= n <= last]
+        if wanted:
+            placed = array("i")
+            placed.frombytes(log.placed)
+            size = self.size
+            for n in wanted:
+                i = placed[n - first]
+                self.points[n] = (i % size, i // size)
 
     def signature(self) -> str | None:
         if self.game not in SIGNED_GAMES:

@@ -7,14 +7,16 @@
  * why a move is refused. The plain-Python engine is the reference; the tests compare both.
  *
  * play_run(nodes, start, size, cells, zobrist_black, zobrist_white, hash, history, black, white, black_to_move,
- *          place, idents)
+ *          place, idents[, log])
  *   nodes: the line (list of Node), from index `start`; cells: bytearray of the board (0 empty, 1 Black, 2 White),
  *   changed in place; zobrist_*: each point's key, size * size uint64 in native order; history: the set of the
  *   hashes of earlier positions, added to; black, white: the Colour members; place: MoveKind.PLACE; idents: the
  *   property identifiers that end a run (setup and marks).
  *   Returns (next node index, plays made, index of the last node played or -1, hash, Black to move next, the
  *   opposing stones Black took off, those White took off): a suicide's stones count for the opponent, as in the
- *   engine's `_taken`.
+ *   engine's `_taken`. With `log` true, two more: the point of every play (int32, native order) and what each took
+ *   off (int32: a count, then that many points; a negative count is the mover's own stones, a suicide, the played
+ *   point left out), for the watchers that follow a replay (verifier/keys/_follow.c).
  *
  * owners(cells, size): the owner of every point for the area count (ING-6), the engine's `_area` (the plain path).
  */
@@ -31,6 +33,7 @@ typedef struct {
     unsigned *mark;
     unsigned gen;
     int *stack, *caught, *group;
+    int last_caught, last_suicide;  /* what the last play took off: b->caught[..last_caught), b->group[..last_suicide) */
 } Board;
 
 static int neighbours(const Board *b, int p, int out[4]) {
@@ -106,8 +109,48 @@ static int play(Board *b, int i, int c, uint64_t *hash, PyObject *history, Py_ss
     for (int m = 0; m < suicide; m++) cells[b->group[m]] = 0;
     taken[c] += ncaught;
     taken[opp] += suicide;
+    b->last_caught = ncaught;
+    b->last_suicide = suicide;
     *hash = h;
     return 1;
+}
+
+/* A growing list of int32, the log of a run. */
+typedef struct {
+    int32_t *items;
+    Py_ssize_t len, cap;
+} Log;
+
+static int log_add(Log *log, int32_t value) {
+    if (log->len == log->cap) {
+        Py_ssize_t cap = log->cap ? 2 * log->cap : 256;
+        int32_t *items = realloc(log->items, sizeof(int32_t) * (size_t)cap);
+        if (items == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        log->items = items;
+        log->cap = cap;
+    }
+    log->items[log->len++] = value;
+    return 0;
+}
+
+/* The last play in the log: its point in `placed`; in `taken` the count of the stones it took off, then their
+ * points (a negative count: the mover's own stones, a suicide, the played point itself left out). */
+static int log_play(Log *placed, Log *taken, const Board *b, int i) {
+    if (log_add(placed, i) < 0) return -1;
+    if (b->last_caught) {
+        if (log_add(taken, b->last_caught) < 0) return -1;
+        for (int m = 0; m < b->last_caught; m++)
+            if (log_add(taken, b->caught[m]) < 0) return -1;
+        return 0;
+    }
+    if (!b->last_suicide) return log_add(taken, 0);
+    if (log_add(taken, -(b->last_suicide - 1)) < 0) return -1;
+    for (int m = 0; m < b->last_suicide; m++)
+        if (b->group[m] != i && log_add(taken, b->group[m]) < 0) return -1;
+    return 0;
 }
 
 /* Whether the node's move may be played here: a bare node, or one whose properties hold none of `idents`. */
@@ -133,13 +176,15 @@ static int plain_node(PyObject *node, PyObject *props_name, PyObject *idents) {
 static PyObject *play_run(PyObject *self, PyObject *args) {
     PyObject *nodes, *history, *black, *white, *place, *idents;
     Py_ssize_t start;
-    int size, black_next;
+    int size, black_next, logged = 0;
     Py_buffer cells, zb, zw;
     unsigned long long hash;
-    if (!PyArg_ParseTuple(args, "O!niw*y*y*KO!OOpOO!", &PyList_Type, &nodes, &start, &size, &cells, &zb, &zw, &hash,
-                          &PySet_Type, &history, &black, &white, &black_next, &place, &PyTuple_Type, &idents))
+    if (!PyArg_ParseTuple(args, "O!niw*y*y*KO!OOpOO!|p", &PyList_Type, &nodes, &start, &size, &cells, &zb, &zw,
+                          &hash, &PySet_Type, &history, &black, &white, &black_next, &place, &PyTuple_Type, &idents,
+                          &logged))
         return NULL;
     PyObject *result = NULL;
+    Log placed = {0}, taken_log = {0};
     Board b = {0};
     b.size = size;
     b.n = size * size;
@@ -196,6 +241,7 @@ static PyObject *play_run(PyObject *self, PyObject *args) {
         int r = play(&b, index, black_next ? 1 : 2, &h, history, taken);
         if (r < 0) { failed = 1; break; }
         if (r == 0) break;
+        if (logged && log_play(&placed, &taken_log, &b, index) < 0) { failed = 1; break; }
         played++;
         last = at;
         black_next = !black_next;
@@ -205,10 +251,17 @@ static PyObject *play_run(PyObject *self, PyObject *args) {
     Py_DECREF(n_kind);
     Py_DECREF(n_colour);
     Py_DECREF(n_point);
-    if (!failed)
+    if (!failed && logged)
+        result = Py_BuildValue("nnnKOnny#y#", at, played, last, (unsigned long long)h,
+                               black_next ? Py_True : Py_False, taken[1], taken[2], placed.items ? (const char *)placed.items : "",
+                               placed.len * (Py_ssize_t)sizeof(int32_t), taken_log.items ? (const char *)taken_log.items : "",
+                               taken_log.len * (Py_ssize_t)sizeof(int32_t));
+    else if (!failed)
         result = Py_BuildValue("nnnKOnn", at, played, last, (unsigned long long)h, black_next ? Py_True : Py_False,
                                taken[1], taken[2]);
 done:
+    free(placed.items);
+    free(taken_log.items);
     free(b.mark);
     free(b.stack);
     PyBuffer_Release(&cells);

@@ -220,6 +220,18 @@ class Engine(ABC):
         other: (the first node not played, the moves played, the last node played or -1). Here: none."""
         return start, 0, -1
 
+    @property
+    def logs_runs(self) -> bool:
+        """Whether `play_logged` plays anything: an engine whose compiled runs also say what each play changed
+        (Go's), for the watchers that follow a replay (the import's position keys, change list and signature)."""
+        return False
+
+    def play_logged(self, nodes: Sequence[Node], start: int) -> tuple[int, int, int, bytes, bytes]:
+        """`play_run`, and what the run did: the point index of every play and what each took off, as int32 in
+        native order (per play a count, then that many point indices; a negative count is the mover's own stones
+        removed by a suicide, the played point left out). Here: none."""
+        return start, 0, -1, b"", b""
+
     def outcome(self) -> Outcome:
         """The result the position shows: the end if the game has ended, else UNFINISHED."""
         return self.end if self.end is not None else UNFINISHED

@@ -333,6 +333,27 @@ class GoEngine(Engine):
         end, played, last, h, black_next, by_black, by_white = module.play_run(
             nodes, start, self.size, cells, self._keys[0], self._keys[1], self._hash, self._history, _B, _W,
             self._to_move is _B, _PLACE, _RUN_ENDS)
+        self._after_run(cells, played, h, black_next, by_black, by_white)
+        return end, played, last
+
+    @property
+    def logs_runs(self) -> bool:
+        return COMPILED is not None
+
+    def play_logged(self, nodes: Sequence[Node], start: int) -> tuple[int, int, int, bytes, bytes]:
+        """`play_run`, and the log of what it did (Engine.play_logged), for the import's watchers."""
+        module = COMPILED
+        if module is None or self._final or self._dead:
+            return start, 0, -1, b"", b""
+        cells = bytearray(self._cells)
+        end, played, last, h, black_next, by_black, by_white, placed, taken = module.play_run(
+            nodes, start, self.size, cells, self._keys[0], self._keys[1], self._hash, self._history, _B, _W,
+            self._to_move is _B, _PLACE, _RUN_ENDS, True)
+        self._after_run(cells, played, h, black_next, by_black, by_white)
+        return end, played, last, placed, taken
+
+    def _after_run(self, cells: bytearray, played: int, h: int, black_next: bool, by_black: int,
+                   by_white: int) -> None:
         if played:
             self._cells = list(cells)
             self._taken[BLACK] += by_black
@@ -344,7 +365,6 @@ class GoEngine(Engine):
             self._passes = 0
             if self.stopped:
                 self._resume()
-        return end, played, last
 
     def _not_a_play(self, move: Move, marks: Marks | None) -> Change:
         if move.kind is not _PASS:
