@@ -25,7 +25,7 @@ from ...records.games import Game, MoveKind
 from ...records.model import Colour, Record
 from ...records.points import Point
 from ..judging.replay import Replay, RunLog, Step, ends_positions
-from ..rules.engine import BLACK, EMPTY, WHITE, touched
+from ..rules.engine import BLACK, EMPTY, WHITE, Engine, touched
 from . import follow
 from .symmetry import Symmetry, symmetries
 
@@ -287,6 +287,28 @@ def mask_of(data: bytes) -> int:
     return int.from_bytes(data, "little")
 
 
+def _start_of(engine: Engine) -> tuple[bytes, array, tuple[int, int, int]]:
+    """The engine's position as a change list starts: every point's state, the events of its stones (ply 0), and
+    the points each colour holds (masks, indexed by state)."""
+    size = engine.size
+    board = bytearray(size * size)
+    events = array("I")
+    ever = [0, 0, 0]
+    stone = engine.stone
+    for r in range(size):
+        for c in range(size):
+            v = _code(stone((c, r)))
+            if v:
+                i = r * size + c
+                board[i] = v
+                events.append((v << _STATE_SHIFT) | i)
+                ever[v] |= 1 << i
+    return bytes(board), events, (ever[0], ever[1], ever[2])
+
+
+_STARTS: dict[tuple[Game, int], tuple[bytes, array, tuple[int, int, int]]] = {}
+
+
 class ChangeWatcher:
     """Builds a line's change list while the verifier replays it: `verify(record, watch=watcher)`, then `.line`.
     Only moves before the first refused move (and before a resignation) count."""
@@ -302,17 +324,19 @@ class ChangeWatcher:
         size = engine.size
         line = self.line = Line(size)
         events = line.events
-        board = self._board = bytearray(size * size)
         stone = engine.stone
-        ever = [0, 0, 0]
-        for r in range(size):
-            for c in range(size):
-                v = _code(stone((c, r)))
-                if v:
-                    i = r * size + c
-                    board[i] = v
-                    events.append((v << _STATE_SHIFT) | i)
-                    ever[v] |= 1 << i
+        record = run.record
+        # The game's usual start (no setup: only Go has any) is read from the engine once per game and size.
+        standard = record.game is not Game.GO or (record.setup is not None and record.setup.empty)
+        start = _STARTS.get((record.game, size)) if standard else None
+        if start is None:
+            start = _start_of(engine)
+            if standard:
+                _STARTS[(record.game, size)] = start
+        cells, first, masks = start
+        board = self._board = bytearray(cells)
+        events.extend(first)
+        ever = list(masks)
         place = MoveKind.PLACE
         relocate = MoveKind.RELOCATE
         black = Colour.BLACK

@@ -184,7 +184,7 @@ class KeyTracker:
 
     def touch(self, points: Iterator[Point] | Sequence[Point]) -> None:
         """Bring the keys up to date on `points` (those a move may have changed)."""
-        if self.stale:
+        if self.after_run is not None and points:  # (a pass changes nothing: no need to read the board)
             self.refresh()
         board = self.board
         stone = self.engine.stone
