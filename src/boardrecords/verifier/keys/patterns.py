@@ -294,11 +294,10 @@ def _start_of(engine: Engine) -> tuple[bytes, array, tuple[int, int, int]]:
     board = bytearray(size * size)
     events = array("I")
     ever = [0, 0, 0]
-    stone = engine.stone
-    for r in range(size):
-        for c in range(size):
-            v = _code(stone((c, r)))
-            if v:
+    for r, row in enumerate(engine.rows()):  # one call for the board (a look at each point costs a call each)
+        for c, stone in enumerate(row):
+            if stone is not None:
+                v = _code(stone)
                 i = r * size + c
                 board[i] = v
                 events.append((v << _STATE_SHIFT) | i)

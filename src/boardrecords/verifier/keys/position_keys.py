@@ -214,9 +214,8 @@ def _read_board(engine: Engine, t: Tables) -> tuple[dict[Point, Colour], int]:
     board: dict[Point, Colour] = {}
     packed = 0
     size = t.size
-    for r in range(size):
-        for c in range(size):
-            stone = engine.stone((c, r))
+    for r, row in enumerate(engine.rows()):  # one call for the board (a look at each point costs a call each)
+        for c, stone in enumerate(row):
             if stone is not None:
                 board[(c, r)] = stone
                 packed ^= t.stone[stone][r * size + c]
