@@ -19,6 +19,8 @@
  *   The change list (patterns.py): `board` the watcher's state of every point (bytearray, 0 empty, 1 Black,
  *   2 White), changed in place; `first_ply` the number of the run's first move. Returns (the events, uint32: ply
  *   << 15 | state << 12 | point; the points Black and White came to hold, as little-endian bit masks).
+ *
+ * canonical(packed, frames): the canonical keys of a line's positions at the end (position_keys.py `_columns`).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -179,7 +181,64 @@ done:
     return result;
 }
 
+/* canonical(packed, frames): the canonical key of every position (the smallest over its frames) from the packed
+ * keys of every frame (positions * frames uint64), as (the keys, int64 in native order: the same 64 bits read as
+ * signed; the first frame giving each, one byte a position; {position: the frames giving it} where more than one
+ * does). */
+static PyObject *canonical(PyObject *self, PyObject *args) {
+    Py_buffer packed;
+    int frames;
+    if (!PyArg_ParseTuple(args, "y*i", &packed, &frames)) return NULL;
+    PyObject *keys = NULL, *first = NULL, *tied = NULL, *result = NULL;
+    if (frames < 1 || frames > 255 || packed.len % (8 * frames)) {
+        PyErr_SetString(PyExc_ValueError, "canonical: the keys and the frames do not agree");
+        goto done;
+    }
+    Py_ssize_t count = packed.len / (8 * frames);
+    keys = PyBytes_FromStringAndSize(NULL, count * 8);
+    first = PyBytes_FromStringAndSize(NULL, count);
+    tied = PyDict_New();
+    if (keys == NULL || first == NULL || tied == NULL) goto done;
+    const uint64_t *values = packed.buf;
+    uint64_t *out = (uint64_t *)PyBytes_AS_STRING(keys);
+    unsigned char *where = (unsigned char *)PyBytes_AS_STRING(first);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        const uint64_t *v = values + k * frames;
+        int best = 0, ties = 1;
+        for (int f = 1; f < frames; f++) {
+            if (v[f] < v[best]) {
+                best = f;
+                ties = 1;
+            } else if (v[f] == v[best]) ties++;
+        }
+        out[k] = v[best];
+        where[k] = (unsigned char)best;
+        if (ties > 1) {
+            PyObject *all = PyTuple_New(ties), *ply = PyLong_FromSsize_t(k);
+            if (all == NULL || ply == NULL) {
+                Py_XDECREF(all);
+                Py_XDECREF(ply);
+                goto done;
+            }
+            for (int f = 0, m = 0; f < frames; f++)
+                if (v[f] == v[best]) PyTuple_SET_ITEM(all, m++, PyLong_FromLong(f));
+            int rc = PyDict_SetItem(tied, ply, all);
+            Py_DECREF(all);
+            Py_DECREF(ply);
+            if (rc < 0) goto done;
+        }
+    }
+    result = PyTuple_Pack(3, keys, first, tied);
+done:
+    Py_XDECREF(keys);
+    Py_XDECREF(first);
+    Py_XDECREF(tied);
+    PyBuffer_Release(&packed);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"canonical", canonical, METH_VARARGS, "The canonical keys of positions from their packed keys (see there)."},
     {"keys_run", keys_run, METH_VARARGS, "The position keys after each play of a run's log (see the module)."},
     {"events_run", events_run, METH_VARARGS, "The change list of a run's log (see the module)."},
     {NULL, NULL, 0, NULL},

@@ -372,20 +372,26 @@ def _columns(t: Tables | None, packed: bytearray, moves: list[Move | None], code
              movers: list[int]) -> Columns:
     if t is None:  # the record was never replayed (header errors)
         return Columns(array("q"), [], {}, [], [])
-    values = array("Q")
-    values.frombytes(packed)
-    if not _NATIVE_LITTLE:
-        values.byteswap()
-    # Every position's keys as a tuple (zip over one iterator), then the smallest of each, where it stands and how
-    # often: C loops over the positions.
-    groups = list(zip(*[iter(values)] * len(t.syms), strict=False))
-    best = list(map(min, groups))
-    first = list(map(tuple.index, groups, best))
-    ties = list(map(tuple.count, groups, best))
     keys = array("q")
-    keys.frombytes(array("Q", best).tobytes())  # the same 64 bits read as signed: the BIGINT column's value
-    tied = {ply: tuple(f for f, v in enumerate(groups[ply]) if v == best[ply])
-            for ply in compress(range(len(ties)), map((1).__ne__, ties))}  # symmetric positions: a few at most
+    module = follow.COMPILED
+    if module is not None:  # the compiled helper's loop (follow.py), beside the plain one below
+        canonical, where, tied = module.canonical(packed, len(t.syms))
+        keys.frombytes(canonical)
+        first = list(where)
+    else:
+        values = array("Q")
+        values.frombytes(packed)
+        if not _NATIVE_LITTLE:
+            values.byteswap()
+        # Every position's keys as a tuple (zip over one iterator), then the smallest of each, where it stands and
+        # how often: C loops over the positions.
+        groups = list(zip(*[iter(values)] * len(t.syms), strict=False))
+        best = list(map(min, groups))
+        first = list(map(tuple.index, groups, best))
+        ties = list(map(tuple.count, groups, best))
+        keys.frombytes(array("Q", best).tobytes())  # the same 64 bits read as signed: the BIGINT column's value
+        tied = {ply: tuple(f for f, v in enumerate(groups[ply]) if v == best[ply])
+                for ply in compress(range(len(ties)), map((1).__ne__, ties))}  # symmetric positions: a few at most
     texts = t.move_texts
     # A stone placed, in the one frame of the key: one look-up. The rest (other moves, symmetric positions) after.
     nexts = [texts[f][code] for f, code in zip(first, codes, strict=False)]
