@@ -9,8 +9,9 @@ from setuptools import Extension, setup
 
 
 def _rules(name: str) -> Extension:
+    # Each engine's run reads a line's nodes with the same helpers (_plain_moves.h).
     return Extension(f"boardrecords.verifier.rules._{name}", [f"src/boardrecords/verifier/rules/_{name}.c"],
-                     optional=True)
+                     depends=["src/boardrecords/verifier/rules/_plain_moves.h"], optional=True)
 
 
 def _keys(name: str) -> Extension:

@@ -27,6 +27,8 @@
 #include <Python.h>
 #include <stdlib.h>
 
+#include "_plain_moves.h"
+
 typedef struct {
     int size;
     PyObject *cells, *parent, *mask, *gsize;
@@ -146,45 +148,6 @@ static long join(Board *b, int i, int x) {
     return PyErr_Occurred() ? -1 : m;
 }
 
-/* Whether the node's move may be played here: a bare node, or one whose properties hold none of `idents`. */
-static int plain_node(PyObject *node, PyObject *props_name, PyObject *idents) {
-    PyObject *props = PyObject_GetAttr(node, props_name);
-    if (props == NULL) return -1;
-    int plain = 1;
-    if (props != Py_None) {
-        if (!PyDict_Check(props)) plain = 0;
-        else {
-            Py_ssize_t count = PyTuple_GET_SIZE(idents);
-            for (Py_ssize_t m = 0; m < count && plain; m++) {
-                int has = PyDict_Contains(props, PyTuple_GET_ITEM(idents, m));
-                if (has < 0) plain = -1;
-                else if (has) plain = 0;
-            }
-        }
-    }
-    Py_DECREF(props);
-    return plain;
-}
-
-/* The point of a placement of the colour to move, as an index on the board; -1 when the node's move is anything
- * else (the engine's business), -2 on a Python error. */
-static int placement(PyObject *move, PyObject *place, PyObject *colour_to_move, int size, PyObject *names[3]) {
-    PyObject *kind = PyObject_GetAttr(move, names[0]), *colour = PyObject_GetAttr(move, names[1]);
-    PyObject *point = PyObject_GetAttr(move, names[2]);
-    int index = -1;
-    if (kind == NULL || colour == NULL || point == NULL) index = -2;
-    else if (kind == place && colour == colour_to_move && PyTuple_Check(point) && PyTuple_GET_SIZE(point) == 2
-             && PyLong_Check(PyTuple_GET_ITEM(point, 0)) && PyLong_Check(PyTuple_GET_ITEM(point, 1))) {
-        long col = PyLong_AsLong(PyTuple_GET_ITEM(point, 0)), row = PyLong_AsLong(PyTuple_GET_ITEM(point, 1));
-        if (PyErr_Occurred()) index = -2;
-        else if (col >= 0 && col < size && row >= 0 && row < size) index = (int)(row * size + col);
-    }
-    Py_XDECREF(kind);
-    Py_XDECREF(colour);
-    Py_XDECREF(point);
-    return index;
-}
-
 static PyObject *play_run(PyObject *self, PyObject *args) {
     PyObject *nodes, *cc, *black, *white, *place, *idents;
     Py_ssize_t start;
@@ -201,27 +164,16 @@ static PyObject *play_run(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "play_run: the board, its groups and the size do not agree");
         return NULL;
     }
-    PyObject *n_props = PyUnicode_InternFromString("_props"), *n_move = PyUnicode_InternFromString("move");
-    PyObject *names[3] = {PyUnicode_InternFromString("kind"), PyUnicode_InternFromString("colour"),
-                          PyUnicode_InternFromString("point")};
+    MoveNames names;
+    if (names_open(&names) < 0) return NULL;
     Py_ssize_t at = start, count = PyList_GET_SIZE(nodes), last = -1, played = 0;
-    int failed = n_props == NULL || n_move == NULL || names[0] == NULL || names[1] == NULL || names[2] == NULL;
-    int crosscut = 0, chain = 0;
-    for (; !failed && at < count; at++) {
-        PyObject *node = PyList_GET_ITEM(nodes, at);
-        int plain = plain_node(node, n_props, idents);
-        if (plain < 0) { failed = 1; break; }
-        if (!plain) break;
-        PyObject *move = PyObject_GetAttr(node, n_move);
-        if (move == NULL) { failed = 1; break; }
-        if (move == Py_None) {  /* a node with nothing in it: nothing to replay */
-            Py_DECREF(move);
-            continue;
-        }
-        int i = placement(move, place, black_next ? black : white, size, names);
-        Py_DECREF(move);
-        if (i == -2) { failed = 1; break; }
-        if (i < 0 || get(b.cells, i) != 0) break;  /* not a placement of the mover on the board, or occupied */
+    int failed = 0, crosscut = 0, chain = 0;
+    for (; at < count; at++) {
+        int i = -1, what = plain_placement(PyList_GET_ITEM(nodes, at), &names, idents, place,
+                                           black_next ? black : white, size, &i);
+        if (what == NODE_ERROR) { failed = 1; break; }
+        if (what == NODE_EMPTY) continue;
+        if (what == NODE_ENDS_RUN || get(b.cells, i) != 0) break;  /* not a placement of the mover, or occupied */
         int x = black_next ? 1 : 2, y = 3 - x, row = i / size, col = i % size, diag[4][4];
         int k = diagonals(size, row, col, diag), refused = 0;
         long cd[4], ca[4], cb[4];
@@ -263,9 +215,7 @@ static PyObject *play_run(PyObject *self, PyObject *args) {
             break;
         }
     }
-    Py_XDECREF(n_props);
-    Py_XDECREF(n_move);
-    for (int q = 0; q < 3; q++) Py_XDECREF(names[q]);
+    names_close(&names);
     if (failed) return NULL;
     return Py_BuildValue("nnniOOO", at, played, last, latest, black_next ? Py_True : Py_False,
                          crosscut ? Py_True : Py_False, chain ? Py_True : Py_False);

@@ -21,6 +21,8 @@
 #include <Python.h>
 #include <stdlib.h>
 
+#include "_plain_moves.h"
+
 typedef struct {
     int size, n;
     unsigned char *cells, *adj;
@@ -158,26 +160,6 @@ static int play(Board *b, int i, int code, int *won) {
     return 1;
 }
 
-/* Whether the node's move may be played here: a bare node, or one whose properties hold none of `idents`. */
-static int plain_node(PyObject *node, PyObject *props_name, PyObject *idents) {
-    PyObject *props = PyObject_GetAttr(node, props_name);
-    if (props == NULL) return -1;
-    int plain = 1;
-    if (props != Py_None) {
-        if (!PyDict_Check(props)) plain = 0;
-        else {
-            Py_ssize_t count = PyTuple_GET_SIZE(idents);
-            for (Py_ssize_t m = 0; m < count && plain; m++) {
-                int has = PyDict_Contains(props, PyTuple_GET_ITEM(idents, m));
-                if (has < 0) plain = -1;
-                else if (has) plain = 0;
-            }
-        }
-    }
-    Py_DECREF(props);
-    return plain;
-}
-
 static PyObject *play_run(PyObject *self, PyObject *args) {
     PyObject *nodes, *black, *white, *place, *idents;
     Py_ssize_t start;
@@ -204,52 +186,25 @@ static PyObject *play_run(PyObject *self, PyObject *args) {
     }
     b.filled = b.region + b.n;
     b.stack = b.region + 2 * b.n;
-    PyObject *n_props = PyUnicode_InternFromString("_props"), *n_move = PyUnicode_InternFromString("move");
-    PyObject *n_kind = PyUnicode_InternFromString("kind"), *n_colour = PyUnicode_InternFromString("colour");
-    PyObject *n_point = PyUnicode_InternFromString("point");
+    MoveNames names;
+    if (names_open(&names) < 0) goto done;
     Py_ssize_t at = start, count = PyList_GET_SIZE(nodes), last = -1, played = 0;
     int failed = 0, won = 0;
     for (; at < count && !won; at++) {
-        PyObject *node = PyList_GET_ITEM(nodes, at);
-        int plain = plain_node(node, n_props, idents);
-        if (plain < 0) { failed = 1; break; }
-        if (!plain) break;
-        PyObject *move = PyObject_GetAttr(node, n_move);
-        if (move == NULL) { failed = 1; break; }
-        if (move == Py_None) {  /* a node with nothing in it: nothing to replay */
-            Py_DECREF(move);
-            continue;
-        }
         /* Turns alternate; after a swap (QUE-7) the player to move holds the other colour. */
         int code = ((turn % 2 == 0) != swapped) ? 1 : 2;
-        PyObject *kind = PyObject_GetAttr(move, n_kind), *colour = PyObject_GetAttr(move, n_colour);
-        PyObject *point = PyObject_GetAttr(move, n_point);
-        Py_DECREF(move);
-        int go = 0, index = -1;
-        if (kind == NULL || colour == NULL || point == NULL) failed = 1;
-        else if (kind == place && colour == (code == 1 ? black : white) && PyTuple_Check(point)
-                 && PyTuple_GET_SIZE(point) == 2) {
-            long col = PyLong_AsLong(PyTuple_GET_ITEM(point, 0)), row = PyLong_AsLong(PyTuple_GET_ITEM(point, 1));
-            if (PyErr_Occurred()) failed = 1;
-            else if (col >= 0 && col < size && row >= 0 && row < size) {
-                index = (int)(row * size + col);
-                go = 1;
-            }
-        }
-        Py_XDECREF(kind);
-        Py_XDECREF(colour);
-        Py_XDECREF(point);
-        if (failed || !go) break;
+        PyObject *colour = code == 1 ? black : white;
+        int index = -1, what = plain_placement(PyList_GET_ITEM(nodes, at), &names, idents, place, colour, size,
+                                               &index);
+        if (what == NODE_ERROR) { failed = 1; break; }
+        if (what == NODE_EMPTY) continue;
+        if (what == NODE_ENDS_RUN) break;
         if (!play(&b, index, code, &won)) break;
         played++;
         last = at;
         turn++;
     }
-    Py_DECREF(n_props);
-    Py_DECREF(n_move);
-    Py_DECREF(n_kind);
-    Py_DECREF(n_colour);
-    Py_DECREF(n_point);
+    names_close(&names);
     if (!failed) result = Py_BuildValue("nnnii", at, played, last, turn, won);
 done:
     free(b.mark);
