@@ -13,61 +13,32 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardrecords.records.games import MoveKind
-from boardrecords.records.model import FormatError
 from boardrecords.records.reader import read_bytes
 from boardrecords.verifier.judging.replay import Replay
-from boardrecords.verifier.judging.verdict import verify
 from boardrecords.verifier.rules import conversion_go
 
-from ..shared import CONFORMANCE
+from .compiled_checks import engine_plays, same, same_conformance_verdicts, verdicts
 
 needs_compiled = pytest.mark.skipif(conversion_go.COMPILED is None,
                                     reason="the compiled plays (_conversion_go) were not built")
 
 
-def _verdicts(data: bytes, compiled: bool, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
-    with monkeypatch.context() as m:
-        if not compiled:
-            m.setattr(conversion_go, "COMPILED", None)
-        return [verify(record, variations=True).to_json() for record in read_bytes(data)]
-
-
-def _state(data: bytes, compiled: bool, monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """After the quiet replay of each record: the steps it yielded, the board, the turn, the mirror runs (CON-6),
-    the previous play, the colour to move, the legal moves and the outcome."""
-    out: list[object] = []
-    with monkeypatch.context() as m:
-        if not compiled:
-            m.setattr(conversion_go, "COMPILED", None)
-        for record in read_bytes(data):
-            run = Replay(record, quiet=True)
-            steps = [(s.number, s.illegal.code if s.illegal else None, s.illegal.rule if s.illegal else None)
-                     for s in run]
-            engine = run.engine
-            assert isinstance(engine, conversion_go.ConversionGoEngine)
-            out.append((steps, run.steps_played, engine.rows(), engine.turn, engine._runs, engine._last_play,
-                        engine.swapped, engine.to_move, engine.legal_moves(), engine.outcome(), engine.standing()))
-    return out
+def _state(run: Replay) -> object:
+    """The board, the turn, the mirror runs (CON-6), the previous play, the swap, the colour to move, the legal
+    moves, the outcome and the standing."""
+    engine = run.engine
+    assert isinstance(engine, conversion_go.ConversionGoEngine)
+    return (engine.rows(), engine.turn, engine._runs, engine._last_play, engine.swapped, engine.to_move,
+            engine.legal_moves(), engine.outcome(), engine.standing())
 
 
 def _same(data: bytes) -> None:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        assert _verdicts(data, True, monkeypatch) == _verdicts(data, False, monkeypatch)
-        assert _state(data, True, monkeypatch) == _state(data, False, monkeypatch)
+    same(conversion_go, data, _state)
 
 
 @needs_compiled
-@pytest.mark.skipif(not CONFORMANCE.is_dir(), reason=f"conformance records absent ({CONFORMANCE})")
-def test_every_conformance_record_has_the_same_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
-    files = sorted(p for p in CONFORMANCE.rglob("*") if p.suffix in (".rec", ".sgf"))
-    assert sum("conversion-go" in p.name for p in files) > 10
-    for path in files:
-        data = path.read_bytes()
-        try:
-            plain = _verdicts(data, False, monkeypatch)
-        except FormatError:  # unreadable (FMT-1): nothing is replayed
-            continue
-        assert _verdicts(data, True, monkeypatch) == plain, path
+def test_every_conformance_record_has_the_same_verdict() -> None:
+    same_conformance_verdicts(conversion_go, "conversion-go")
 
 
 def _letters(size: int) -> str:
@@ -162,8 +133,8 @@ def _mirror_game(size: int, mirrors: int) -> bytes:
 def test_the_tenth_mirror_is_refused_by_both(mirrors: int, monkeypatch: pytest.MonkeyPatch) -> None:
     # CON-6: nine successive mirrors are legal, the tenth is refused, whichever path plays the nine.
     data = _mirror_game(9, mirrors)
-    compiled = _verdicts(data, True, monkeypatch)
-    assert compiled == _verdicts(data, False, monkeypatch)
+    compiled = verdicts(conversion_go, data, True)
+    assert compiled == verdicts(conversion_go, data, False)
     refused = [p for p in compiled[0]["problems"] if p.get("rule") == "CON-6"]  # type: ignore[attr-defined]
     assert bool(refused) == (mirrors >= 10)
     _same(data)
@@ -189,11 +160,6 @@ def test_the_compiled_runs_play_the_plain_moves_after_the_opening() -> None:
     # From turn 5 a record of plain plays is replayed by the compiled runs: the engine's own play is called for
     # the four moves of the opening (CON-5) and the two passes only.
     record = read_bytes(b"(;GM[ConversionGo]SZ[9];B[ee];B[cc];W[gg];W[cg];B[gc];W[ac];B[ca];W[];B[])")[0]
-    run = Replay(record, quiet=True)
-    engine = run.engine
-    calls = []
-    original = engine.play
-    engine.play = lambda move, marks=None: calls.append(move) or original(move, marks)  # type: ignore[method-assign]
-    assert list(run) == []
+    run, calls = engine_plays(record)
     assert run.steps_played == 9
-    assert [m.kind for m in calls] == [MoveKind.PLACE] * 4 + [MoveKind.PASS] * 2
+    assert calls == [MoveKind.PLACE] * 4 + [MoveKind.PASS] * 2

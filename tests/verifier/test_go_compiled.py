@@ -11,53 +11,27 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardrecords.records.games import MoveKind
-from boardrecords.records.model import FormatError
 from boardrecords.records.reader import read_bytes
 from boardrecords.verifier.judging.replay import Replay
-from boardrecords.verifier.judging.verdict import verify
 from boardrecords.verifier.rules import go_ing
 
-from ..shared import CONFORMANCE
+from .compiled_checks import engine_plays, same, same_conformance_verdicts
 
 needs_compiled = pytest.mark.skipif(go_ing.COMPILED is None, reason="the compiled plays (_go) were not built")
 
 
-def _verdicts(data: bytes, compiled: bool, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
-    with monkeypatch.context() as m:
-        if not compiled:
-            m.setattr(go_ing, "COMPILED", None)
-        return [verify(record, variations=True).to_json() for record in read_bytes(data)]
-
-
-def _position(data: bytes, compiled: bool, monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """After the quiet replay of each record: the board, its hash, every earlier position, the legal moves and the
-    pieces of a count (the stones each colour took off among them)."""
-    out: list[object] = []
-    with monkeypatch.context() as m:
-        if not compiled:
-            m.setattr(go_ing, "COMPILED", None)
-        for record in read_bytes(data):
-            run = Replay(record, quiet=True)
-            steps = [(s.number, s.illegal.code if s.illegal else None) for s in run]
-            engine = run.engine
-            assert isinstance(engine, go_ing.GoEngine)
-            out.append((steps, run.steps_played, engine.rows(), engine.position_hash, sorted(engine._history),
-                        engine.turn, engine.to_move, engine.legal_moves(), engine.outcome(), engine.pieces()))
-    return out
+def _state(run: Replay) -> object:
+    """The board, its hash, every earlier position, the legal moves and the pieces of a count (the stones each
+    colour took off among them)."""
+    engine = run.engine
+    assert isinstance(engine, go_ing.GoEngine)
+    return (engine.rows(), engine.position_hash, sorted(engine._history), engine.turn, engine.to_move,
+            engine.legal_moves(), engine.outcome(), engine.pieces())
 
 
 @needs_compiled
-@pytest.mark.skipif(not CONFORMANCE.is_dir(), reason=f"conformance records absent ({CONFORMANCE})")
-def test_every_conformance_record_has_the_same_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
-    files = sorted(p for p in CONFORMANCE.rglob("*") if p.suffix in (".rec", ".sgf"))
-    assert len(files) > 100
-    for path in files:
-        data = path.read_bytes()
-        try:
-            plain = _verdicts(data, False, monkeypatch)
-        except FormatError:  # unreadable (FMT-1): nothing is replayed
-            continue
-        assert _verdicts(data, True, monkeypatch) == plain, path
+def test_every_conformance_record_has_the_same_verdict() -> None:
+    same_conformance_verdicts(go_ing, "go-ing")
 
 
 _POINTS = "abcdefg"
@@ -100,13 +74,11 @@ def go_records(draw: st.DrawFn) -> bytes:
 @settings(max_examples=300, deadline=None)
 @given(go_records())
 def test_random_games_give_the_same_verdicts_and_positions(data: bytes) -> None:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        assert _verdicts(data, True, monkeypatch) == _verdicts(data, False, monkeypatch)
-        assert _position(data, True, monkeypatch) == _position(data, False, monkeypatch)
+    same(go_ing, data, _state)
 
 
 @needs_compiled
-def test_long_random_games_on_a_full_board(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_long_random_games_on_a_full_board() -> None:
     # 19x19 games of hundreds of plays with captures, suicides and superko refusals along the way.
     rng = random.Random(5)
     letters = "abcdefghijklmnopqrs"
@@ -117,18 +89,12 @@ def test_long_random_games_on_a_full_board(monkeypatch: pytest.MonkeyPatch) -> N
             moves.append(f";{colour}[{rng.choice(letters)}{rng.choice(letters)}]")
             colour = "W" if colour == "B" else "B"
         data = ("(;GM[1]FF[4]SZ[19]" + "".join(moves) + ")").encode()
-        assert _verdicts(data, True, monkeypatch) == _verdicts(data, False, monkeypatch)
-        assert _position(data, True, monkeypatch) == _position(data, False, monkeypatch)
+        same(go_ing, data, _state)
 
 
 @needs_compiled
 def test_the_compiled_runs_play_most_moves_of_a_plain_record() -> None:
     # A record of plain plays is replayed by the compiled runs (the engine's own play is not called for them).
     record = read_bytes(b"(;GM[1]SZ[9];B[ee];W[cc];B[gg];W[cg];B[gc];W[])")[0]
-    run = Replay(record, quiet=True)
-    engine = run.engine
-    calls = []
-    original = engine.play
-    engine.play = lambda move, marks=None: calls.append(move) or original(move, marks)  # type: ignore[method-assign]
-    assert list(run) == []
-    assert run.steps_played == 6 and [m.kind for m in calls] == [MoveKind.PASS]
+    run, calls = engine_plays(record)
+    assert run.steps_played == 6 and calls == [MoveKind.PASS]

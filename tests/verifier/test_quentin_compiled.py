@@ -6,67 +6,40 @@ afterwards, however the compiled runs and the engine's own moves alternate."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardrecords.records.games import Game
-from boardrecords.records.model import FormatError
 from boardrecords.records.reader import read_bytes
 from boardrecords.verifier.judging.replay import Replay
-from boardrecords.verifier.judging.verdict import verify
 from boardrecords.verifier.rules import quentin
 
-from ..shared import CONFORMANCE
+from .compiled_checks import engine_plays, same, same_conformance_verdicts, states, verdicts
 from .engine_games import engine_game
 
 needs_compiled = pytest.mark.skipif(quentin.COMPILED is None,
                                     reason="the compiled placements (_quentin) were not built")
 
 
-def _verdicts(data: bytes, compiled: bool, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
-    with monkeypatch.context() as m:
-        if not compiled:
-            m.setattr(quentin, "COMPILED", None)
-        return [verify(record, variations=True).to_json() for record in read_bytes(data)]
-
-
-def _state(data: bytes, compiled: bool, monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """After the quiet replay of each record: the steps it yielded, the board, the stones next to each point, the
-    turn, the swap, the legal moves, the outcome and the winning chain."""
-    out: list[object] = []
-    with monkeypatch.context() as m:
-        if not compiled:
-            m.setattr(quentin, "COMPILED", None)
-        for record in read_bytes(data):
-            run = Replay(record, quiet=True)
-            steps = [(s.number, s.illegal.code if s.illegal else None, s.illegal.rule if s.illegal else None)
-                     for s in run]
-            engine = run.engine
-            assert isinstance(engine, quentin.QuentinEngine)
-            out.append((steps, run.steps_played, engine.rows(), engine._adj, engine.turn, engine.swapped,
-                        engine.legal_moves(), engine.outcome(), engine.chain_points()))
-    return out
+def _state(run: Replay) -> object:
+    """The board, the stones next to each point, the turn, the swap, the legal moves, the outcome and the winning
+    chain."""
+    engine = run.engine
+    assert isinstance(engine, quentin.QuentinEngine)
+    return (engine.rows(), engine._adj, engine.turn, engine.swapped, engine.legal_moves(), engine.outcome(),
+            engine.chain_points())
 
 
 def _same(data: bytes) -> None:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        assert _verdicts(data, True, monkeypatch) == _verdicts(data, False, monkeypatch)
-        assert _state(data, True, monkeypatch) == _state(data, False, monkeypatch)
+    same(quentin, data, _state)
 
 
 @needs_compiled
-@pytest.mark.skipif(not CONFORMANCE.is_dir(), reason=f"conformance records absent ({CONFORMANCE})")
-def test_every_conformance_record_has_the_same_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
-    files = sorted(p for p in CONFORMANCE.rglob("*") if p.suffix in (".rec", ".sgf"))
-    assert sum(p.name.startswith("quentin") for p in files) > 10
-    for path in files:
-        data = path.read_bytes()
-        try:
-            plain = _verdicts(data, False, monkeypatch)
-        except FormatError:  # unreadable (FMT-1): nothing is replayed
-            continue
-        assert _verdicts(data, True, monkeypatch) == plain, path
+def test_every_conformance_record_has_the_same_verdict() -> None:
+    same_conformance_verdicts(quentin, "quentin")
 
 
 @needs_compiled
@@ -98,13 +71,8 @@ def test_the_rare_rules_are_reached_by_both() -> None:
 def test_the_compiled_runs_play_the_plain_placements() -> None:
     # A record of placements is replayed by the compiled runs alone: the engine's own play is not called.
     record = read_bytes(b"(;GM[Quentin]SZ[5];B[aa];W[ee];B[ca];W[ae];B[bc];W[dc])")[0]
-    run = Replay(record, quiet=True)
-    engine = run.engine
-    calls = []
-    original = engine.play
-    engine.play = lambda move, marks=None: calls.append(move) or original(move, marks)  # type: ignore[method-assign]
-    assert list(run) == []
-    assert run.steps_played == 6 and calls == []
+    run, calls = engine_plays(record)
+    assert run.steps_played == 6 and not calls
 
 
 @needs_compiled
@@ -116,10 +84,10 @@ def test_a_placement_that_fills_and_then_breaks_the_diagonal_rule_is_undone_whol
     # QUE-4 is judged after the filling of QUE-3: the last placement here fills a territory and then leaves a
     # diagonal pair without a common like-coloured neighbour, so it is refused, and the board is as it was before
     # it, the filled points empty again, on both paths.
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        verdict = _verdicts(record, True, monkeypatch)[0]
-        assert [p["rule"] for p in verdict["problems"]] == ["QUE-4"]  # type: ignore[index, union-attr]
-        compiled, plain = _state(record, True, monkeypatch), _state(record, False, monkeypatch)
+    verdict = verdicts(quentin, record, True)[0]
+    problems: Any = verdict["problems"]
+    assert [p["rule"] for p in problems] == ["QUE-4"]
+    compiled, plain = states(quentin, record, True, _state), states(quentin, record, False, _state)
     assert compiled == plain
-    rows = compiled[0][2]  # type: ignore[index]
+    rows = compiled[0][2][0]  # type: ignore[index]  # (steps, moves played, state): the state's board
     assert sum(v is not None for row in rows for v in row) == record.count(b";") - 2

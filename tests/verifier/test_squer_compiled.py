@@ -10,60 +10,32 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boardrecords.records.games import Game, MoveKind
-from boardrecords.records.model import FormatError
 from boardrecords.records.reader import read_bytes
 from boardrecords.verifier.judging.replay import Replay
-from boardrecords.verifier.judging.verdict import verify
 from boardrecords.verifier.rules import squer
 
-from ..shared import CONFORMANCE
+from .compiled_checks import engine_plays, same, same_conformance_verdicts
 from .engine_games import engine_game
 
 needs_compiled = pytest.mark.skipif(squer.COMPILED is None, reason="the compiled maneuvers (_squer) were not built")
 
 
-def _verdicts(data: bytes, compiled: bool, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
-    with monkeypatch.context() as m:
-        if not compiled:
-            m.setattr(squer, "COMPILED", None)
-        return [verify(record, variations=True).to_json() for record in read_bytes(data)]
-
-
-def _state(data: bytes, compiled: bool, monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """After the quiet replay of each record: the steps it yielded, the board, the turn, the empty points, the
-    chains each colour held, the swept lines, the legal moves and the outcome."""
-    out: list[object] = []
-    with monkeypatch.context() as m:
-        if not compiled:
-            m.setattr(squer, "COMPILED", None)
-        for record in read_bytes(data):
-            run = Replay(record, quiet=True)
-            steps = [(s.number, s.illegal.code if s.illegal else None) for s in run]
-            engine = run.engine
-            assert isinstance(engine, squer.SquerEngine)
-            out.append((steps, run.steps_played, engine.rows(), engine.turn, engine._empties, engine._chain,
-                        engine._swept, engine.legal_moves(), engine.outcome()))
-    return out
+def _state(run: Replay) -> object:
+    """The board, the turn, the empty points, the chains each colour held, the swept lines, the legal moves and the
+    outcome."""
+    engine = run.engine
+    assert isinstance(engine, squer.SquerEngine)
+    return (engine.rows(), engine.turn, engine._empties, engine._chain, engine._swept, engine.legal_moves(),
+            engine.outcome())
 
 
 def _same(data: bytes) -> None:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        assert _verdicts(data, True, monkeypatch) == _verdicts(data, False, monkeypatch)
-        assert _state(data, True, monkeypatch) == _state(data, False, monkeypatch)
+    same(squer, data, _state)
 
 
 @needs_compiled
-@pytest.mark.skipif(not CONFORMANCE.is_dir(), reason=f"conformance records absent ({CONFORMANCE})")
-def test_every_conformance_record_has_the_same_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
-    files = sorted(p for p in CONFORMANCE.rglob("*") if p.suffix in (".rec", ".sgf"))
-    assert sum(p.name.startswith("squer") for p in files) > 10
-    for path in files:
-        data = path.read_bytes()
-        try:
-            plain = _verdicts(data, False, monkeypatch)
-        except FormatError:  # unreadable (FMT-1): nothing is replayed
-            continue
-        assert _verdicts(data, True, monkeypatch) == plain, path
+def test_every_conformance_record_has_the_same_verdict() -> None:
+    same_conformance_verdicts(squer, "squer")
 
 
 @needs_compiled
@@ -97,10 +69,5 @@ def test_the_compiled_runs_play_the_plain_maneuvers() -> None:
     # A record of maneuvers that makes no chain is replayed by the compiled runs alone: the engine's own play is
     # not called.
     record = read_bytes(b"(;GM[Squer]SZ[4];B[aa];W[dd];B[da];W[ad];B[bb];W[cc];B[cb];W[bc];B[ba])")[0]
-    run = Replay(record, quiet=True)
-    engine = run.engine
-    calls = []
-    original = engine.play
-    engine.play = lambda move, marks=None: calls.append(move) or original(move, marks)  # type: ignore[method-assign]
-    assert list(run) == []
-    assert run.steps_played == 9 and calls == []
+    run, calls = engine_plays(record)
+    assert run.steps_played == 9 and not calls
