@@ -332,3 +332,26 @@ def test_the_other_colour_first_is_another_line() -> None:
     swapped = Line.of({"id": 2, "sha256": "2", "game": "go-ing", "size": 19, "moves": moves, "line_hash": line_hash,
                        "head_hash": head_hash, "black_norm": "a", "white_norm": "b"})
     assert gather([_line(1, points), swapped]) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(line=st.lists(st.sampled_from(POINTS), max_size=60, unique=True), sym=st.integers(0, 7),
+       passes=st.integers(0, 2))
+def test_the_line_the_worker_sends_is_the_one_computed_from_the_moves(line: list[str], sym: int,
+                                                                      passes: int) -> None:
+    # The import's worker sends the canonical line its keys came from (CANONICAL_LINE), so that the writer does not
+    # compute it again; a stored row (without it) computes it from its moves: both the same, for any symmetry,
+    # passes and setup, and for a line of no move.
+    from boardrecords.archive.patterns.same_game import CANONICAL_LINE
+    from boardrecords.archive.store.record_rows import archive_rows, game_columns
+    from boardrecords.records.reader import read_bytes
+
+    text = sgf(line, "AB[dd][pp]" if sym % 2 else "", sym=sym)
+    text = text[:-1] + "".join(f";{'BW'[(len(line) + k) % 2]}[]" for k in range(passes)) + ")"
+    record = read_bytes(text.encode())[0]
+    values, _ = archive_rows(record, source_file="x.sgf")
+    assert CANONICAL_LINE not in game_columns(values)
+    sent, stored = Line.of(values), Line.of(game_columns(values))
+    assert sent._tokens is not None and stored._tokens is None
+    assert sent.tokens == stored.tokens
+    assert (sent.tokens == []) == (not line and not passes)

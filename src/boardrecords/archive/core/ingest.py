@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ...records.games import MoveKind
 from ...records.model import Colour, Move, Record, Setup
 from ...records.setup_stones import collect_setup
-from .line_keys import line_keys
+from .line_keys import keyed_line
 from .models import OPENING_CHARS
 from .names import clean, normalise_name
 
@@ -92,6 +92,13 @@ def _swapper_colour(moves: list[Move]) -> str | None:
 def game_values(record: Record, verdict: Verdict, *, source_file: str | None = None,
                 source_index: int | None = None) -> dict[str, Any]:
     """The column values of the record's `game` row (without `id`)."""
+    return game_values_and_line(record, verdict, source_file=source_file, source_index=source_index)[0]
+
+
+def game_values_and_line(record: Record, verdict: Verdict, *, source_file: str | None = None,
+                         source_index: int | None = None) -> tuple[dict[str, Any], list[str]]:
+    """`game_values`, and the main line in its canonical symmetry that its keys were taken from
+    (archive/core/line_keys.py; empty for a line of no move)."""
     main_line = record.moves()
     # A move value with an undecodable byte (`W[d\xffp]`) must not cost the batch: derived text is made storable.
     moves = clean(moves_text(record, main_line)) or ""
@@ -99,11 +106,11 @@ def game_values(record: Record, verdict: Verdict, *, source_file: str | None = N
     declared = result.declared
     date = record.date
     size = verdict.size if verdict.size is not None else record.size
-    line_hash, head_hash = line_keys(moves, record.game.value, size, starting_setup(record))
+    line_hash, head_hash, line = keyed_line(moves, record.game.value, size, starting_setup(record))
     winner_player = clean(verdict.winner_player)
     black_final = clean(verdict.black_player)  # who held each colour at the end (GEN-6, GEN-7)
     white_final = clean(verdict.white_player)
-    return {
+    values = {
         "sha256": record_hash(record),
         "raw": record.raw,
         "encoding": record.encoding,
@@ -165,6 +172,7 @@ def game_values(record: Record, verdict: Verdict, *, source_file: str | None = N
         "head_hash": head_hash,
         "search_text": clean(search_text(record)),
     }
+    return values, line
 
 
 def starting_setup(record: Record) -> Setup:

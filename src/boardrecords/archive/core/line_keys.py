@@ -118,14 +118,22 @@ def line_keys(moves: str, game: str, size: int | None, setup: Setup | None) -> t
     """(line_hash, head_hash) of a record's main line (`moves` as the column holds it): the key of the whole line,
     and of its first HEAD_MOVES moves (of the whole line when it is shorter: such a line meets only its equals);
     (None, None) for a line of no move."""
+    line_hash, head_hash, _ = keyed_line(moves, game, size, setup)
+    return line_hash, head_hash
+
+
+def keyed_line(moves: str, game: str, size: int | None, setup: Setup | None
+               ) -> tuple[int | None, int | None, list[str]]:
+    """`line_keys` and the canonical line they were taken from (what the near-duplicate check compares)."""
     tokens = line_tokens(moves)
     if not tokens:
-        return None, None
+        return None, None, []
     line, at_head, at_end = canonical(tokens, game, size)
     whole = key(game, size, setup_text(setup, game, size, at_end), line)
     if len(line) <= HEAD_MOVES:
-        return whole, whole
-    return whole, key(game, size, setup_text(setup, game, size, at_head), line[:HEAD_MOVES])
+        return whole, whole, line
+    return whole, key(game, size, setup_text(setup, game, size, at_head), line[:HEAD_MOVES]), line
 
 
-__all__ = ["HEAD_MOVES", "TURNED_GAMES", "canonical", "key", "line_keys", "line_tokens", "setup_text", "turned"]
+__all__ = ["HEAD_MOVES", "TURNED_GAMES", "canonical", "key", "keyed_line", "line_keys", "line_tokens", "setup_text",
+           "turned"]

@@ -36,6 +36,11 @@ _COLUMNS = ("id", "sha256", "game", "size", "line_hash", "head_hash", "move_coun
             "result_winner", "result_method", "result_canonical", *HEADER_FIELDS, "moves")
 
 
+# The key under which a game row's values (archive/store/record_rows.py, `archive_rows`) carry the main line in its
+# canonical symmetry, tokens joined by `;`, as the keys were taken from it (not a column).
+CANONICAL_LINE = "_line"
+
+
 @dataclass(slots=True)
 class Line:
     """What sameness reads of one record: a stored row (`id`) or a record an import is about to store (`where`)."""
@@ -65,7 +70,8 @@ class Line:
                    values.get("black_norm"), values.get("white_norm"),
                    winner if winner is not None else ("draw" if method == "draw" else None),
                    values.get("result_canonical") is not None,
-                   sum(values.get(name) not in (None, "") for name in HEADER_FIELDS))
+                   sum(values.get(name) not in (None, "") for name in HEADER_FIELDS),
+                   _given_line(values.get(CANONICAL_LINE)))
 
     @property
     def tokens(self) -> list[str]:
@@ -78,6 +84,13 @@ class Line:
         """What the keep rule orders by, most first: the longest line, then a result, then more header fields, then
         the oldest record."""
         return (len(self.tokens), self.has_result, self.fields, -(self.id or 0))
+
+
+def _given_line(text: str | None) -> list[str] | None:
+    """The canonical line a worker sent (None: not sent; computed from the moves when needed)."""
+    if text is None:
+        return None
+    return text.split(";") if text else []
 
 
 def named_alike(a: Line, b: Line) -> bool:
@@ -190,5 +203,5 @@ def first_match(record: Line, others: Iterable[Line]) -> tuple[str, Line] | None
     return order[rank], other
 
 
-__all__ = ["ANY_PLAYERS", "BEGINNING", "HEADER_FIELDS", "LONGER", "SAME_GAME", "SAME_MOVES", "Line", "agree",
-           "first_match", "gather", "group_kind", "relation", "same_game_groups", "stored_lines", "unkeyed"]
+__all__ = ["ANY_PLAYERS", "BEGINNING", "CANONICAL_LINE", "HEADER_FIELDS", "LONGER", "SAME_GAME", "SAME_MOVES", "Line",
+           "agree", "first_match", "gather", "group_kind", "relation", "same_game_groups", "stored_lines", "unkeyed"]

@@ -19,8 +19,9 @@ from ...verifier.keys import follow
 from ...verifier.keys.patterns import ChangeWatcher
 from ...verifier.keys.position_keys import PositionWatcher
 from ...verifier.keys.signature import SignatureWatcher
-from ..core.ingest import game_values, problem_values
+from ..core.ingest import game_values_and_line, problem_values
 from ..patterns.lines import PATTERNS, pattern_values, write_patterns
+from ..patterns.same_game import CANONICAL_LINE
 from ..positions.stage import stage_positions
 from ..positions.values import POSITIONS, position_values
 
@@ -95,7 +96,10 @@ def archive_rows(record: Record, *, source_file: str | None, source_index: int |
     """The record's `game` row (with its signature, and under POSITIONS and PATTERNS its index rows: see
     `write_index`) and its `problem` rows, from one replay."""
     verdict, watcher, changes, signature = verify_for_archive(record, positions=positions, patterns=patterns)
-    values = game_values(record, verdict, source_file=source_file, source_index=source_index)
+    values, line = game_values_and_line(record, verdict, source_file=source_file, source_index=source_index)
+    # The canonical line the keys were taken from, for the near-duplicate check of the import's writer (which
+    # would otherwise compute it again): not a column.
+    values[CANONICAL_LINE] = ";".join(line)
     values["signature"] = signature  # the Dyer signature (verifier/keys/signature.py)
     if watcher is not None:  # RECORDS_POSITION_INDEX=0: no index rows (`records reindex` makes them later)
         values[POSITIONS] = position_values(watcher, values)  # the position index (archive/positions/)
@@ -104,8 +108,8 @@ def archive_rows(record: Record, *, source_file: str | None, source_index: int |
 
 
 def game_columns(values: dict[str, Any]) -> dict[str, Any]:
-    """The columns of the `game` row among `archive_rows`' values (its index rows left out)."""
-    return {k: v for k, v in values.items() if k not in (POSITIONS, PATTERNS)}
+    """The columns of the `game` row among `archive_rows`' values (its index rows and canonical line left out)."""
+    return {k: v for k, v in values.items() if k not in (POSITIONS, PATTERNS, CANONICAL_LINE)}
 
 
 def write_index(conn: Connection, games: Sequence[tuple[int, dict[str, Any]]]) -> tuple[int, int]:
