@@ -16,21 +16,13 @@ from boardrecords.records.model import Colour, FormatError, Move, Node
 from boardrecords.records.points import format_point
 from boardrecords.records.reader import read_bytes
 from boardrecords.verifier.judging.replay import Replay
-from boardrecords.verifier.judging.verdict import verify
 from boardrecords.verifier.rules import cation
 from boardrecords.verifier.rules.cation import CationEngine
 from boardrecords.verifier.rules.engine import IllegalMove
 
-from ..shared import CONFORMANCE
+from .compiled_checks import conformance_files, same, same_conformance_verdicts, states
 
 needs_compiled = pytest.mark.skipif(cation.COMPILED is None, reason="the compiled placements (_cation) were not built")
-
-
-def _verdicts(data: bytes, compiled: bool, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
-    with monkeypatch.context() as m:
-        if not compiled:
-            m.setattr(cation, "COMPILED", None)
-        return [verify(record, variations=True).to_json() for record in read_bytes(data)]
 
 
 def _state(engine: CationEngine) -> tuple[object, ...]:
@@ -41,43 +33,30 @@ def _state(engine: CationEngine) -> tuple[object, ...]:
             engine._latest, engine._empty)
 
 
-def _position(data: bytes, compiled: bool, monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """After the quiet replay of each record: the steps it yielded, the moves played, and the engine's state."""
-    out: list[object] = []
-    with monkeypatch.context() as m:
-        if not compiled:
-            m.setattr(cation, "COMPILED", None)
-        for record in read_bytes(data):
-            run = Replay(record, quiet=True)
-            steps = [(s.number, s.illegal.code if s.illegal else None,
-                      s.illegal.message if s.illegal else None) for s in run]
-            engine = run.engine
-            assert isinstance(engine, CationEngine)
-            out.append((steps, run.steps_played, run.last_node is not None and run.last_node.pos, _state(engine)))
-    return out
+def _run_state(run: Replay) -> object:
+    """After the quiet replay: the node of the last move played and the engine's state."""
+    engine = run.engine
+    assert isinstance(engine, CationEngine)
+    return run.last_node is not None and run.last_node.pos, _state(engine)
 
 
-def _same(data: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert _verdicts(data, True, monkeypatch) == _verdicts(data, False, monkeypatch)
-    assert _position(data, True, monkeypatch) == _position(data, False, monkeypatch)
+def _same(data: bytes) -> None:
+    same(cation, data, _run_state)
 
 
 @needs_compiled
-@pytest.mark.skipif(not CONFORMANCE.is_dir(), reason=f"conformance records absent ({CONFORMANCE})")
-def test_every_conformance_record_has_the_same_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
-    files = sorted(p for p in CONFORMANCE.rglob("*") if p.suffix in (".rec", ".sgf"))
-    assert len(files) > 100
+def test_every_conformance_record_has_the_same_verdict() -> None:
+    same_conformance_verdicts(cation, "cation")
     cations = 0
-    for path in files:
+    for path in conformance_files():
         data = path.read_bytes()
-        try:
-            plain = _verdicts(data, False, monkeypatch)
-        except FormatError:  # unreadable (FMT-1): nothing is replayed
-            continue
-        assert _verdicts(data, True, monkeypatch) == plain, path
         if b"GM[Cation]" in data or b"GM[cation]" in data:
+            try:
+                plain = states(cation, data, False, _run_state)
+            except FormatError:  # unreadable (FMT-1): nothing is replayed
+                continue
             cations += 1
-            assert _position(data, True, monkeypatch) == _position(data, False, monkeypatch), path
+            assert states(cation, data, True, _run_state) == plain, path
     assert cations > 20
 
 
@@ -141,9 +120,7 @@ def cation_record(rng: random.Random, size: int, length: int) -> bytes:
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from([3, 4, 5, 6, 8]), st.integers(1, 120))
 def test_random_records_give_the_same_verdicts_and_states(seed: int, size: int, length: int) -> None:
-    data = cation_record(random.Random(seed), size, length)
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        _same(data, monkeypatch)
+    _same(cation_record(random.Random(seed), size, length))
 
 
 def random_game(size: int, rng: random.Random) -> list[Move]:
@@ -161,14 +138,14 @@ def random_game(size: int, rng: random.Random) -> list[Move]:
 
 @needs_compiled
 @pytest.mark.parametrize(("size", "games"), [(8, 40), (13, 6), (26, 2)])
-def test_long_random_legal_games(size: int, games: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_long_random_legal_games(size: int, games: int) -> None:
     rng = random.Random(size)
     kinds: set[MoveKind] = set()
     for _ in range(games):
         moves = random_game(size, rng)
         kinds.update(m.kind for m in moves)
         data = (f"(;GM[Cation]FF[4]SZ[{size}]" + "".join(_value(m) for m in moves) + ")").encode()
-        _same(data, monkeypatch)
+        _same(data)
     assert {MoveKind.PLACE, MoveKind.RELOCATE} <= kinds
 
 

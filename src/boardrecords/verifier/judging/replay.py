@@ -266,6 +266,12 @@ class Replay:
         )
 
 
+def usual_start(record: Record) -> bool:
+    """Whether the record's engine starts at its game's usual position (no setup stones; only Go has setup, and
+    a setup not collected yet counts as one), which the watchers may then read once per game and size."""
+    return record.game is not Game.GO or (record.setup is not None and record.setup.empty)
+
+
 def replay(record: Record, *, line: list[Node] | None = None, snapshots: bool = False,
            notation: Notation = Notation.CUSTOMARY) -> Iterator[Step]:
     """Yield every step of the main line (or `line`), stopping after the first illegal move.

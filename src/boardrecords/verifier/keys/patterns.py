@@ -24,7 +24,7 @@ from ...common.errors import InputError
 from ...records.games import Game, MoveKind
 from ...records.model import Colour, Record
 from ...records.points import Point
-from ..judging.replay import Replay, RunLog, Step, ends_positions
+from ..judging.replay import Replay, RunLog, Step, ends_positions, usual_start
 from ..rules.engine import BLACK, EMPTY, WHITE, Engine, touched
 from . import follow
 from .symmetry import Symmetry, symmetries
@@ -325,8 +325,8 @@ class ChangeWatcher:
         events = line.events
         stone = engine.stone
         record = run.record
-        # The game's usual start (no setup: only Go has any) is read from the engine once per game and size.
-        standard = record.game is not Game.GO or (record.setup is not None and record.setup.empty)
+        # The game's usual start is read from the engine once per game and size.
+        standard = usual_start(record)
         start = _STARTS.get((record.game, size)) if standard else None
         if start is None:
             start = _start_of(engine)

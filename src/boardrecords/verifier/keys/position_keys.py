@@ -26,7 +26,7 @@ from itertools import compress, cycle, islice, repeat
 from ...records.games import Game, MoveKind
 from ...records.model import Colour, Move, Record
 from ...records.points import Point, format_point
-from ..judging.replay import Replay, RunLog, Step, ends_positions
+from ..judging.replay import Replay, RunLog, Step, ends_positions, usual_start
 from ..rules.engine import Engine, touched
 from . import follow
 from .symmetry import Symmetry, symmetries
@@ -168,10 +168,6 @@ class KeyTracker:
         # next needed (a run ending the line needs none).
         self.after_run: list[list[Colour | None]] | None = None
 
-    @property
-    def stale(self) -> bool:
-        return self.after_run is not None
-
     def refresh(self) -> None:
         """`board` brought to the position the last compiled run left, in place (the watcher's step holds it)."""
         rows = self.after_run
@@ -260,9 +256,7 @@ class PositionWatcher:
     def __call__(self, run: Replay) -> Callable[[Step], None]:
         engine = run.engine
         record = run.record
-        # Only Go has setup (new_engine gives it no other); a setup not collected yet (None) is read from the board.
-        standard = record.game is not Game.GO or (record.setup is not None and record.setup.empty)
-        tracker = self._tracker = KeyTracker(engine, record.game, standard_start=standard)
+        tracker = self._tracker = KeyTracker(engine, record.game, standard_start=usual_start(record))
         t = self._t = tracker.t
         nbytes = t.nbytes
         size = tracker.size
@@ -296,7 +290,7 @@ class PositionWatcher:
                 i = point[1] * size + point[0]
                 codes.append(i if move.colour is black else points + i)
                 if not (change.captured or change.converted or change.flipped or change.filled):
-                    if tracker.stale:
+                    if tracker.after_run is not None:
                         tracker.refresh()
                     new = engine.stone(point)
                     if new is not board.get(point):  # a stone on an empty point: the usual move

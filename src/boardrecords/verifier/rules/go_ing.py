@@ -326,14 +326,7 @@ class GoEngine(Engine):
         empty nodes. Stops before any other node and before a move the rules refuse (`play` then says why).
         Returns (the index of the first node not played, the moves played, the index of the last node played or
         -1). Changes are not reported: for the verdict's replay, which needs none."""
-        module = COMPILED
-        if module is None or self._final or self._dead:
-            return start, 0, -1
-        cells = bytearray(self._cells)
-        end, played, last, h, black_next, by_black, by_white = module.play_run(
-            nodes, start, self.size, cells, self._keys[0], self._keys[1], self._hash, self._history, _B, _W,
-            self._to_move is _B, _PLACE, _RUN_ENDS)
-        self._after_run(cells, played, h, black_next, by_black, by_white)
+        end, played, last, _, _ = self._run(nodes, start, False)
         return end, played, last
 
     @property
@@ -342,18 +335,16 @@ class GoEngine(Engine):
 
     def play_logged(self, nodes: Sequence[Node], start: int) -> tuple[int, int, int, bytes, bytes]:
         """`play_run`, and the log of what it did (Engine.play_logged), for the import's watchers."""
+        return self._run(nodes, start, True)
+
+    def _run(self, nodes: Sequence[Node], start: int, log: bool) -> tuple[int, int, int, bytes, bytes]:
         module = COMPILED
         if module is None or self._final or self._dead:
             return start, 0, -1, b"", b""
         cells = bytearray(self._cells)
-        end, played, last, h, black_next, by_black, by_white, placed, taken = module.play_run(
+        end, played, last, h, black_next, by_black, by_white, *logged = module.play_run(
             nodes, start, self.size, cells, self._keys[0], self._keys[1], self._hash, self._history, _B, _W,
-            self._to_move is _B, _PLACE, _RUN_ENDS, True)
-        self._after_run(cells, played, h, black_next, by_black, by_white)
-        return end, played, last, placed, taken
-
-    def _after_run(self, cells: bytearray, played: int, h: int, black_next: bool, by_black: int,
-                   by_white: int) -> None:
+            self._to_move is _B, _PLACE, _RUN_ENDS, log)
         if played:
             self._cells = list(cells)
             self._taken[BLACK] += by_black
@@ -365,6 +356,8 @@ class GoEngine(Engine):
             self._passes = 0
             if self.stopped:
                 self._resume()
+        placed, taken = logged if logged else (b"", b"")
+        return end, played, last, placed, taken
 
     def _not_a_play(self, move: Move, marks: Marks | None) -> Change:
         if move.kind is not _PASS:
