@@ -25,6 +25,7 @@ from .conftest import serve
 CORPUS = Path("/work/shared/corpus/go/yenw-computer-go-dataset/li-long")  # 348 games of 19x19 Go
 DOT = "/api/search?" + urlencode({"pattern": ".", "game": "go", "size": 19, "limit": 1})
 QUICK = "/api/show/1"
+SHAPE = "/api/search?" + urlencode({"pattern": "..../.XO./..X./....", "game": "go", "size": 19, "limit": 3})
 # The server's resident memory may not pass this while eight heavy searches run (idle it is about 100 MB).
 MEMORY_CEILING_MB = 600
 
@@ -71,9 +72,27 @@ def get(host: str, port: int, path: str) -> tuple[float, int, dict[str, str], by
         conn.close()
 
 
+def children(pid: int) -> list[int]:
+    """The processes `pid` started (the server's helpers, archive/apart.py), and theirs."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:  # the thread ended meanwhile
+            pass
+    return found + [g for c in found for g in children(c)]
+
+
 def rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as status:
-        return next(int(line.split()[1]) / 1024 for line in status if line.startswith("VmRSS:"))
+    """The resident memory of the server and every helper process it started."""
+    total = 0.0
+    for each in [pid, *children(pid)]:
+        try:
+            with open(f"/proc/{each}/status") as status:
+                total += next(int(line.split()[1]) / 1024 for line in status if line.startswith("VmRSS:"))
+        except (OSError, StopIteration):  # it ended meanwhile
+            pass
+    return total
 
 
 def test_a_pattern_matching_everything_answers_within_its_budget(served_with) -> None:
@@ -139,6 +158,21 @@ def test_eight_heavy_searches_stay_under_the_memory_ceiling(served_with) -> None
     assert quick[1] == 200
     assert len(statuses) == 8 and set(statuses) <= {200, 503}
     assert peak[0] < MEMORY_CEILING_MB, peak[0]
+
+
+def test_pattern_searches_are_answered_by_a_helper_unless_off(served_with) -> None:
+    host, port, pid = served_with(RECORDS_HEAVY_WORKERS="1")
+    assert not children(pid)  # started when a heavy question first needs it
+    _, status, _, body = get(host, port, SHAPE)
+    assert status == 200, body
+    helpers = [c for c in children(pid) if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
+    assert helpers, children(pid)
+    _, status, _, again = get(host, port, SHAPE)
+    assert status == 200 and again == body
+    host, port, pid = served_with(RECORDS_HEAVY_APART="off")
+    _, status, _, off = get(host, port, SHAPE)
+    assert status == 200 and json.loads(off) == json.loads(body)
+    assert not children(pid)
 
 
 def test_a_full_queue_is_503_with_retry_after(served_with) -> None:

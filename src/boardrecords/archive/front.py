@@ -52,6 +52,7 @@ if TYPE_CHECKING:
         TournamentCheck,
         TournamentImport,
     )
+    from .apart import Helpers
     from .core.models import AccountRow, AliasRow, GameRow, GameVersionRow
     from .patterns.search import KeptLines
     from .store.accounts import Signed
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
     from .tournaments.opengotha import OfficialTournament
 
 PATTERN_MAX = 2000  # characters of a pattern's text (a 40x40 rectangle)
+PATTERN_HINT = "give a larger pattern, an anchor or more filters"
 
 
 def game_named(name: str | None) -> str | None:
@@ -135,6 +137,7 @@ class Archive:
         self.gate = Gate(settings.heavy_workers, settings.heavy_queue, wait=settings.heavy_seconds or 30.0)
         self._heavy_engine: Engine | None = None
         self._kept_lines: KeptLines | None = None
+        self._helpers: Helpers | None = None
 
     @property
     def kept_lines(self) -> KeptLines:
@@ -146,10 +149,12 @@ class Archive:
         return self._kept_lines
 
     def close(self) -> None:
-        """Let go of the archive's connections."""
+        """Let go of the archive's connections (and end its helper processes)."""
         self.engine.dispose()
         if self._heavy_engine is not None:
             self._heavy_engine.dispose()
+        if self._helpers is not None:
+            self._helpers.close()
 
     def budget(self) -> Budget:
         """A budget for one heavy question, from the settings (heavy_seconds, heavy_appearances)."""
@@ -174,6 +179,27 @@ class Archive:
                 if budget.over():
                     raise budget.error() from exc
                 raise
+
+    @property
+    def helpers(self) -> Helpers:
+        """The helper processes that answer this archive's budgeted pattern searches (settings.heavy_apart,
+        archive/apart.py): one per turn of the gate, each on a read-only Archive of its own over the same database,
+        started when first needed."""
+        if self._helpers is None:
+            from functools import partial
+
+            from .apart import Helpers
+
+            settings = replace(self.settings, heavy_apart=False, heavy_workers=1)
+            self._helpers = Helpers(partial(type(self), self.db, settings=settings), self.gate.workers)
+        return self._helpers
+
+    def _apart(self, budget: Budget, what: str, hint: str, name: str, *args: Any, **kwargs: Any) -> Any:
+        """`self.<name>(*args, **kwargs)` under `budget`, answered by a helper process after a turn at the gate."""
+        from .core.budget import running
+
+        with self.gate.slot(budget), running(budget, what, hint):
+            return self.helpers.ask(name, args, kwargs, budget)
 
     @property
     def heavy_engine(self) -> Engine:
@@ -352,6 +378,11 @@ class Archive:
         from .core.rows import games_by_id
         from .patterns.search import search_pattern
 
+        if budget is not None and self.settings.heavy_apart:
+            # Its Python parts would hold this process's interpreter from the quick questions (archive/apart.py).
+            return self._apart(budget, "the pattern search", PATTERN_HINT, "pattern_search", pattern, filters,
+                               anchor=anchor, either_colour=either_colour, pattern_from=pattern_from, region=region,
+                               move=move, limit=limit, offset=offset, tenuki=tenuki, **criteria)
         f = merged(filters, criteria)
         if (pattern is None) == (pattern_from is None):
             raise InputError("give a pattern (rows of X, O, . and *) or pattern-from (a record, with region and "
@@ -377,7 +408,7 @@ class Archive:
                     raise InputError(f"the region {region!r} is not the pattern's {found.width}x{found.height}")
                 if (left, top) in offsets(found, size):
                     origin = (left, top)
-        with self._heavy(budget, "the pattern search", "give a larger pattern, an anchor or more filters") as engine:
+        with self._heavy(budget, "the pattern search", PATTERN_HINT) as engine:
             result = search_pattern(engine, found, game, size, f, either_colour=either_colour,
                                     plain_scan=self.settings.plain_scan,
                                     tenuki=self.settings.tenuki if tenuki is None else tenuki_rule(tenuki),

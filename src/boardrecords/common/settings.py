@@ -15,6 +15,7 @@ command when a command starts, and `records serve`.
 | RECORDS_HEAVY_APPEARANCES | `heavy_appearances` | the pattern appearances it may hold (default 500000); 0: no cap |
 | RECORDS_HEAVY_WORKERS | `heavy_workers` | heavy questions answered at once (default: the CPUs but one, at least 1) |
 | RECORDS_HEAVY_QUEUE | `heavy_queue` | how many more wait, each at most its time budget (default 8); the rest: 503 |
+| RECORDS_HEAVY_APART | `heavy_apart` | `off` (0, no): budgeted pattern searches in the asker's threads, not helpers |
 | RECORDS_TENUKI | `tenuki` | the tenuki count of a pattern search: `between` (default) or `kombilo` (TENUKI_GAPS) |
 | RECORDS_PATTERN_MEMORY | `pattern_memory` | bytes of change lists kept for repeated pattern searches (256M); 0: none |
 
@@ -43,6 +44,7 @@ ENV_HEAVY_SECONDS = "RECORDS_HEAVY_SECONDS"
 ENV_HEAVY_APPEARANCES = "RECORDS_HEAVY_APPEARANCES"
 ENV_HEAVY_WORKERS = "RECORDS_HEAVY_WORKERS"
 ENV_HEAVY_QUEUE = "RECORDS_HEAVY_QUEUE"
+ENV_HEAVY_APART = "RECORDS_HEAVY_APART"
 ENV_TENUKI = "RECORDS_TENUKI"
 ENV_PATTERN_MEMORY = "RECORDS_PATTERN_MEMORY"
 
@@ -85,6 +87,7 @@ class Settings:
     heavy_appearances: int | None = DEFAULT_HEAVY_APPEARANCES  # None: no cap
     heavy_workers: int = DEFAULT_HEAVY_WORKERS
     heavy_queue: int = DEFAULT_HEAVY_QUEUE
+    heavy_apart: bool = True  # budgeted pattern searches in helper processes (archive/apart.py)
     tenuki: str = DEFAULT_TENUKI  # a key of TENUKI_GAPS
     pattern_memory: int = DEFAULT_PATTERN_MEMORY  # bytes of change lists kept for repeated searches; 0: none
 
@@ -103,6 +106,7 @@ class Settings:
                    heavy_workers=count(ENV_HEAVY_WORKERS, env.get(ENV_HEAVY_WORKERS), DEFAULT_HEAVY_WORKERS,
                                        least=1) or DEFAULT_HEAVY_WORKERS,
                    heavy_queue=count(ENV_HEAVY_QUEUE, env.get(ENV_HEAVY_QUEUE), DEFAULT_HEAVY_QUEUE) or 0,
+                   heavy_apart=env.get(ENV_HEAVY_APART, "").strip().lower() not in ("off", "0", "no"),
                    tenuki=tenuki_rule(env.get(ENV_TENUKI)),
                    pattern_memory=pattern_memory(env.get(ENV_PATTERN_MEMORY)))
 
