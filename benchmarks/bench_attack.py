@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_attack.py [--work DIR] [--corpus DIR] [--pg URL] [--seconds 20]
                                                 [--clients 1,4,24] [--names 1000000] [--skip-names]
-                                                [--only-names] [--reuse]
+                                                [--only-names] [--reuse] [--modes apart,threads]
 
 1. Archives of the Go corpus (/work/shared/corpus/go): a SQLite file, and with `--pg` the same records in that
    PostgreSQL database (emptied first), both imported by `records import`.
@@ -12,6 +12,8 @@
    the server's resident memory (RSS) idle, at its peak and 5 s after the burst.
 3. The explorer's p99 (`/api/explore` at depth 0..6 of corpus games) idle, then while 4 clients ask a pattern
    search of a 4x4 shape anywhere (`..../.XO./..X./....`).
+   Parts 2 and 3 run for each of `--modes`: `apart`, the pattern searches in the server's helper processes (the
+   default), and `threads`, in the server's own threads (RECORDS_HEAVY_APART=off).
 4. The player-name wildcard at `--names` records (a synthetic SQLite archive made by inserting game rows directly,
    about 20,000 players): `/api/search?player=...&limit=50` over HTTP, p50 and p99, for a rare, a prefix and a
    common name part.
@@ -30,6 +32,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from contextlib import suppress
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -60,12 +63,25 @@ def get(host: str, port: int, path: str, timeout: float = 600) -> tuple[float, i
         conn.close()
 
 
+def children(pid: int) -> list[int]:
+    """The processes `pid` started (the server's helpers for heavy questions), and theirs."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with suppress(OSError):  # the thread ended meanwhile
+            found += [int(c) for c in (task / "children").read_text().split()]
+    return found + [g for c in found for g in children(c)]
+
+
 def rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+    """The resident memory of the server and of the helper processes it started."""
+    total = 0.0
+    for each in [pid, *children(pid)]:
+        try:
+            with open(f"/proc/{each}/status") as status:
+                total += next((int(line.split()[1]) / 1024 for line in status if line.startswith("VmRSS:")), 0.0)
+        except OSError:
+            pass
+    return total
 
 
 def pct(values: list[float], q: float) -> float:
@@ -269,6 +285,7 @@ def main() -> int:
     parser.add_argument("--skip-names", action="store_true")
     parser.add_argument("--only-names", action="store_true", help="only part 4 (with --reuse: an archive made before)")
     parser.add_argument("--reuse", action="store_true", help="keep the archives of an earlier run")
+    parser.add_argument("--modes", default="apart,threads", help="apart (helper processes) and/or threads")
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     clients = [int(c) for c in args.clients.split(",")]
@@ -285,8 +302,10 @@ def main() -> int:
             run_import(db, args.corpus)
     rows = []
     explorer: list[tuple[str, tuple[float, float], tuple[float, float]]] = []
-    for label, db in archives:
-        proc, host, port = start(db)
+    modes = {"apart": {}, "threads": {"RECORDS_HEAVY_APART": "off"}}
+    for (archive, db), mode in [(a, m) for a in archives for m in args.modes.split(",")]:
+        label = f"{archive}, {mode}"
+        proc, host, port = start(db, modes[mode])
         try:
             for n in clients:
                 r = burst(host, port, proc.pid, n, args.seconds)
@@ -297,7 +316,7 @@ def main() -> int:
             busy = explorer_p99(host, port, paths, args.seconds, 4)
             explorer.append((label, idle, busy))
             print(f"{label} explorer idle p50/p99 {idle[0]:.1f}/{idle[1]:.1f} ms; under 4 pattern clients "
-                  f"{busy[0]:.1f}/{busy[1]:.1f} ms", flush=True)
+                  f"{busy[0]:.1f}/{busy[1]:.1f} ms; load {os.getloadavg()[0]:.1f}", flush=True)
         finally:
             proc.terminate()
             proc.wait(timeout=30)

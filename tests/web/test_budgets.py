@@ -9,6 +9,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import suppress
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
@@ -76,10 +77,8 @@ def children(pid: int) -> list[int]:
     """The processes `pid` started (the server's helpers, archive/apart.py), and theirs."""
     found: list[int] = []
     for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
+        with suppress(OSError):  # the thread ended meanwhile
             found += [int(c) for c in (task / "children").read_text().split()]
-        except OSError:  # the thread ended meanwhile
-            pass
     return found + [g for c in found for g in children(c)]
 
 
@@ -296,3 +295,7 @@ def test_the_budgets_are_settings() -> None:
                       ("RECORDS_HEAVY_WORKERS", "two"), ("RECORDS_HEAVY_QUEUE", "1.5")):
         with pytest.raises(SettingError, match=name):
             Settings.from_environment({name: bad})
+    assert DEFAULTS.heavy_apart and Settings.from_environment({}).heavy_apart
+    for off in ("off", "0", "no", " OFF "):
+        assert not Settings.from_environment({"RECORDS_HEAVY_APART": off}).heavy_apart
+    assert Settings.from_environment({"RECORDS_HEAVY_APART": "on"}).heavy_apart
