@@ -18,7 +18,7 @@ from boardrecords.archive.front import Archive
 from boardrecords.common.errors import ArchiveError, InputError, NotFound
 from boardrecords.common.settings import Settings
 
-from ..shared import import_games
+from ..shared import EXAMPLES, import_games, run
 
 GAMES = {
     "g1.rec": "(;GM[1]SZ[5]PB[Ann]PW[Bo]RE[B+R];B[aa];W[ba];B[ca];W[ee];B[bb])",
@@ -171,3 +171,28 @@ def test_an_archive_that_cannot_be_opened_there_says_why(tmp_path: Path) -> None
         with pytest.raises(ArchiveError) as there:
             archive.pattern_search("X./..", anchor="corner", size=5, budget=archive.budget())
         assert "a.db" in str(there.value)
+
+
+@pytest.fixture(scope="module")
+def examples(tmp_path_factory: pytest.TempPathFactory) -> str:
+    db = str(tmp_path_factory.mktemp("apart") / "examples.db")
+    assert run("import", EXAMPLES, "--db", db, "-q").exit_code == 0
+    return db
+
+
+def test_the_listings_ratings_and_player_pages_from_a_helper(examples: str) -> None:
+    with Archive(examples) as here:
+        players = here.players().to_json()
+        name = str(players[0]["player"])
+        asked = {"players": ((), players), "events": ((), here.events().to_json()),
+                 "ratings": ((None, None, 5), here.ratings(None, None, 5).to_json()),
+                 "player_card": ((name,), here.player_card(name).to_json())}
+    assert players and asked["events"][1] and asked["ratings"][1]  # something to compare
+    with Archive(examples) as archive:
+        for method, (args, expected) in asked.items():
+            got = getattr(archive, method)(*args, budget=archive.budget())
+            assert got.to_json() == expected, method
+        assert archive.helpers.pids()
+        with pytest.raises(NotFound) as there:
+            archive.player_card("nobody at all", budget=archive.budget())
+        assert "nobody at all" in str(there.value)

@@ -1,10 +1,13 @@
 """Heavy questions answered in helper processes of their own, so that they never hold the interpreter of the
 process that answers the quick ones (`records serve`).
 
-Why: a pattern search spends much of its time in Python (its appearances, its counts), and in a thread of the
-server it held the interpreter lock that every quick question needs at each of its turns: with four clients asking
-pattern searches the explorer's p99 was 3.4-3.8 times its idle one. In a process of its own a heavy question shares
-only the CPUs, which the system divides fairly.
+Why: a pattern search spends much of its time in Python (its appearances, its counts), and so do the listings of
+players and events, a player's page and the ratings (worked out over the whole archive). In a thread of the server
+such a question held the interpreter lock that every quick question needs at each of its turns: with four clients
+asking pattern searches the explorer's p99 was 4.1 times its idle one (2.1 times with the searches in a helper,
+benchmarks/bench_attack.py). In a process of its own a heavy question shares only the CPUs, which the system
+divides fairly. The heavy questions that mostly wait on the database (wildcards, filtered explorations) stay in
+the server's threads: the database driver lets the other threads run meanwhile.
 
 - `Helpers`: one helper process per turn of the archive's gate (Archive.gate: its `heavy_workers`), each with its
   own read-only Archive on the same database, started when a question first needs it. Each answers one question at
@@ -109,7 +112,16 @@ class Helper:
         process = ctx.Process(target=answer, args=(theirs, stop, self.opener), name="records-heavy", daemon=True)
         with _STARTING, safe_import_path():
             mark_main_process()
-            process.start()
+            # Ctrl-C held back in this thread while the helper starts: the helper inherits the held signal, so a
+            # Ctrl-C that reaches the server's process group meanwhile does not interrupt its imports (a traceback);
+            # the server's main thread takes it. The helper ignores it from its first instruction on.
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hasattr(signal, "pthread_sigmask") \
+                else None
+            try:
+                process.start()
+            finally:
+                if held is not None:
+                    signal.pthread_sigmask(signal.SIG_SETMASK, held)
         theirs.close()
         self.process, self.conn, self.stop, self.ready = process, ours, stop, False
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, TypeGuard
 
 from ..common.errors import InputError, NotFound
 from ..common.settings import DEFAULTS, Settings
@@ -182,9 +182,9 @@ class Archive:
 
     @property
     def helpers(self) -> Helpers:
-        """The helper processes that answer this archive's budgeted pattern searches (settings.heavy_apart,
-        archive/apart.py): one per turn of the gate, each on a read-only Archive of its own over the same database,
-        started when first needed."""
+        """The helper processes that answer this archive's budgeted questions that work in Python (pattern searches,
+        players, player pages, events, ratings; settings.heavy_apart, archive/apart.py): one per turn of the gate,
+        each on a read-only Archive of its own over the same database, started when first needed."""
         if self._helpers is None:
             from functools import partial
 
@@ -194,7 +194,12 @@ class Archive:
             self._helpers = Helpers(partial(type(self), self.db, settings=settings), self.gate.workers)
         return self._helpers
 
-    def _apart(self, budget: Budget, what: str, hint: str, name: str, *args: Any, **kwargs: Any) -> Any:
+    def _goes_apart(self, budget: Budget | None) -> TypeGuard[Budget]:
+        """Whether a heavy question that works in Python is answered by a helper process (settings.heavy_apart):
+        in a thread of this process it would hold the interpreter from the quick questions (archive/apart.py)."""
+        return budget is not None and self.settings.heavy_apart
+
+    def _apart(self, budget: Budget, what: str, hint: str | None, name: str, *args: Any, **kwargs: Any) -> Any:
         """`self.<name>(*args, **kwargs)` under `budget`, answered by a helper process after a turn at the gate."""
         from .core.budget import running
 
@@ -378,8 +383,7 @@ class Archive:
         from .core.rows import games_by_id
         from .patterns.search import search_pattern
 
-        if budget is not None and self.settings.heavy_apart:
-            # Its Python parts would hold this process's interpreter from the quick questions (archive/apart.py).
+        if self._goes_apart(budget):
             return self._apart(budget, "the pattern search", PATTERN_HINT, "pattern_search", pattern, filters,
                                anchor=anchor, either_colour=either_colour, pattern_from=pattern_from, region=region,
                                move=move, limit=limit, offset=offset, tenuki=tenuki, **criteria)
@@ -482,6 +486,8 @@ class Archive:
         from .core.db import session_scope
         from .tournaments.players import player_list
 
+        if self._goes_apart(budget):
+            return self._apart(budget, "the list of players", None, "players", game)
         kind = game_named(game)
         with self._heavy(budget, "the list of players") as engine, session_scope(engine) as session:
             return Players(player_list(session, kind))
@@ -500,6 +506,8 @@ class Archive:
             raise InputError("a player's name must not be empty")
         if "\x00" in name:
             raise InputError("the player's name holds a NUL character (U+0000), which no database stores")
+        if self._goes_apart(budget):
+            return self._apart(budget, "the player's page", None, "player_card", name)
         with self._heavy(budget, "the player's page") as engine, session_scope(engine) as session:
             card = player_card(engine, session, name)
             if card is None:
@@ -516,6 +524,8 @@ class Archive:
         from .core.db import session_scope
         from .tournaments.events import list_events
 
+        if self._goes_apart(budget):
+            return self._apart(budget, "the list of events", None, "events", game)
         kind = game_named(game)
         with self._heavy(budget, "the list of events") as engine, session_scope(engine) as session:
             return Events(list_events(session, kind))
@@ -568,6 +578,8 @@ class Archive:
         from .core.names import load_identities
         from .tournaments.ratings import ratings
 
+        if self._goes_apart(budget):
+            return self._apart(budget, "the ratings", None, "ratings", game, player, limit)
         kind = game_named(game)
         with self._heavy(budget, "the ratings") as engine, session_scope(engine) as session:
             run = ratings(session, kind)

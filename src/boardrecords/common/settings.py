@@ -15,7 +15,7 @@ command when a command starts, and `records serve`.
 | RECORDS_HEAVY_APPEARANCES | `heavy_appearances` | the pattern appearances it may hold (default 500000); 0: no cap |
 | RECORDS_HEAVY_WORKERS | `heavy_workers` | heavy questions answered at once (default: the CPUs but one, at least 1) |
 | RECORDS_HEAVY_QUEUE | `heavy_queue` | how many more wait, each at most its time budget (default 8); the rest: 503 |
-| RECORDS_HEAVY_APART | `heavy_apart` | `off` (0, no): budgeted pattern searches in the asker's threads, not helpers |
+| RECORDS_HEAVY_APART | `heavy_apart` | `off` (0, no): the Python-bound heavy questions in the asker's threads |
 | RECORDS_TENUKI | `tenuki` | the tenuki count of a pattern search: `between` (default) or `kombilo` (TENUKI_GAPS) |
 | RECORDS_PATTERN_MEMORY | `pattern_memory` | bytes of change lists kept for repeated pattern searches (256M); 0: none |
 
@@ -87,7 +87,7 @@ class Settings:
     heavy_appearances: int | None = DEFAULT_HEAVY_APPEARANCES  # None: no cap
     heavy_workers: int = DEFAULT_HEAVY_WORKERS
     heavy_queue: int = DEFAULT_HEAVY_QUEUE
-    heavy_apart: bool = True  # budgeted pattern searches in helper processes (archive/apart.py)
+    heavy_apart: bool = True  # budgeted questions that work in Python answered by helper processes (archive/apart.py)
     tenuki: str = DEFAULT_TENUKI  # a key of TENUKI_GAPS
     pattern_memory: int = DEFAULT_PATTERN_MEMORY  # bytes of change lists kept for repeated searches; 0: none
 
