@@ -167,11 +167,17 @@ def collect_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
     files: list[Path] = []
     errors: list[str] = []
     seen: set[Path] = set()
+    # Each folder resolved once, and a file fully only when it is a link itself: resolving every path took 90 us a
+    # file (a system call per part of it), a quarter of a second for 3,000 files of one folder.
+    folders: dict[Path, Path] = {}
     for path, exists in record_files(paths):
         if not exists:
             errors.append(why_unopened(path))
             continue
-        key = path.resolve()
+        folder = folders.get(path.parent)
+        if folder is None:
+            folder = folders[path.parent] = path.parent.resolve()
+        key = path.resolve() if path.is_symlink() else folder / path.name
         if key not in seen:
             seen.add(key)
             files.append(path)
