@@ -130,6 +130,18 @@ def test_an_answer_and_the_budget_passed_on(helpers: apart.Helpers) -> None:
     assert ask(helpers, "wait", 0.01, Budget(30)) == pid  # the same helper goes on
 
 
+def test_a_helper_outlives_the_thread_that_asked_first(helpers: apart.Helpers) -> None:
+    # The system ends a process when the thread that started it ends (PR_SET_PDEATHSIG), and a server's request
+    # threads come and go: the helper must not have been started by the asking thread.
+    first: list[object] = []
+    asking = threading.Thread(target=lambda: first.append(ask(helpers, "wait", 0.01, Budget(30))))
+    asking.start()
+    asking.join()
+    time.sleep(1.0)  # the guard would have ended it by now
+    assert isinstance(first[0], int) and alive(first[0])
+    assert ask(helpers, "wait", 0.01, Budget(30)) == first[0]
+
+
 def test_the_askers_stop_reaches_the_helper(helpers: apart.Helpers) -> None:
     pid = ask(helpers, "wait", 0.01, Budget(None))
     budget = Budget(None)

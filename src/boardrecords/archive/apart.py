@@ -53,9 +53,9 @@ GRACE_SECONDS = 5.0
 # How often the waiting thread looks whether the asker went away.
 POLL_SECONDS = 0.05
 
-# One helper starts at a time: starting one changes this process's environment and import path for a moment
-# (common/workers.py safe_import_path).
-_STARTING = threading.Lock()
+# The thread that starts every helper (`_started`), made by the first start.
+_starts: SimpleQueue[tuple[BaseProcess, threading.Event, list[BaseException]]] | None = None
+_starter_made = threading.Lock()
 
 
 class Helpers:
@@ -102,26 +102,12 @@ class Helper:
         self.end()
         import multiprocessing
 
-        from ..common.worker_guard import mark_main_process
-        from ..common.workers import safe_import_path
-
         # A new interpreter, not a fork: the server runs threads whose locks a fork would copy held.
         ctx = multiprocessing.get_context("spawn")
         ours, theirs = ctx.Pipe()
         stop = ctx.Event()
         process = ctx.Process(target=answer, args=(theirs, stop, self.opener), name="records-heavy", daemon=True)
-        with _STARTING, safe_import_path():
-            mark_main_process()
-            # Ctrl-C held back in this thread while the helper starts: the helper inherits the held signal, so a
-            # Ctrl-C that reaches the server's process group meanwhile does not interrupt its imports (a traceback);
-            # the server's main thread takes it. The helper ignores it from its first instruction on.
-            held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hasattr(signal, "pthread_sigmask") \
-                else None
-            try:
-                process.start()
-            finally:
-                if held is not None:
-                    signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        _started(process)
         theirs.close()
         self.process, self.conn, self.stop, self.ready = process, ours, stop, False
 
@@ -177,6 +163,46 @@ class Helper:
         if kind == "answer":
             return value
         raise _raised(kind, value)
+
+
+def _started(process: BaseProcess) -> None:
+    """Start `process` from the one thread of this process that starts helpers, and wait until it has.
+
+    The system ends a helper when the thread that started it ends (the guard's PR_SET_PDEATHSIG follows the
+    thread, not the process), and a server's request threads come and go: that thread lives as long as the process.
+    It starts one helper at a time, since a start changes the environment and the import path for a moment
+    (common/workers.py safe_import_path), and it holds Ctrl-C back for good: a helper inherits the held signal, so a
+    Ctrl-C that reaches the server's process group while a helper imports its modules does not interrupt it (a
+    traceback); the server's main thread takes it, and the helper ignores it from its first instruction on."""
+    global _starts
+    with _starter_made:
+        if _starts is None:
+            _starts = SimpleQueue()
+            threading.Thread(target=_starter, args=(_starts,), name="records-helper-starter", daemon=True).start()
+    done = threading.Event()
+    failed: list[BaseException] = []
+    _starts.put((process, done, failed))
+    done.wait()
+    if failed:
+        raise failed[0]
+
+
+def _starter(starts: SimpleQueue[tuple[BaseProcess, threading.Event, list[BaseException]]]) -> None:
+    from ..common.worker_guard import mark_main_process
+    from ..common.workers import safe_import_path
+
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    while True:
+        process, done, failed = starts.get()
+        try:
+            with safe_import_path():
+                mark_main_process()
+                process.start()
+        except BaseException as exc:  # handed to the thread that asked for the start
+            failed.append(exc)
+        finally:
+            done.set()
 
 
 def _raised(kind: str, value: Any) -> Exception:
