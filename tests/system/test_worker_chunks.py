@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from itertools import pairwise
 from pathlib import Path
 
@@ -75,3 +76,44 @@ def test_no_fork_while_another_thread_runs() -> None:
     finally:
         stop.set()
         thread.join()
+
+
+def stamped(chunk: list[int]) -> list[tuple[int, float]]:
+    """Each item with the moment its worker finished it (a millisecond of work each)."""
+    out = []
+    for i in chunk:
+        time.sleep(0.001)
+        out.append((i, time.monotonic()))
+    return out
+
+
+def ahead_check(size: int) -> tuple[int, int, int]:
+    """In a process of its own: how many items the workers finished while the caller spent a second on the first
+    result, of 800 items of `size` bytes each, with the bound of chunks and the chunk's size in items."""
+    import boardrecords.common.workers as workers
+
+    items = list(range(800))
+    got = in_order(stamped, items, workers=2, preload=__name__, size_of=lambda _: size, fork_ok=True)
+    first = next(got)
+    time.sleep(1.0)
+    resumed = time.monotonic()
+    rest = list(got)
+    assert [i for i, _ in [first, *rest]] == items
+    done_meanwhile = sum(1 for _, t in rest if t < resumed)
+    return done_meanwhile, 2 * workers.AHEAD_CHUNKS, 2 * workers.AHEAD_BYTES
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers are forked from the command only on Linux")
+@pytest.mark.parametrize("size", [1000, CHUNK_BYTES])
+def test_the_workers_work_ahead_of_a_busy_caller_within_their_bounds(size: int) -> None:
+    code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from tests.system.test_worker_chunks import " \
+           f"ahead_check; print(*ahead_check({size}))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    meanwhile, chunks, held = (int(v) for v in done.stdout.split())
+    chunk = 1 if size >= CHUNK_BYTES else 32  # as in_order cuts 800 items for two workers
+    in_flight = min(chunks, -(-held // (size * chunk)))  # bounded by their count and by their bytes
+    assert in_flight == (16 if size < CHUNK_BYTES else 4)  # with small files more than the earlier 2 a worker
+    # In the second the caller spent, the workers finished every chunk they were given (and the rest of the chunk
+    # whose first item the caller held), never more.
+    assert in_flight * chunk <= meanwhile <= (in_flight + 1) * chunk
