@@ -618,7 +618,8 @@ class Archive:
         `missing`. Ctrl-C raises ImportInterrupted (a KeyboardInterrupt) whose `summary` counts the records of the
         batches committed before it; the same import run again stores the rest.
         """
-        from .store.importer import Importer, ImportInterrupted, ImportProgress, collect_files
+        from .store.collect import collect_files
+        from .store.importer import Importer, ImportInterrupted, ImportProgress
 
         engine = self._writable("import records")
         files, missing = collect_files(paths)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,7 +22,7 @@ from sqlalchemy.exc import DBAPIError
 from ...common.memory import give_back, release_file
 from ...common.settings import DEFAULTS, Settings
 from ...common.workers import default_workers, file_size, in_order
-from ...records.files import FileFailure, read_records, record_files, why_unopened
+from ...records.files import FileFailure, read_records
 from ...records.formats import FORMAT_NAMES
 from ...records.model import Record
 from ...verifier.judging.status import STATUS_ORDER, VERDICT_ORDER, VerdictClass
@@ -33,6 +33,7 @@ from ..patterns.lines import PATTERNS
 from ..patterns.same_game import BEGINNING, LONGER, SAME_GAME, Line, first_match, stored_lines
 from ..positions.stage import merge_pending
 from ..positions.values import POSITIONS
+from .collect import WORKER_MODULE
 from .record_rows import archive_rows, game_columns, write_index
 
 if TYPE_CHECKING:
@@ -161,29 +162,6 @@ class ImportInterrupted(KeyboardInterrupt):
         self.summary = summary
 
 
-def collect_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
-    """The record files named by `paths` (records.files: files as given, folders searched for .rec and .sgf),
-    each once, and one error line per path that does not exist."""
-    files: list[Path] = []
-    errors: list[str] = []
-    seen: set[Path] = set()
-    # Each folder resolved once, and a file fully only when it is a link itself: resolving every path took 90 us a
-    # file (a system call per part of it), a quarter of a second for 3,000 files of one folder.
-    folders: dict[Path, Path] = {}
-    for path, exists in record_files(paths):
-        if not exists:
-            errors.append(why_unopened(path))
-            continue
-        folder = folders.get(path.parent)
-        if folder is None:
-            folder = folders[path.parent] = path.parent.resolve()
-        key = path.resolve() if path.is_symlink() else folder / path.name
-        if key not in seen:
-            seen.add(key)
-            files.append(path)
-    return files, errors
-
-
 def process_file(path: str, settings: Settings = DEFAULTS) -> FileResult:
     """Parse and verify every record of one file (runs in a worker process), within the limits of `settings`."""
     result = FileResult(path)
@@ -244,7 +222,7 @@ class Importer:
         # worker finished first.
         paths = [str(f) for f in files]
         items = [(p, self.settings) for p in paths]
-        for result in in_order(process_chunk, items, workers=self.workers, preload=__name__,
+        for result in in_order(process_chunk, items, workers=self.workers, preload=WORKER_MODULE,
                                size_of=_size_of_item):
             self._take(result)
         self._flush()
