@@ -165,6 +165,38 @@ def test_a_helper_that_hangs_is_ended_and_replaced(helpers: apart.Helpers, monke
     assert again != pid and isinstance(again, int)
 
 
+def test_without_a_time_budget_a_question_takes_as_long_as_it_takes(helpers: apart.Helpers,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    pid = ask(helpers, "wait", 0.01, Budget(None))
+    monkeypatch.setattr(apart, "START_SECONDS", 0.3)  # no other bound on the wait may apply
+    assert ask(helpers, "wait", 1.0, Budget(None)) == pid
+
+
+def test_after_the_askers_stop_a_helper_that_hangs_is_not_waited_for(helpers: apart.Helpers,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(apart, "GRACE_SECONDS", 0.5)
+    pid = ask(helpers, "wait", 0.01, Budget(None))
+    budget = Budget(None)
+    threading.Timer(0.2, budget.stop).start()
+    began = time.monotonic()
+    with pytest.raises(Cancelled):
+        ask(helpers, "hang", 60, budget)
+    assert time.monotonic() - began < 5
+    assert gone_soon(pid)
+    assert ask(helpers, "wait", 0.01, Budget(None)) != pid
+
+
+def test_an_asker_that_goes_away_while_the_helper_starts_leaves_it_starting(helpers: apart.Helpers) -> None:
+    budget = Budget(None)
+    threading.Timer(0.1, budget.stop).start()  # a new interpreter takes longer than that to start
+    began = time.monotonic()
+    with pytest.raises(Cancelled):
+        ask(helpers, "wait", 0.01, budget)
+    assert time.monotonic() - began < 0.4  # not held until the helper is ready
+    (pid,) = helpers.pids()  # still starting, or ready
+    assert ask(helpers, "wait", 0.01, Budget(30)) == pid
+
+
 def test_a_helper_that_dies_is_replaced(helpers: apart.Helpers) -> None:
     pid = ask(helpers, "wait", 0.01, Budget(30))
     assert isinstance(pid, int)

@@ -17,13 +17,15 @@ the server's threads: the database driver lets the other threads run meanwhile.
   anything read from the data.
 - Its budget: the helper runs the question under a budget of the same seconds and appearances, so it ends with the
   same OverBudget. When the asker goes away (`Budget.stop()`), an event tells the helper, which stops the question
-  and cancels its database work there. A helper that gives no answer GRACE_SECONDS after its budget ran out is
-  ended and replaced; so is one that dies. The question then ends with an ArchiveError (the web answers 503).
+  and cancels its database work there. A helper that gives no answer GRACE_SECONDS after its budget ran out (or
+  after the stop) is ended and replaced; so is one that dies. The question then ends with an ArchiveError (the web
+  answers 503).
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import os
 import pickle
 import signal
@@ -127,8 +129,9 @@ class Helper:
                 process.kill()
                 process.join(timeout=5)
 
-    def _reply(self, until: float, budget: Budget, what: str) -> tuple[str, Any]:
-        """The helper's next message, waited for until `until`; the asker's `stop()` is passed on meanwhile."""
+    def _reply(self, until: float, budget: Budget, what: str, *, starting: bool = False) -> tuple[str, Any]:
+        """The helper's next message, waited for until `until`. The asker's `stop()` is passed on meanwhile, and the
+        wait is then GRACE_SECONDS at most; while the helper is `starting`, the asker leaves it to start."""
         assert self.conn is not None and self.stop is not None and self.process is not None
         told = False
         while True:
@@ -140,8 +143,11 @@ class Helper:
                 self.end()
                 raise ArchiveError(f"{what}: the helper process answering heavy questions ended; ask again") from None
             if budget.stopped.is_set() and not told:
+                if starting:  # its "ready" waits in the pipe for the next question
+                    raise budget.error()
                 self.stop.set()
                 told = True
+                until = min(until, time.monotonic() + GRACE_SECONDS)
             if time.monotonic() >= until:
                 self.end()
                 raise budget.error() if budget.over() else ArchiveError(f"{what}: the helper process answering "
@@ -151,14 +157,15 @@ class Helper:
         self.start()
         assert self.conn is not None and self.stop is not None
         if not self.ready:
-            kind, value = self._reply(time.monotonic() + START_SECONDS, budget, budget.what)
+            kind, value = self._reply(time.monotonic() + START_SECONDS, budget, budget.what, starting=True)
             if kind != "ready":
                 self.end()
                 raise _raised(kind, value)
             self.ready = True
         self.stop.clear()
         self.conn.send((name, tuple(args), dict(kwargs), budget.seconds, budget.appearances))
-        until = time.monotonic() + (START_SECONDS if budget.seconds is None else budget.seconds + GRACE_SECONDS)
+        # No time budget: as long as it takes (the asker's stop still ends it).
+        until = math.inf if budget.seconds is None else time.monotonic() + budget.seconds + GRACE_SECONDS
         kind, value = self._reply(until, budget, budget.what)
         if kind == "answer":
             return value
