@@ -153,12 +153,17 @@ def test_the_askers_stop_reaches_the_helper(helpers: apart.Helpers) -> None:
     assert ask(helpers, "wait", 0.01, Budget(None)) == pid
 
 
-def test_a_helper_that_hangs_is_ended_and_replaced(helpers: apart.Helpers, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("ended_by", ["its budget", "the asker's stop"])
+def test_a_helper_that_hangs_is_ended_and_replaced(helpers: apart.Helpers, monkeypatch: pytest.MonkeyPatch,
+                                                   ended_by: str) -> None:
     monkeypatch.setattr(apart, "GRACE_SECONDS", 0.5)
     pid = ask(helpers, "wait", 0.01, Budget(30))
+    budget, error = (Budget(0.2), OverBudget) if ended_by == "its budget" else (Budget(None), Cancelled)
+    if budget.seconds is None:
+        threading.Timer(0.2, budget.stop).start()
     began = time.monotonic()
-    with pytest.raises(OverBudget):
-        ask(helpers, "hang", 60, Budget(0.2))
+    with pytest.raises(error):
+        ask(helpers, "hang", 60, budget)
     assert time.monotonic() - began < 5
     assert gone_soon(pid)
     again = ask(helpers, "wait", 0.01, Budget(30))
@@ -170,20 +175,6 @@ def test_without_a_time_budget_a_question_takes_as_long_as_it_takes(helpers: apa
     pid = ask(helpers, "wait", 0.01, Budget(None))
     monkeypatch.setattr(apart, "START_SECONDS", 0.3)  # no other bound on the wait may apply
     assert ask(helpers, "wait", 1.0, Budget(None)) == pid
-
-
-def test_after_the_askers_stop_a_helper_that_hangs_is_not_waited_for(helpers: apart.Helpers,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(apart, "GRACE_SECONDS", 0.5)
-    pid = ask(helpers, "wait", 0.01, Budget(None))
-    budget = Budget(None)
-    threading.Timer(0.2, budget.stop).start()
-    began = time.monotonic()
-    with pytest.raises(Cancelled):
-        ask(helpers, "hang", 60, budget)
-    assert time.monotonic() - began < 5
-    assert gone_soon(pid)
-    assert ask(helpers, "wait", 0.01, Budget(None)) != pid
 
 
 def test_an_asker_that_goes_away_while_the_helper_starts_leaves_it_starting(helpers: apart.Helpers) -> None:
