@@ -129,10 +129,11 @@ class Helper:
                 process.kill()
                 process.join(timeout=5)
 
-    def _reply(self, until: float, budget: Budget, what: str, *, starting: bool = False) -> tuple[str, Any]:
+    def _reply(self, until: float, budget: Budget, *, starting: bool = False) -> tuple[str, Any]:
         """The helper's next message, waited for until `until`. The asker's `stop()` is passed on meanwhile, and the
         wait is then GRACE_SECONDS at most; while the helper is `starting`, the asker leaves it to start."""
         assert self.conn is not None and self.stop is not None and self.process is not None
+        what = budget.what
         told = False
         while True:
             try:
@@ -157,7 +158,7 @@ class Helper:
         self.start()
         assert self.conn is not None and self.stop is not None
         if not self.ready:
-            kind, value = self._reply(time.monotonic() + START_SECONDS, budget, budget.what, starting=True)
+            kind, value = self._reply(time.monotonic() + START_SECONDS, budget, starting=True)
             if kind != "ready":
                 self.end()
                 raise _raised(kind, value)
@@ -166,7 +167,7 @@ class Helper:
         self.conn.send((name, tuple(args), dict(kwargs), budget.seconds, budget.appearances))
         # No time budget: as long as it takes (the asker's stop still ends it).
         until = math.inf if budget.seconds is None else time.monotonic() + budget.seconds + GRACE_SECONDS
-        kind, value = self._reply(until, budget, budget.what)
+        kind, value = self._reply(until, budget)
         if kind == "answer":
             return value
         raise _raised(kind, value)

@@ -77,7 +77,10 @@ def import_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of a table.")] = False,
 ) -> None:
     """Parse, verify and store records; an interrupted import completes when run again."""
-    from ..archive.store.collect import collect_files, prepare_import
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..archive.store.collect import collect_files
+    from ..archive.store.importer import ImportInterrupted
 
     err = make_console(stderr=True)
     out = make_console()
@@ -89,10 +92,6 @@ def import_cmd(
         if missing:
             raise typer.Exit(EXIT_USAGE)
         raise CommandError("no record files found (.rec, .sgf, .gib, .ngf, .ugf or .ugi)", EXIT_FAILED)
-    prepare_import(len(files), workers)  # the workers' fork server loads its modules while this process loads its own
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from ..archive.store.importer import ImportInterrupted
     with archive(db, create=True) as opened:
         progress = Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
                             TextColumn("{task.fields[records]} records"), TimeElapsedColumn(), console=err,

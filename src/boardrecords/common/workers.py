@@ -161,36 +161,6 @@ def can_fork_here() -> bool:
     return sys.platform.startswith("linux") and threading.active_count() == 1
 
 
-def pool_pays(items: int, workers: int) -> bool:
-    """Whether `in_order` works on `items` items in a pool of processes (with `workers` asked for)."""
-    return workers > 1 and items >= POOL_THRESHOLD
-
-
-def _forkserver_context(preload: str, also: Sequence[str]) -> BaseContext:
-    import multiprocessing
-
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload([f"{__package__}.forkserver_guard", preload, *also])
-    return ctx
-
-
-def start_early(preload: str, also: Sequence[str] = ()) -> None:
-    """Start the fork server of a later `in_order(..., preload=preload, also=also)` now (on Linux; elsewhere there is
-    none): it loads its modules while this process goes on, and the pool finds it ready. The same guards as the
-    pool's own start: the helpers import nothing from the current folder and start with Ctrl-C held back."""
-    if not sys.platform.startswith("linux"):
-        return
-    import multiprocessing.forkserver as forkserver
-    from multiprocessing import resource_tracker
-
-    _forkserver_context(preload, also)
-    mark_main_process()
-    with safe_import_path():
-        resource_tracker.ensure_running()
-        with ctrl_c_held():
-            forkserver.ensure_running()
-
-
 def in_order(work: Callable[[Sequence[T]], list[R]], items: Sequence[T], *, workers: int,
              preload: str, size_of: Callable[[T], int] | None = None, also: Sequence[str] = (),
              fork_ok: bool = False) -> Iterator[R]:
@@ -203,7 +173,7 @@ def in_order(work: Callable[[Sequence[T]], list[R]], items: Sequence[T], *, work
     (can_fork_here).
     """
     collect_less()
-    if not pool_pays(len(items), workers):
+    if workers <= 1 or len(items) < POOL_THRESHOLD:
         for item in items:
             yield from work([item])
         return
@@ -230,7 +200,8 @@ def in_order(work: Callable[[Sequence[T]], list[R]], items: Sequence[T], *, work
     elif sys.platform.startswith("linux"):
         import multiprocessing.forkserver as forkserver
 
-        ctx = _forkserver_context(preload, also)
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload([f"{__package__}.forkserver_guard", preload, *also])
     else:
         ctx = multiprocessing.get_context("spawn")
     mark_main_process()
