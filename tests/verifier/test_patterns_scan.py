@@ -121,3 +121,54 @@ def test_compiled_refuses_what_it_cannot_read() -> None:
     row = (7, b"\x01", b"", (1 << 12 | 0).to_bytes(4, "little"))
     assert scan.lines([row]) == Scan(pattern, found, 5, plain=True).lines([row])
     assert [(hit[0], hit[2], hit[4]) for _, at in scan.lines([row]) for hit in at] == [(0, -1, -1), (0, -1, -1)]
+
+
+def _namer(rng: random.Random, seen: dict[tuple[int, int, int], int]):
+    """A namer that sends each (placement, point, colour) to one of a few indices, as a search merges keys that
+    name the same continuation (several placements, one point of the pattern)."""
+    def name(k: int, point: int, colour: int) -> int:
+        key = (k, point, colour)
+        if key not in seen:
+            seen[key] = rng.randrange(len(seen) // 2 + 1)
+        return seen[key]
+    return name
+
+
+@needs_compiled
+@given(game=st.sampled_from(list(Game)), seed=st.integers(0, 2**32 - 1), either=st.booleans(),
+       gap=st.sampled_from([1, 2]))
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_compiled_tally_agrees_with_the_plain_one(game: Game, seed: int, either: bool, gap: int) -> None:
+    pattern, size, records, rows, found = _case(game, seed, either, games=4)
+    plain, fast = Scan(pattern, found, size, plain=True), Scan(pattern, found, size)
+    lines = plain.lines(rows)
+    rng = random.Random(seed)
+    plies = {k: len(records[k].main_line()) for k, *_ in rows}
+    winners = {k: rng.choice(["B", "W", None, "draw"]) for k, *_ in rows}
+    # the same namings for both: the compiled tally must ask for the same keys and count the same
+    names_plain: dict = {}
+    names_fast: dict = {}
+    expected = plain.tally(lines, plies, winners, gap, _namer(random.Random(seed), names_plain),
+                           _namer(random.Random(seed + 1), names_plain))
+    got = fast.tally(lines, plies, winners, gap, _namer(random.Random(seed), names_fast),
+                     _namer(random.Random(seed + 1), names_fast))
+    assert got == expected
+    assert names_fast == names_plain
+    assert sum(c[0] for c in got[0]) == sum(len(at) for _, at in lines)  # every appearance counted in the region
+
+
+def test_tally_counts_each_field() -> None:
+    """Two games, three appearances of one placement: hits, games once each, the winners in the pattern's colours
+    (placement 1 has them exchanged), tenuki past the gap, and no move after an appearance at the line's end."""
+    pattern = parse_pattern("X.", "corner")
+    found = placements(pattern, Game.GO, 5, either_colour=True)
+    swapped = next(k for k, place in enumerate(found) if place.swapped)
+    plain = next(k for k, place in enumerate(found) if not place.swapped)
+    lines = [(9, [(1, plain, 3, 2, 2, 3, 2), (5, plain, 8, 1, 9, 8, 1)]),  # B won; the second: tenuki (9 > 5 + 2)
+             (4, [(7, swapped, -1, 0, -1, -1, 0)])]  # W won, colours exchanged: a Black win; at the line's end
+    plies, winners = {9: 20, 4: 7}, {9: "B", 4: "W"}
+    for scan in {Scan(pattern, found, 5, plain=True), Scan(pattern, found, 5)}:
+        region, after = scan.tally(lines, plies, winners, 2, lambda k, p, c: 0 if p >= 0 else 1,
+                                   lambda k, p, c: 0)
+        assert region == [(2, 1, 2, 0, 1), (1, 1, 1, 0, 0)]
+        assert after == [(2, 1, 2, 0, 0)]  # the appearance at move 7 of 7 has no move after it

@@ -172,7 +172,6 @@ class PatternContinuation:
     black_wins: int = 0  # in the pattern's colours
     white_wins: int = 0
     tenuki: int = 0
-    _last: int = -1  # the last game counted in `games`
 
 
 @dataclass(slots=True)
@@ -356,24 +355,32 @@ def _search(engine: Engine, pattern: Pattern, game: Game, size: int, f: Filters,
     else:
         winners = dict(_by_ids(engine, [gid for gid, _ in lines], (g.c.id, g.c.winner_colour),  # type: ignore[arg-type]
                                g.c.id))
-    hits: list[GameHits] = []
     conts: Tally = {}
-    # (placement, next point, its colour) -> the continuation it counts for, and whether colours are exchanged:
-    # worked out once, since a search of a common shape meets the same few hundred of them again and again
-    named: dict[tuple[int, int, int], tuple[PatternContinuation, bool]] = {}
-    local_cache: dict[int, dict[int, tuple[int, int]]] = {}
     region_conts: Tally = {}
-    # (placement, point, colour) of the first move in the region -> the continuation it counts for: as `named`
-    in_region: dict[tuple[int, int, int], PatternContinuation] = {}
+    # Each continuation's index in the tally (scan.tally names each (placement, point, colour) once, and counts
+    # the appearances in C when the scan is compiled: a common shape has hundreds of thousands of them)
+    region_order: dict[int, int] = {}
+    region_list: list[PatternContinuation] = []
+    next_order: dict[int, int] = {}
+    next_list: list[PatternContinuation] = []
+    local_cache: dict[int, dict[int, tuple[int, int]]] = {}
 
-    def region_continuation(k: int, point: int, colour: int) -> PatternContinuation:
+    def index(c: PatternContinuation, order: dict[int, int], shown: list[PatternContinuation]) -> int:
+        i = order.get(id(c))
+        if i is None:
+            i = order[id(c)] = len(shown)
+            shown.append(c)
+        return i
+
+    def region_of(k: int, point: int, colour: int) -> int:
         if point < 0:
-            return _entry(region_conts, "", None)  # the line ended first
+            return index(_entry(region_conts, "", None), region_order, region_list)  # the line ended first
         if found[k].swapped:
             colour = BLACK + WHITE - colour
-        return _entry(region_conts, "B" if colour == BLACK else "W", scan.regions[k][point])
+        c = _entry(region_conts, "B" if colour == BLACK else "W", scan.regions[k][point])
+        return index(c, region_order, region_list)
 
-    def continuation(k: int, nxt: int, colour: int) -> tuple[PatternContinuation, bool]:
+    def next_of(k: int, nxt: int, colour: int) -> int:
         place = found[k]
         local: tuple[int, int] | None = None
         if nxt >= 0:
@@ -385,46 +392,14 @@ def _search(engine: Engine, pattern: Pattern, game: Game, size: int, f: Filters,
             colour = BLACK + WHITE - colour
         # elsewhere (no colour): a move away from the pattern, a pass, a swap, a sweep
         colour_text = "" if local is None else "B" if colour == BLACK else "W" if colour == WHITE else ""
-        return _entry(conts, colour_text, local), place.swapped
+        return index(_entry(conts, colour_text, local), next_order, next_list)
 
-    swapped_of = [place.swapped for place in found]
-    # A common shape has hundreds of thousands of appearances: PatternContinuation.count written out here (the
-    # same sums), since a call for each costs more than the rest of the loop.
-    for gid, at in lines if budget is None else budget.rows(lines):
-        plies, win = plies_of[gid], winners[gid]
-        hits.append(GameHits(gid, win, at))
-        black_won = win == "B"
-        decided = black_won or win == "W"
-        for ply, k, nxt, colour, rply, rpoint, rcolour in at:
-            in_reg = in_region.get((k, rpoint, rcolour))
-            if in_reg is None:
-                in_reg = in_region[(k, rpoint, rcolour)] = region_continuation(k, rpoint, rcolour)
-            in_reg.hits += 1
-            if in_reg._last != gid:  # a game's appearances come together: it counts once
-                in_reg._last = gid
-                in_reg.games += 1
-            if decided:
-                if black_won != swapped_of[k]:
-                    in_reg.black_wins += 1
-                else:
-                    in_reg.white_wins += 1
-            if rply > ply + gap:
-                in_reg.tenuki += 1
-            if ply >= plies:
-                continue  # the line ends there
-            key = (k, nxt, colour)
-            known = named.get(key)
-            if known is None:
-                known = named[key] = continuation(*key)
-            c, swapped = known
-            c.hits += 1
-            if c._last != gid:
-                c._last = gid
-                c.games += 1
-            if decided:
-                if black_won != swapped:
-                    c.black_wins += 1
-                else:
-                    c.white_wins += 1
+    if budget is not None:
+        budget.check()  # the tally that follows is short beside the scan (compiled, a pass over the hits)
+    hits = [GameHits(gid, winners[gid], at) for gid, at in lines]
+    region_counts, next_counts = scan.tally(lines, plies_of, winners, gap, region_of, next_of)
+    for shown, counts in ((region_list, region_counts), (next_list, next_counts)):
+        for c, (n, games, black, white, later) in zip(shown, counts, strict=True):
+            c.hits, c.games, c.black_wins, c.white_wins, c.tenuki = n, games, black, white, later
     return PatternResult(game, size, found, hits, _ordered(region_conts.values()), _ordered(conts.values()),
                          scanned=scanned, considered=considered, tenuki=tenuki)

@@ -13,6 +13,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <limits.h>
 #include <string.h>
 
 #define IDX_MASK 0xFFFu
@@ -703,6 +704,218 @@ fail:
     return NULL;
 }
 
+/* The tally of a search's appearances (verifier/keys/scan.py `plain_tally` is the plain path): for each
+ * continuation the caller names, its hits, the games they came from, the hits in games each colour won (in the
+ * pattern's colours) and, in the region, the tenuki. A common shape has hundreds of thousands of appearances and
+ * only a few hundred distinct (placement, point, colour) keys: the caller names each key once (a callback that
+ * returns its continuation's index), and this loop does the counting. */
+typedef struct {
+    uint64_t *keys;  /* key + 1; 0 an empty slot */
+    int *values;
+    Py_ssize_t cap, n;
+} KeyTable;
+
+static int keytable_find(const KeyTable *t, uint64_t key) {
+    if (t->cap == 0) return -1;
+    Py_ssize_t mask = t->cap - 1;
+    for (Py_ssize_t at = (Py_ssize_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;; at = (at + 1) & mask) {
+        if (t->keys[at] == 0) return -1;
+        if (t->keys[at] == key + 1) return t->values[at];
+    }
+}
+
+static int keytable_put(KeyTable *t, uint64_t key, int value) {
+    if ((t->n + 1) * 2 > t->cap) {
+        Py_ssize_t cap = t->cap ? t->cap * 2 : 256;
+        uint64_t *keys = PyMem_Calloc((size_t)cap, sizeof(uint64_t));
+        int *values = PyMem_Calloc((size_t)cap, sizeof(int));
+        if (keys == NULL || values == NULL) {
+            PyMem_Free(keys);
+            PyMem_Free(values);
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < t->cap; i++) {
+            if (t->keys[i] == 0) continue;
+            Py_ssize_t at = (Py_ssize_t)(((t->keys[i] - 1) * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+            while (keys[at]) at = (at + 1) & (cap - 1);
+            keys[at] = t->keys[i];
+            values[at] = t->values[i];
+        }
+        PyMem_Free(t->keys);
+        PyMem_Free(t->values);
+        t->keys = keys;
+        t->values = values;
+        t->cap = cap;
+    }
+    Py_ssize_t mask = t->cap - 1;
+    Py_ssize_t at = (Py_ssize_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+    while (t->keys[at]) at = (at + 1) & mask;
+    t->keys[at] = key + 1;
+    t->values[at] = value;
+    t->n++;
+    return 0;
+}
+
+#define TALLY_FIELDS 5  /* hits, games, black wins, white wins, tenuki */
+typedef struct {
+    KeyTable keys;
+    long long *count, *last;  /* TALLY_FIELDS counters and the last game counted, per index */
+    Py_ssize_t n, cap;
+    PyObject *name;  /* the caller's callback: (placement, point, colour) -> index */
+} Tally;
+
+static void tally_free(Tally *t) {
+    PyMem_Free(t->keys.keys);
+    PyMem_Free(t->keys.values);
+    PyMem_Free(t->count);
+    PyMem_Free(t->last);
+}
+
+/* The index of (k, point, colour), named by the callback the first time; -1 with an exception set. */
+static Py_ssize_t tally_index(Tally *t, int k, int point, int colour) {
+    uint64_t key = (uint64_t)(uint32_t)k << 32 | (uint64_t)(uint32_t)(point + 1) << 2 | (uint64_t)(colour & 3);
+    int found = keytable_find(&t->keys, key);
+    if (found >= 0) return found;
+    PyObject *v = PyObject_CallFunction(t->name, "iii", k, point, colour);
+    if (v == NULL) return -1;
+    long index = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (index == -1 && PyErr_Occurred()) return -1;
+    if (index < 0 || index > (1L << 24)) {
+        PyErr_SetString(PyExc_ValueError, "a continuation's index must be between 0 and 2**24");
+        return -1;
+    }
+    if (index >= t->cap) {
+        Py_ssize_t cap = t->cap ? t->cap : 64;
+        while (cap <= index) cap *= 2;
+        long long *count = PyMem_Realloc(t->count, (size_t)cap * TALLY_FIELDS * sizeof(long long));
+        if (count == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        t->count = count;
+        long long *last = PyMem_Realloc(t->last, (size_t)cap * sizeof(long long));
+        if (last == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        t->last = last;
+        for (Py_ssize_t i = t->cap; i < cap; i++) {
+            memset(t->count + i * TALLY_FIELDS, 0, TALLY_FIELDS * sizeof(long long));
+            t->last[i] = LLONG_MIN;
+        }
+        t->cap = cap;
+    }
+    if (index >= t->n) t->n = index + 1;
+    if (keytable_put(&t->keys, key, (int)index) < 0) return -1;
+    return index;
+}
+
+static void tally_count(Tally *t, Py_ssize_t index, long long game, int decided, int black, int tenuki) {
+    long long *c = t->count + index * TALLY_FIELDS;
+    c[0]++;
+    if (t->last[index] != game) {  /* a game's appearances come together: it counts once */
+        t->last[index] = game;
+        c[1]++;
+    }
+    if (decided) c[black ? 2 : 3]++;
+    c[4] += tenuki;
+}
+
+static PyObject *tally_list(const Tally *t) {
+    PyObject *out = PyList_New(t->n);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < t->n; i++) {
+        const long long *c = t->count + i * TALLY_FIELDS;
+        PyObject *row = Py_BuildValue("(LLLLL)", c[0], c[1], c[2], c[3], c[4]);
+        if (row == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, row);
+    }
+    return out;
+}
+
+/* tally(lines, plies, winners, swapped, gap, region_of, next_of) -> (region counts, next counts) */
+static PyObject *scan_tally(PyObject *self, PyObject *args) {
+    PyObject *lines, *plies, *winners, *region_of, *next_of, *it = NULL, *pair = NULL, *result = NULL;
+    Py_buffer swapped;
+    int gap;
+    if (!PyArg_ParseTuple(args, "OOOy*iOO", &lines, &plies, &winners, &swapped, &gap, &region_of, &next_of))
+        return NULL;
+    Tally region = {0}, next = {0};
+    region.name = region_of;
+    next.name = next_of;
+    const unsigned char *swap = swapped.buf;
+    it = PyObject_GetIter(lines);
+    if (it == NULL) goto done;
+    while ((pair = PyIter_Next(it)) != NULL) {
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyList_Check(PyTuple_GET_ITEM(pair, 1))) {
+            PyErr_SetString(PyExc_TypeError, "tally: each line must be a tuple (id, list of hits)");
+            goto done;
+        }
+        PyObject *gid = PyTuple_GET_ITEM(pair, 0), *at = PyTuple_GET_ITEM(pair, 1);
+        long long game = PyLong_AsLongLong(gid);
+        if (game == -1 && PyErr_Occurred()) goto done;
+        PyObject *pl = PyDict_GetItemWithError(plies, gid), *win = PyDict_GetItemWithError(winners, gid);
+        if (pl == NULL || win == NULL) {
+            if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, gid);
+            goto done;
+        }
+        long last_ply = PyLong_AsLong(pl);
+        if (last_ply == -1 && PyErr_Occurred()) goto done;
+        int black_won = PyUnicode_Check(win) && PyUnicode_CompareWithASCIIString(win, "B") == 0;
+        int decided = black_won || (PyUnicode_Check(win) && PyUnicode_CompareWithASCIIString(win, "W") == 0);
+        for (Py_ssize_t a = 0; a < PyList_GET_SIZE(at); a++) {
+            PyObject *hit = PyList_GET_ITEM(at, a);
+            long v[7];
+            if (!PyTuple_Check(hit) || PyTuple_GET_SIZE(hit) != 7) {
+                PyErr_SetString(PyExc_TypeError, "tally: each hit must be a tuple of 7 numbers");
+                goto done;
+            }
+            for (int j = 0; j < 7; j++) {
+                v[j] = PyLong_AsLong(PyTuple_GET_ITEM(hit, j));
+                if (v[j] == -1 && PyErr_Occurred()) goto done;
+            }
+            long ply = v[0];
+            int k = (int)v[1];
+            if (k < 0 || k >= swapped.len) {
+                PyErr_SetString(PyExc_IndexError, "tally: a hit names a placement beyond `swapped`");
+                goto done;
+            }
+            int black = black_won != (swap[k] != 0);
+            Py_ssize_t r = tally_index(&region, k, (int)v[5], (int)v[6]);
+            if (r < 0) goto done;
+            tally_count(&region, r, game, decided, black, v[4] > ply + gap);
+            if (ply >= last_ply) continue;  /* the line ends there: no move after it */
+            Py_ssize_t n = tally_index(&next, k, (int)v[2], (int)v[3]);
+            if (n < 0) goto done;
+            tally_count(&next, n, game, decided, black, 0);
+        }
+        Py_CLEAR(pair);
+    }
+    if (PyErr_Occurred()) goto done;
+    PyObject *r = tally_list(&region), *n = r ? tally_list(&next) : NULL;
+    if (r && n) result = PyTuple_Pack(2, r, n);
+    Py_XDECREF(r);
+    Py_XDECREF(n);
+done:
+    Py_XDECREF(pair);
+    Py_XDECREF(it);
+    tally_free(&region);
+    tally_free(&next);
+    PyBuffer_Release(&swapped);
+    return result;
+}
+
+static PyMethodDef module_methods[] = {
+    {"tally", (PyCFunction)scan_tally, METH_VARARGS,
+     "tally(lines, plies, winners, swapped, gap, region_of, next_of): the counts of each continuation named"},
+    {NULL, NULL, 0, NULL},
+};
+
 static PyMethodDef scanner_methods[] = {
     {"possible", (PyCFunction)scanner_possible, METH_O,
      "possible(rows): the ids of the rows (id, black, white, ...) whose masks allow some placement"},
@@ -729,6 +942,7 @@ static struct PyModuleDef module = {
     .m_name = "_scan",
     .m_doc = "The compiled pattern scan (verifier/keys/scan.py is the plain path).",
     .m_size = -1,
+    .m_methods = module_methods,
 };
 
 PyMODINIT_FUNC PyInit__scan(void) {

@@ -1,4 +1,4 @@
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 class Scanner:
@@ -7,3 +7,8 @@ class Scanner:
     def possible(self, rows: Iterable[Sequence[Any]]) -> list[int]: ...
     def lines(self, rows: Iterable[Sequence[Any]]
               ) -> list[tuple[int, list[tuple[int, int, int, int, int, int, int]]]]: ...
+
+def tally(lines: Iterable[tuple[int, list[tuple[int, int, int, int, int, int, int]]]], plies: Mapping[int, int],
+          winners: Mapping[int, str | None], swapped: bytes, gap: int, region_of: Callable[[int, int, int], int],
+          next_of: Callable[[int, int, int], int]
+          ) -> tuple[list[tuple[int, int, int, int, int]], list[tuple[int, int, int, int, int]]]: ...

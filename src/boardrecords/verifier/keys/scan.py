@@ -11,7 +11,7 @@ both with the slow reference of tests/pattern_reference.py. `Scan(..., plain=Tru
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -34,6 +34,10 @@ from .patterns import (
 Hit = tuple[int, int, int, int, int, int, int]
 NO_MOVE = (-1, -1, 0)
 Row = Sequence[Any]  # (id, black mask, white mask[, change list]), masks and changes as stored (bytes)
+# A continuation's counts: hits, the games they came from, the hits in games Black and White won (in the
+# pattern's colours), and the tenuki (in the region; 0 for the move right after)
+Counts = tuple[int, int, int, int, int]
+Namer = Callable[[int, int, int], int]  # (placement, point, colour) -> the index of the continuation it counts for
 
 
 def compiled_module() -> ModuleType | None:
@@ -54,7 +58,7 @@ class Scan:
         self.prefilter = Prefilter(pattern, found, size)
         # each placement's region: board point -> (column, row) in the pattern as written
         self.regions = [region_points(pattern, p, size) for p in found]
-        module = None if plain else compiled_module()
+        module = self._module = None if plain else compiled_module()
         self._compiled = None if module is None else module.Scanner(
             size, [(stones, mask_bytes(valid), index) for stones, valid, index in self.prefilter.families],
             [p.need for p in found], [sorted(region) for region in self.regions])
@@ -90,5 +94,60 @@ class Scan:
                                      for ply, k in at]))
         return out
 
+    def tally(self, lines: Iterable[tuple[int, list[Hit]]], plies: Mapping[int, int],
+              winners: Mapping[int, str | None], gap: int, region_of: Namer, next_of: Namer
+              ) -> tuple[list[Counts], list[Counts]]:
+        """The counts of the continuations of the appearances `lines` (as `lines()` gives them): in the region
+        (each hit's first move into its region, tenuki when it came more than `gap` moves later) and right after
+        (none where the line ends, at `plies[id]`), each `Counts` at the index `region_of` / `next_of` gave its
+        (placement, point, colour); `winners[id]` is "B", "W" or None. A game counts once per index."""
+        swapped = bytes(place.swapped for place in self.found)
+        if self._module is not None:
+            return self._module.tally(lines, plies, winners, swapped, gap, region_of, next_of)
+        return plain_tally(lines, plies, winners, swapped, gap, region_of, next_of)
 
-__all__ = ["NO_MOVE", "Hit", "Row", "Scan", "compiled_module"]
+
+def plain_tally(lines: Iterable[tuple[int, list[Hit]]], plies: Mapping[int, int], winners: Mapping[int, str | None],
+                swapped: bytes, gap: int, region_of: Namer, next_of: Namer) -> tuple[list[Counts], list[Counts]]:
+    """`Scan.tally` in plain Python (the compiled `tally` of _scan.c does the same)."""
+    region: list[list[int]] = []
+    after: list[list[int]] = []
+    region_index: dict[tuple[int, int, int], int] = {}
+    next_index: dict[tuple[int, int, int], int] = {}
+
+    def counter(table: list[list[int]], index: int) -> list[int]:
+        while len(table) <= index:
+            table.append([0, 0, 0, 0, 0, -1])  # the five counts, then the last game counted
+        return table[index]
+
+    def count(c: list[int], gid: int, decided: bool, black: bool, tenuki: bool) -> None:
+        c[0] += 1
+        if c[5] != gid:  # a game's appearances come together: it counts once
+            c[5] = gid
+            c[1] += 1
+        if decided:
+            c[2 if black else 3] += 1
+        c[4] += tenuki
+
+    for gid, at in lines:
+        last, win = plies[gid], winners[gid]
+        black_won = win == "B"
+        decided = black_won or win == "W"
+        for ply, k, nxt, colour, rply, rpoint, rcolour in at:
+            black = black_won != bool(swapped[k])
+            key = (k, rpoint, rcolour)
+            index = region_index.get(key)
+            if index is None:
+                index = region_index[key] = region_of(*key)
+            count(counter(region, index), gid, decided, black, rply > ply + gap)
+            if ply >= last:
+                continue  # the line ends there: no move after it
+            key = (k, nxt, colour)
+            index = next_index.get(key)
+            if index is None:
+                index = next_index[key] = next_of(*key)
+            count(counter(after, index), gid, decided, black, False)
+    return ([(c[0], c[1], c[2], c[3], c[4]) for c in region], [(c[0], c[1], c[2], c[3], c[4]) for c in after])
+
+
+__all__ = ["NO_MOVE", "Counts", "Hit", "Namer", "Row", "Scan", "compiled_module", "plain_tally"]
