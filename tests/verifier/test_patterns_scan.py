@@ -7,15 +7,17 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from boardrecords.common.settings import Settings
 from boardrecords.records.games import Game
 from boardrecords.records.reader import read_bytes
 from boardrecords.records.writer import new_record, write
+from boardrecords.verifier.judging.replay import Replay
 from boardrecords.verifier.judging.verdict import verify
 from boardrecords.verifier.keys.patterns import (
+    ANY,
     ChangeWatcher,
     Line,
     Pattern,
@@ -24,6 +26,7 @@ from boardrecords.verifier.keys.patterns import (
     mask_bytes,
     moves_of,
     parse_pattern,
+    pattern_of_board,
     placements,
 )
 from boardrecords.verifier.keys.scan import NO_MOVE, Hit, Scan, compiled_module
@@ -89,6 +92,41 @@ def test_compiled_scan_agrees_with_the_plain_path(game: Game, seed: int, either:
     views = [(k, memoryview(b), memoryview(w), memoryview(c)) for k, b, w, c in rows]
     assert fast.lines(iter(views)) == plain.lines(rows)
     assert fast.lines(rows[::-1]) == plain.lines(rows[::-1])
+
+
+def _large_case(game: Game, seed: int, either: bool):
+    """`_case` with a pattern of 25 points or more: the whole board, or a corner of it, as a random game stood
+    after some move, some points left free. Regions this large take the compiled scan's other way of keeping
+    the appearances that wait for a move in their region (one list, not one at each point)."""
+    rng = random.Random(seed)
+    pattern, size, records, rows, _ = _case(game, seed, either)
+    assume(size >= 5)
+    run = Replay(records[0])
+    stop, board = rng.randrange(0, 12), run.engine.rows()
+    for step in run:
+        if step.number > stop:
+            break
+        board = run.engine.rows()
+    side = rng.randint(5, size)
+    whole = pattern_of_board(board, 0, 0, side - 1, side - 1, anchor="corner" if side < size else None)
+    cells = tuple(c if rng.random() < 0.85 else ANY for c in whole.cells)
+    pattern = Pattern(whole.width, whole.height, cells, whole.sides)
+    return pattern, size, records, rows, placements(pattern, game, size, either_colour=either)
+
+
+@given(game=st.sampled_from(list(Game)),
+       seed=st.integers(0, 2**32 - 1), either=st.booleans())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_scans_agree_on_large_regions(game: Game, seed: int, either: bool) -> None:
+    pattern, size, records, rows, found = _large_case(game, seed, either)
+    assert pattern.width * pattern.height >= 25
+    plain = Scan(pattern, found, size, plain=True)
+    expected = [(row[0], hits) for row, record in zip(rows, records, strict=True)
+                if (hits := _expected(row, record, pattern, found))]
+    assert plain.lines(rows) == expected
+    fast = Scan(pattern, found, size)
+    if fast.compiled:
+        assert fast.lines(rows) == expected
 
 
 def test_the_environment_forces_the_plain_path() -> None:

@@ -20,6 +20,7 @@
 #define STATE_SHIFT 12
 #define PLY_SHIFT 15
 #define MARK_B 4
+#define BY_PLACE_POINTS 25
 
 typedef struct {
     int nstones;
@@ -56,6 +57,13 @@ typedef struct {
      * each, `wait_app`, linked by `wait_next`), from a pool refilled for each line */
     int *wait_head, *wait_app, *wait_next;
     Py_ssize_t nwait, wait_cap;
+    /* With large regions (a corner, the whole board: `by_place`) an appearance would put a node at each of tens or
+     * hundreds of points, while only a few appearances wait at any time: then the waiting appearances are one list
+     * (`pend`), and a move tests each against its placement's region (`region_mask`, words per placement). */
+    int by_place;
+    uint64_t *region_mask;
+    int *pend;
+    Py_ssize_t npend, pend_cap;
 } Scanner;
 
 static void scanner_free_arrays(Scanner *s) {
@@ -84,6 +92,11 @@ static void scanner_free_arrays(Scanner *s) {
     PyMem_RawFree(s->wait_next);
     s->wait_app = s->wait_next = NULL;
     s->nwait = s->wait_cap = 0;
+    PyMem_Free(s->region_mask);
+    s->region_mask = NULL;
+    PyMem_RawFree(s->pend);
+    s->pend = NULL;
+    s->npend = s->pend_cap = 0;
 }
 
 static void scanner_dealloc(Scanner *s) {
@@ -162,6 +175,17 @@ static int load_regions(Scanner *s, PyObject *regions) {
         }
         Py_DECREF(region);
         if (bad) return -1;
+    }
+    /* A region of BY_PLACE_POINTS points or more on average: the waiting appearances in one list (see Scanner) */
+    s->by_place = n > 0 && total >= (Py_ssize_t)BY_PLACE_POINTS * n;
+    if (s->by_place) {
+        s->region_mask = zalloc(n * s->words, sizeof(uint64_t));
+        if (!s->region_mask) return -1;
+        for (Py_ssize_t k = 0; k < n; k++)
+            for (int j = s->region_start[k]; j < s->region_start[k + 1]; j++) {
+                int i = s->region_point[j];
+                s->region_mask[k * s->words + (i >> 6)] |= (uint64_t)1 << (i & 63);
+            }
     }
     return 0;
 }
@@ -432,8 +456,19 @@ static void found_free(Found *f) {
     for (int a = 0; a < FOUND_ARRAYS; a++) PyMem_RawFree(f->a[a]);
 }
 
-/* Appearance `a` (of placement k) waits for a move at each point of k's region. */
+/* Appearance `a` (of placement k) waits for a move at each point of k's region (or, `by_place`, in the one list). */
 static int wait_region(Scanner *s, int k, int a) {
+    if (s->by_place) {
+        if (s->npend == s->pend_cap) {
+            Py_ssize_t cap = s->pend_cap ? s->pend_cap * 2 : 64;
+            int *pend = PyMem_RawRealloc(s->pend, (size_t)cap * sizeof(int));
+            if (pend == NULL) return -1;  /* reported by the caller with the GIL held (found_add) */
+            s->pend = pend;
+            s->pend_cap = cap;
+        }
+        s->pend[s->npend++] = a;
+        return 0;
+    }
     Py_ssize_t need = s->nwait + (s->region_start[k + 1] - s->region_start[k]);
     if (need > s->wait_cap) {
         Py_ssize_t cap = s->wait_cap ? s->wait_cap : 64;
@@ -458,6 +493,21 @@ static int wait_region(Scanner *s, int k, int a) {
 /* A move of `ply` put a stone of `colour` on point i: the first move in the region of every appearance waiting
  * there (the others it waits on are left in their lists, and skipped once it has one). */
 static void arrive(Scanner *s, Found *f, int ply, int i, int colour) {
+    if (s->by_place) {
+        const uint64_t bit = (uint64_t)1 << (i & 63);
+        for (Py_ssize_t j = 0; j < s->npend;) {
+            int a = s->pend[j];
+            if ((s->region_mask[(Py_ssize_t)f->a[F_K][a] * s->words + (i >> 6)] & bit) && f->a[F_PLY][a] < ply) {
+                f->a[F_RPLY][a] = ply;
+                f->a[F_RPOINT][a] = i;
+                f->a[F_RCOLOUR][a] = colour;
+                s->pend[j] = s->pend[--s->npend];  /* the order of the list does not matter */
+            } else {
+                j++;
+            }
+        }
+        return;
+    }
     for (int x = s->wait_head[i]; x >= 0; x = s->wait_next[x]) {
         int a = s->wait_app[x];
         if (f->a[F_RPLY][a] < 0 && f->a[F_PLY][a] < ply) {
@@ -533,6 +583,7 @@ static int replay(Scanner *s, const unsigned char *data, Py_ssize_t len, Found *
     int used = 0, ndirty = 0;
     s->ntouched = 0;
     s->nwait = 0;
+    s->npend = 0;
     memset(s->board, 0, (size_t)s->points);
     for (int i = 0; i < s->points; i++) s->wait_head[i] = -1;
     for (int c = 0; c < s->ncand; c++) {
@@ -679,6 +730,9 @@ static PyObject *scanner_lines(Scanner *s, PyObject *rows) {
                     }
                     PyTuple_SET_ITEM(t, j, v);
                 }
+                /* numbers only, so never in a cycle: out of the collector's sight (CPython would untrack it at
+                 * the next collection anyway, after a pass over each of hundreds of thousands of them) */
+                PyObject_GC_UnTrack(t);
                 PyList_SET_ITEM(list, a, t);
             }
             PyObject *pair = PyTuple_Pack(2, id, list);
