@@ -83,7 +83,7 @@ class KeptLines:
                 self._kept.pop(key, None)  # rows of an earlier version: let them go now, not at the next reload
                 return None
             rows = self._read(engine, game, size)
-            winners = _all_winners(engine, game, size) if rows is not None else {}
+            winners = all_winners(engine, game, size) if rows is not None else {}
             self._kept[key] = (version, rows, winners)
             return None if rows is None else (rows, winners)
 
@@ -101,7 +101,7 @@ class KeptLines:
         return rows
 
 
-def _all_winners(engine: Engine, game: Game, size: int) -> Winners:
+def all_winners(engine: Engine, game: Game, size: int) -> Winners:
     """The winner's colour (B, W or None) of every game of `game` and `size`, in one pass."""
     g: Table = GameRow.__table__  # type: ignore[attr-defined]
     with engine.connect() as conn:
@@ -351,7 +351,7 @@ def _search(engine: Engine, pattern: Pattern, game: Game, size: int, f: Filters,
     if data is not None:
         winners = data[1]
     elif len(lines) > considered * MOST:  # most games found: the winners of all of them in one pass
-        winners = _all_winners(engine, game, size)
+        winners = all_winners(engine, game, size)
     else:
         winners = dict(_by_ids(engine, [gid for gid, _ in lines], (g.c.id, g.c.winner_colour),  # type: ignore[arg-type]
                                g.c.id))

@@ -25,7 +25,7 @@ from ..core.db import (
     named,
     writer,
 )
-from ..core.models import GameRow  # and with it every table, on SQLModel.metadata
+from ..core.models import WINNERS_INDEX, GameRow  # and with it every table, on SQLModel.metadata
 from ..core.state import ensure_state, has_state
 from ..tournaments.official import TABLES as TOURNAMENT_TABLES  # the official tournaments' tables, on the metadata
 
@@ -135,6 +135,7 @@ def upgrade_schema(engine: Engine) -> None:
     tables += TOURNAMENT_TABLES  # an archive made before the official tournaments
     with _one_at_a_time(engine):
         SQLModel.metadata.create_all(writer(engine), tables=tables)
+        WINNERS_INDEX.create(writer(engine), checkfirst=True)  # an archive made before it
         ensure_state(engine)
         create_name_index(engine)
         upgrade_positions(engine)
