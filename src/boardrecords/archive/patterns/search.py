@@ -21,7 +21,8 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from itertools import islice
+from itertools import chain, islice
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import ColumnElement, Connection, Engine, Select, Table, literal_column, select
@@ -218,11 +219,12 @@ def _found_lines(engine: Engine, scan: Scan, game: Game, size: int, f: Filters, 
     with engine.connect() as conn:
         sample = list(_driver_rows(conn, _lines(engine, game, size, f, *masks).limit(SAMPLE)))
         if len(scan.possible(sample)) > len(sample) * MOST:
-            rows = _driver_rows(conn, _lines(engine, game, size, f, *masks, p.c.changes, p.c.plies))
+            rows = _driver_batches(conn, _lines(engine, game, size, f, *masks, p.c.changes, p.c.plies))
             return _scanned(scan, seen.rows(rows), budget), seen.plies, seen.n, seen.n
-        ids = scan.possible(_checked(seen.rows(_driver_rows(conn, _lines(engine, game, size, f, *masks))), budget))
+        ids = scan.possible(_checked(seen.rows(_driver_batches(conn, _lines(engine, game, size, f, *masks))), budget))
     considered = seen.n
-    lines = _scanned(scan, seen.rows(_by_ids(engine, ids, (*masks, p.c.changes, p.c.plies), p.c.game_id)), budget)
+    lines = _scanned(scan, seen.rows(_by_id_batches(engine, ids, (*masks, p.c.changes, p.c.plies), p.c.game_id)),
+                     budget)
     return lines, seen.plies, considered, len(ids)
 
 
@@ -256,13 +258,21 @@ def _scanned(scan: Scan, rows: Iterable[Sequence[Any]], budget: Budget | None) -
     return out
 
 
-def _driver_rows(conn: Connection, stmt: Select[Any], where_in: tuple[ColumnElement[Any], Sequence[int]] | None = None
-                 ) -> Iterator[Sequence[Any]]:
+WhereIn = tuple[ColumnElement[Any], Sequence[int]]
+
+
+def _driver_rows(conn: Connection, stmt: Select[Any], where_in: WhereIn | None = None) -> Iterator[Sequence[Any]]:
     """The rows of `stmt` as the database driver gives them (tuples; the masks and change lists as bytes), read
     in batches from its cursor: SQLAlchemy's result rows cost more than the scan of a change list, and every
     column read here is an integer, a text or bytes, which need no conversion. `where_in` (a column, whole
     numbers): only the rows whose column holds one of them, written into the statement as numbers (ids read from
     the archive itself: SQLAlchemy's expanding parameters cost more than the query for a chunk of 500)."""
+    return chain.from_iterable(_driver_batches(conn, stmt, where_in))
+
+
+def _driver_batches(conn: Connection, stmt: Select[Any], where_in: WhereIn | None = None
+                    ) -> Iterator[list[Sequence[Any]]]:
+    """`_driver_rows` a batch of CHUNK at a time (as the cursor gives them: no step of Python for each row)."""
     if where_in is not None:
         column, values = where_in
         numbers = ",".join(str(int(v)) for v in values) or "NULL"
@@ -274,7 +284,7 @@ def _driver_rows(conn: Connection, stmt: Select[Any], where_in: tuple[ColumnElem
     try:
         cursor.execute(compiled.string, args)
         while batch := cursor.fetchmany(CHUNK):
-            yield from batch
+            yield list(batch)  # a list already (both drivers); typed so
     finally:
         cursor.close()
 
@@ -287,22 +297,33 @@ class _Seen:
         self.n = 0
         self.plies: dict[int, int] = {}
 
-    def rows(self, rows: Iterable[Sequence[Any]]) -> Iterator[Sequence[Any]]:
-        plies = self.plies
-        for row in rows:
-            self.n += 1
-            if len(row) > 4:
-                plies[row[0]] = row[4]
-            yield row
+    def rows(self, batches: Iterable[list[Sequence[Any]]]) -> Iterator[Sequence[Any]]:
+        """The rows of `batches`, counted and their last move numbers kept a batch at a time."""
+        return chain.from_iterable(self._counted(batches))
+
+    def _counted(self, batches: Iterable[list[Sequence[Any]]]) -> Iterator[list[Sequence[Any]]]:
+        for batch in batches:
+            self.n += len(batch)
+            if batch and len(batch[0]) > 4:
+                self.plies.update(map(_ID_AND_PLIES, batch))
+            yield batch
+
+
+_ID_AND_PLIES = itemgetter(0, 4)
 
 
 def _by_ids(engine: Engine, ids: Sequence[int], columns: Sequence[ColumnElement[Any]], key: ColumnElement[Any]
             ) -> Iterator[Sequence[Any]]:
     """`columns` of the rows whose `key` is one of `ids`, a chunk of ids per query."""
+    return chain.from_iterable(_by_id_batches(engine, ids, columns, key))
+
+
+def _by_id_batches(engine: Engine, ids: Sequence[int], columns: Sequence[ColumnElement[Any]],
+                   key: ColumnElement[Any]) -> Iterator[list[Sequence[Any]]]:
     stmt = select(*columns)
     with engine.connect() as conn:
         for i in range(0, len(ids), CHUNK):
-            yield from _driver_rows(conn, stmt, (key, ids[i:i + CHUNK]))
+            yield from _driver_batches(conn, stmt, (key, ids[i:i + CHUNK]))
 
 
 Tally = dict[tuple[str, tuple[int, int] | None], PatternContinuation]
