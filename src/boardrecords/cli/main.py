@@ -117,5 +117,20 @@ def main(
     Squer."""
 
 
+def forget_handled_interrupt() -> None:
+    """Clear CPython's mark of an interrupt left unhandled, once the command has handled it.
+
+    A Ctrl-C that interrupts code a library runs from a string (`exec` of generated source: dataclasses, SQLAlchemy
+    and pydantic make classes so) leaves a mark in the interpreter as if the interrupt had gone unhandled, though
+    the command caught it, said `interrupted` and exits with 130. Under `python -m` the interpreter reads that mark
+    at its very end and kills itself with SIGINT instead of exiting with the command's status. (The installed
+    `records` script is run otherwise and exits at once with the status.) The mark is cleared at the start of every
+    run of source from a string: running an empty one clears it, and runs nothing."""
+    exec("")  # an empty, constant source: nothing from the data or the user
+
+
 if __name__ == "__main__":  # pragma: no cover
-    app()
+    try:
+        app()
+    finally:
+        forget_handled_interrupt()
