@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from itertools import chain, islice
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import ColumnElement, Connection, Engine, Select, Table, literal_column, select
 
@@ -284,7 +284,7 @@ def _driver_batches(conn: Connection, stmt: Select[Any], where_in: WhereIn | Non
     try:
         cursor.execute(compiled.string, args)
         while batch := cursor.fetchmany(CHUNK):
-            yield list(batch)  # a list already (both drivers); typed so
+            yield cast("list[Sequence[Any]]", batch)  # both drivers give a list
     finally:
         cursor.close()
 
@@ -326,15 +326,20 @@ def _by_id_batches(engine: Engine, ids: Sequence[int], columns: Sequence[ColumnE
             yield from _driver_batches(conn, stmt, (key, ids[i:i + CHUNK]))
 
 
-Tally = dict[tuple[str, tuple[int, int] | None], PatternContinuation]
+class _Named:
+    """The continuations of one list, each made on first use under its colour and point and given its index in the
+    tally (`Scan.tally` counts by index)."""
 
+    def __init__(self) -> None:
+        self.index: dict[tuple[str, tuple[int, int] | None], int] = {}
+        self.conts: list[PatternContinuation] = []
 
-def _entry(conts: Tally, colour: str, local: tuple[int, int] | None) -> PatternContinuation:
-    """The continuation of `conts` by `colour` at `local`, made on first use."""
-    c = conts.get((colour, local))
-    if c is None:
-        c = conts[(colour, local)] = PatternContinuation(colour, local)
-    return c
+    def __call__(self, colour: str, local: tuple[int, int] | None) -> int:
+        i = self.index.get((colour, local))
+        if i is None:
+            i = self.index[(colour, local)] = len(self.conts)
+            self.conts.append(PatternContinuation(colour, local))
+        return i
 
 
 def _ordered(conts: Iterable[PatternContinuation]) -> list[PatternContinuation]:
@@ -376,30 +381,17 @@ def _search(engine: Engine, pattern: Pattern, game: Game, size: int, f: Filters,
     else:
         winners = dict(_by_ids(engine, [gid for gid, _ in lines], (g.c.id, g.c.winner_colour),  # type: ignore[arg-type]
                                g.c.id))
-    conts: Tally = {}
-    region_conts: Tally = {}
-    # Each continuation's index in the tally (scan.tally names each (placement, point, colour) once, and counts
-    # the appearances in C when the scan is compiled: a common shape has hundreds of thousands of them)
-    region_order: dict[int, int] = {}
-    region_list: list[PatternContinuation] = []
-    next_order: dict[int, int] = {}
-    next_list: list[PatternContinuation] = []
+    # scan.tally names each (placement, point, colour) it meets once and counts the appearances by index (in C when
+    # the scan is compiled: a common shape has hundreds of thousands of them)
+    in_region, after = _Named(), _Named()
     local_cache: dict[int, dict[int, tuple[int, int]]] = {}
-
-    def index(c: PatternContinuation, order: dict[int, int], shown: list[PatternContinuation]) -> int:
-        i = order.get(id(c))
-        if i is None:
-            i = order[id(c)] = len(shown)
-            shown.append(c)
-        return i
 
     def region_of(k: int, point: int, colour: int) -> int:
         if point < 0:
-            return index(_entry(region_conts, "", None), region_order, region_list)  # the line ended first
+            return in_region("", None)  # the line ended first
         if found[k].swapped:
             colour = BLACK + WHITE - colour
-        c = _entry(region_conts, "B" if colour == BLACK else "W", scan.regions[k][point])
-        return index(c, region_order, region_list)
+        return in_region("B" if colour == BLACK else "W", scan.regions[k][point])
 
     def next_of(k: int, nxt: int, colour: int) -> int:
         place = found[k]
@@ -413,14 +405,13 @@ def _search(engine: Engine, pattern: Pattern, game: Game, size: int, f: Filters,
             colour = BLACK + WHITE - colour
         # elsewhere (no colour): a move away from the pattern, a pass, a swap, a sweep
         colour_text = "" if local is None else "B" if colour == BLACK else "W" if colour == WHITE else ""
-        return index(_entry(conts, colour_text, local), next_order, next_list)
+        return after(colour_text, local)
 
-    if budget is not None:
-        budget.check()  # the tally that follows is short beside the scan (compiled, a pass over the hits)
     hits = [GameHits(gid, winners[gid], at) for gid, at in lines]
-    region_counts, next_counts = scan.tally(lines, plies_of, winners, gap, region_of, next_of)
-    for shown, counts in ((region_list, region_counts), (next_list, next_counts)):
-        for c, (n, games, black, white, later) in zip(shown, counts, strict=True):
+    counted = lines if budget is None else budget.rows(lines)  # the plain tally is long on a common shape
+    region_counts, next_counts = scan.tally(counted, plies_of, winners, gap, region_of, next_of)
+    for named, counts in ((in_region, region_counts), (after, next_counts)):
+        for c, (n, games, black, white, later) in zip(named.conts, counts, strict=True):
             c.hits, c.games, c.black_wins, c.white_wins, c.tenuki = n, games, black, white, later
-    return PatternResult(game, size, found, hits, _ordered(region_conts.values()), _ordered(conts.values()),
+    return PatternResult(game, size, found, hits, _ordered(in_region.conts), _ordered(after.conts),
                          scanned=scanned, considered=considered, tenuki=tenuki)

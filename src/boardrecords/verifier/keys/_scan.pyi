@@ -1,4 +1,4 @@
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 class Scanner:
@@ -8,7 +8,7 @@ class Scanner:
     def lines(self, rows: Iterable[Sequence[Any]]
               ) -> list[tuple[int, list[tuple[int, int, int, int, int, int, int]]]]: ...
 
-def tally(lines: Iterable[tuple[int, list[tuple[int, int, int, int, int, int, int]]]], plies: Mapping[int, int],
-          winners: Mapping[int, str | None], swapped: bytes, gap: int, region_of: Callable[[int, int, int], int],
+def tally(lines: Iterable[tuple[int, list[tuple[int, int, int, int, int, int, int]]]], plies: dict[int, int],
+          winners: dict[int, str | None], swapped: bytes, gap: int, region_of: Callable[[int, int, int], int],
           next_of: Callable[[int, int, int], int]
           ) -> tuple[list[tuple[int, int, int, int, int]], list[tuple[int, int, int, int, int]]]: ...

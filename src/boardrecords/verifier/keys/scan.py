@@ -11,7 +11,7 @@ both with the slow reference of tests/pattern_reference.py. `Scan(..., plain=Tru
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -94,8 +94,8 @@ class Scan:
                                      for ply, k in at]))
         return out
 
-    def tally(self, lines: Iterable[tuple[int, list[Hit]]], plies: Mapping[int, int],
-              winners: Mapping[int, str | None], gap: int, region_of: Namer, next_of: Namer
+    def tally(self, lines: Iterable[tuple[int, list[Hit]]], plies: dict[int, int],
+              winners: dict[int, str | None], gap: int, region_of: Namer, next_of: Namer
               ) -> tuple[list[Counts], list[Counts]]:
         """The counts of the continuations of the appearances `lines` (as `lines()` gives them): in the region
         (each hit's first move into its region, tenuki when it came more than `gap` moves later) and right after
@@ -107,7 +107,7 @@ class Scan:
         return plain_tally(lines, plies, winners, swapped, gap, region_of, next_of)
 
 
-def plain_tally(lines: Iterable[tuple[int, list[Hit]]], plies: Mapping[int, int], winners: Mapping[int, str | None],
+def plain_tally(lines: Iterable[tuple[int, list[Hit]]], plies: dict[int, int], winners: dict[int, str | None],
                 swapped: bytes, gap: int, region_of: Namer, next_of: Namer) -> tuple[list[Counts], list[Counts]]:
     """`Scan.tally` in plain Python (the compiled `tally` of _scan.c does the same)."""
     region: list[list[int]] = []
